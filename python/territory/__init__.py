@@ -1,0 +1,13 @@
+"""territory: a fast, exact rules engine for Migong, Nume and Tabik.
+
+Three territory games by Luis Bolaños Mures (Migong with Christian Freeling). The
+classes here are native (Rust); ``territory.reference`` holds slow, plain pure-Python
+implementations of the same API for cross-checking.
+"""
+
+from territory._core import Tabik
+from territory.errors import IllegalMoveError, RecordError
+from territory.record import load
+from territory.types import Group
+
+__all__ = ["Tabik", "IllegalMoveError", "RecordError", "Group", "load"]

@@ -1,0 +1,152 @@
+"""What native and reference states share for people: text diagrams, repr, records and
+pictures, all computed from the public API (``game``, ``params``, ``board()``, ...).
+
+The native classes call these functions from Rust; the reference classes get them from
+the ``Presentation`` mixin. Both therefore print identically for equal positions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from territory import geometry, record
+
+_STONE = {"black": "X", "white": "O"}
+
+
+def status(state: Any) -> str:
+    params = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
+    head = f"{state.game.capitalize()}({params}), {len(state.history)} actions"
+    if state.is_over:
+        return f"{head}; over: {record.result_text(state)}"
+    seat = state.to_move
+    return f"{head}; seat {seat} ({state.color_of(seat)}) to move"
+
+
+def state_repr(state: Any) -> str:
+    params = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
+    return f"<{type(state).__module__}.{type(state).__name__}({params}) history={state.history!r}>"
+
+
+def diagram(state: Any) -> str:
+    board = geometry.board_of(state.game, state.params)
+    position = state.board()
+    if state.game == "tabik":
+        body = _square_grid(board, {c: _STONE[v] for c, v in position["stones"].items()}, position["rods"])
+    elif state.game == "nume":
+        tokens = {c: _STONE[color] + ("" if w is None else str(w)) for c, (color, w) in position["stones"].items()}
+        body = _square_grid(board, tokens, []) if board.kind == "square" else _hex_grid(board, tokens)
+    else:
+        body = _migong_grid(board, position["pieces"])
+    return f"{status(state)}\n{body}"
+
+
+def _square_grid(board: geometry.Board, tokens: dict[str, str], rods: list) -> str:
+    k = max(cell.x for cell in board.cells) + 1
+    width = max([1] + [len(t) for t in tokens.values()])
+    pitch = width + 3
+    rod_set = {tuple(r) for r in rods}
+    names = {(cell.x, cell.y): cell.name for cell in board.cells}
+    lines = []
+    for r in reversed(range(k)):
+        row = f"{r + 1:>2}  "
+        for c in range(k):
+            row += tokens.get(names[c, r], ".").ljust(width)
+            if c + 1 < k:
+                row += " | " if (names[c, r], names[c + 1, r]) in rod_set else "   "
+        lines.append(row.rstrip())
+        if r > 0:
+            between = "    "
+            for c in range(k):
+                between += ("-" if (names[c, r - 1], names[c, r]) in rod_set else " ").ljust(pitch)
+            lines.append(between.rstrip())
+    lines = [line for line in lines if line.strip()]
+    lines.append("    " + "".join(chr(ord("a") + c).ljust(pitch) for c in range(k)).rstrip())
+    return "\n".join(lines)
+
+
+def _hex_grid(board: geometry.Board, tokens: dict[str, str]) -> str:
+    width = max([1] + [len(t) for t in tokens.values()])
+    half = (width + 2) // 2 + 1
+    rows: dict[int, list[geometry.Cell]] = {}
+    for cell in board.cells:
+        rows.setdefault(cell.y, []).append(cell)
+    left = min(2 * c.x + c.y for c in board.cells)
+    lines = []
+    for r, cells in sorted(rows.items()):
+        chars: dict[int, str] = {}
+        for cell in cells:
+            start = (2 * cell.x + cell.y - left) * half
+            for i, ch in enumerate(tokens.get(cell.name, ".")):
+                chars[start + i] = ch
+        line = "".join(chars.get(i, " ") for i in range(max(chars) + 1))
+        lines.append(f"{r + 1:>2}  {line}".rstrip() + f"   ({cells[0].name}-{cells[-1].name})")
+    return "\n".join(lines)
+
+
+def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
+    """Each cell is drawn as a small hexagon of its six wedge colours:
+
+        NW NE          B Y
+      W   .   E  ->   Y * B
+        SW SE          Y B
+    """
+    left = min(2 * c.x + c.y for c in board.cells)
+    rows: dict[int, list[geometry.Cell]] = {}
+    for cell in board.cells:
+        rows.setdefault(cell.y, []).append(cell)
+    rows[0].append(geometry.Cell("center", 0, 0))
+    lines = []
+    for r, cells in sorted(rows.items()):
+        block = [dict(), dict(), dict()]
+        for cell in cells:
+            x = (2 * cell.x + cell.y - left) * 3
+            piece = pieces.get(cell.name)
+            if cell.name == "center":
+                art = ("     ", "  #  ", "     ")
+            elif piece is None:
+                art = ("     ", "  .  ", "     ")
+            else:
+                e, ne, nw, w, sw, se = piece
+                art = (f" {nw} {ne} ", f"{w} * {e}", f" {sw} {se} ")
+            for line, text in zip(block, art):
+                for i, ch in enumerate(text):
+                    line[x + i] = ch
+        label = f"{r + 7:>2}"
+        for i, line in enumerate(block):
+            text = "".join(line.get(j, " ") for j in range(max(line) + 1)).rstrip()
+            lines.append((f"{label}  " if i == 1 else "    ") + text)
+    letters = "    " + "".join(
+        chr(ord("a") + q + 6).center(6) for q in range(0, 7)
+    )
+    lines.append(letters.rstrip() + "   (columns of row 13: g..m; a column runs north-east)")
+    return "\n".join(lines)
+
+
+def to_record(state: Any, **options: Any) -> str:
+    return record.dumps(state, **options)
+
+
+def svg(state: Any, **options: Any) -> Any:
+    from territory import svg as svg_module
+
+    return svg_module.render(state, **options)
+
+
+class Presentation:
+    """Mixin giving a pure-Python state the same diagram, repr, record and picture."""
+
+    def __str__(self) -> str:
+        return diagram(self)
+
+    def __repr__(self) -> str:
+        return state_repr(self)
+
+    def to_record(self, **options: Any) -> str:
+        return to_record(self, **options)
+
+    def svg(self, **options: Any) -> Any:
+        return svg(self, **options)
+
+    def _repr_svg_(self) -> Any:
+        return svg(self)

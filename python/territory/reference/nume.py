@@ -1,0 +1,451 @@
+"""Pure-Python reference implementation of Nume (docs/RULES.md, docs/conventions.md).
+
+Written for clarity, not speed: the position is a dict ``cell index -> (color, number or
+None)``, groups are found by plain flood fill, and ``undo`` replays the history.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from territory.errors import IllegalMoveError
+from territory.types import Group
+
+MAX_NUMBER = 2**31 - 1
+MAX_KOMI_K = 2**31
+
+# Axial (q, r) directions in the fixed order E, NE, NW, W, SW, SE (RULES.md).
+HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+SQUARE_DIRECTIONS = ((1, 0), (0, -1), (-1, 0), (0, 1))
+
+COLORS = ("black", "white")
+
+_CELL_RE = re.compile(r"([a-z])([1-9][0-9]*)")
+_PLACEMENT_RE = re.compile(r"([a-z][1-9][0-9]*)(?:=(.*))?", re.DOTALL)
+_KOMI_RE = re.compile(r"komi (0|[1-9][0-9]*)\.5 (black|white)")
+_SIDE_RE = re.compile(r"side (black|white)")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _other(color: str) -> str:
+    return "white" if color == "black" else "black"
+
+
+def _cell_name(col: int, row: int) -> str:
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+class Nume:
+    """Nume on a hexagonal board (parameter n) or a k x k square board."""
+
+    game = "nume"
+
+    # ------------------------------------------------------------------ creation
+    def __init__(self, n=4, square=None, komi=0.5, komi_to="black", komi_phase=False):
+        if not _is_int(n) or not 1 <= n <= 8:
+            raise ValueError(f"n must be an int from 1 to 8, got {n!r}")
+        if square is not None and (not _is_int(square) or not 2 <= square <= 16):
+            raise ValueError(f"square must be None or an int from 2 to 16, got {square!r}")
+        if komi is not None:
+            ok = (
+                isinstance(komi, float)  # an int is never k + 0.5
+                and math.isfinite(komi)
+                and float(komi - 0.5).is_integer()
+                and 0 <= komi - 0.5 <= MAX_KOMI_K
+            )
+            if not ok:
+                raise ValueError(
+                    "komi must be None or a number k + 0.5 with k a whole number "
+                    f"0 <= k <= 2^31, got {komi!r}"
+                )
+            komi = float(komi)
+        if not isinstance(komi_to, str) or komi_to not in COLORS:
+            raise ValueError(f"komi_to must be 'black' or 'white', got {komi_to!r}")
+        if not isinstance(komi_phase, bool):
+            raise ValueError(f"komi_phase must be a bool, got {komi_phase!r}")
+
+        self._n = n
+        self._square = square
+        self._komi_param = komi
+        self._komi_to_param = komi_to
+        self._komi_phase = komi_phase
+
+        # Geometry: list of (col, row) coordinates in cell-index order.
+        if square is None:
+            coords = []
+            total = 3 * n - 1
+            for x in range(2 * n + 1):
+                for y in range(2 * n + 1):
+                    z = total - x - y
+                    if 0 <= z <= 2 * n:
+                        coords.append((x, y))  # axial q = x, r = y
+            coords.sort(key=lambda qr: (qr[1], qr[0]))
+            directions = HEX_DIRECTIONS
+        else:
+            coords = [(c, r) for r in range(square) for c in range(square)]
+            directions = SQUARE_DIRECTIONS
+        self._coords = coords
+        self._index_of = {qr: i for i, qr in enumerate(coords)}
+        self._names = [_cell_name(q, r) for (q, r) in coords]
+        self._index_of_name = {name: i for i, name in enumerate(self._names)}
+        self._neighbours = []
+        for q, r in coords:
+            adj = []
+            for dq, dr in directions:
+                j = self._index_of.get((q + dq, r + dr))
+                if j is not None:
+                    adj.append(j)
+            self._neighbours.append(tuple(sorted(adj)))
+        self._N = len(coords)
+        self._K = self._N * (self._N + 2)
+        self._S = self._K + 2 * (self._N + 1)
+
+        self._reset()
+
+    def _reset(self):
+        self._board = {}  # cell index -> (color, number or None)
+        self._history = []  # canonical move strings
+        self._movers = []  # seat that made each move in _history
+        if self._komi_phase:
+            self._phase = "komi"  # then "side", then "play"
+            self._komi = None
+        else:
+            self._phase = "play"
+            self._komi = None if self._komi_param is None else (self._komi_param, self._komi_to_param)
+        self._seat_colors = ["black", "white"]
+
+    # ------------------------------------------------------------------ basic queries
+    @property
+    def params(self) -> dict:
+        return {
+            "n": self._n,
+            "square": self._square,
+            "komi": self._komi_param,
+            "komi_to": self._komi_to_param,
+            "komi_phase": self._komi_phase,
+        }
+
+    @property
+    def komi(self):
+        """``(value, color)`` of the komi in force now, or None."""
+        return self._komi
+
+    @property
+    def num_actions(self) -> int:
+        return self._S + 2
+
+    @property
+    def is_over(self) -> bool:
+        return len(self._board) == self._N
+
+    def _color_to_place(self) -> str:
+        # Black places the first stone, then colors alternate.
+        return "black" if len(self._board) % 2 == 0 else "white"
+
+    @property
+    def to_move(self):
+        if self.is_over:
+            return None
+        if self._phase == "komi":
+            return 0
+        if self._phase == "side":
+            return 1
+        return self._seat_colors.index(self._color_to_place())
+
+    def color_of(self, seat) -> str:
+        if not _is_int(seat) or seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        return self._seat_colors[seat]
+
+    @property
+    def last_mover(self):
+        return self._movers[-1] if self._movers else None
+
+    @property
+    def history(self) -> list:
+        return list(self._history)
+
+    # ------------------------------------------------------------------ groups and scores
+    def _flood(self, start: int) -> list:
+        color = self._board[start][0]
+        seen = {start}
+        stack = [start]
+        while stack:
+            c = stack.pop()
+            for d in self._neighbours[c]:
+                if d not in seen and d in self._board and self._board[d][0] == color:
+                    seen.add(d)
+                    stack.append(d)
+        return sorted(seen)
+
+    def groups(self) -> list:
+        result = []
+        done = set()
+        for c in range(self._N):
+            if c not in self._board or c in done:
+                continue
+            members = self._flood(c)
+            done.update(members)
+            size = len(members)
+            numbers = tuple(self._board[m][1] for m in members if self._board[m][1] is not None)
+            price = max((abs(w - size) for w in numbers), default=0)
+            result.append(
+                Group(
+                    color=self._board[c][0],
+                    size=size,
+                    cells=tuple(self._names[m] for m in members),
+                    numbers=numbers,
+                    price=price,
+                )
+            )
+        return result
+
+    def scores(self) -> tuple:
+        price = {"black": 0, "white": 0}
+        for g in self.groups():
+            price[g.color] += g.price
+        result = []
+        for seat in (0, 1):
+            color = self._seat_colors[seat]
+            score = float(price[color])
+            if self._komi is not None and self._komi[1] == color:
+                score += self._komi[0]
+            result.append(score)
+        return tuple(result)
+
+    @property
+    def winner(self):
+        if not self.is_over:
+            return None
+        s0, s1 = self.scores()
+        if s0 < s1:
+            return 0
+        if s1 < s0:
+            return 1
+        return None
+
+    # ------------------------------------------------------------------ move parsing
+    def _parse(self, move):
+        """Parse and fully check a move; return ("komi", k, color), ("side", color) or
+        ("place", cell, number or None). Raises IllegalMoveError; never mutates."""
+        if not isinstance(move, str):
+            raise IllegalMoveError(f"a move must be a string, got {move!r}")
+        if self.is_over:
+            raise IllegalMoveError(f"the game is over (board full); cannot play {move!r}")
+
+        if move.startswith("komi"):
+            m = _KOMI_RE.fullmatch(move)
+            if m is None:
+                raise IllegalMoveError(
+                    f"malformed komi move {move!r}: expected 'komi <k>.5 <black|white>', "
+                    "e.g. 'komi 2.5 white'"
+                )
+            if not self._komi_phase:
+                raise IllegalMoveError(f"{move!r}: there is no komi phase in this game")
+            if self._phase != "komi":
+                raise IllegalMoveError(f"{move!r}: the komi has already been chosen")
+            k = int(m.group(1))
+            if k > self._N:
+                raise IllegalMoveError(
+                    f"{move!r}: komi must be k + 0.5 with 0 <= k <= {self._N} (number of cells)"
+                )
+            return ("komi", k, m.group(2))
+
+        if move.startswith("side"):
+            m = _SIDE_RE.fullmatch(move)
+            if m is None:
+                raise IllegalMoveError(
+                    f"malformed side move {move!r}: expected 'side black' or 'side white'"
+                )
+            if not self._komi_phase:
+                raise IllegalMoveError(f"{move!r}: there is no komi phase in this game")
+            if self._phase == "komi":
+                raise IllegalMoveError(f"{move!r}: seat 0 must choose the komi first")
+            if self._phase != "side":
+                raise IllegalMoveError(f"{move!r}: sides have already been chosen")
+            return ("side", m.group(1))
+
+        m = _PLACEMENT_RE.fullmatch(move)
+        if m is None:
+            raise IllegalMoveError(
+                f"malformed move {move!r}: expected a cell like 'c3', a numbered placement "
+                "like 'c3=5'" + (", or a komi-phase move" if self._komi_phase else "")
+            )
+        name, number_text = m.group(1), m.group(2)
+        if self._phase == "komi":
+            raise IllegalMoveError(f"{move!r}: seat 0 must first choose the komi ('komi <k>.5 <color>')")
+        if self._phase == "side":
+            raise IllegalMoveError(f"{move!r}: seat 1 must first choose a side ('side black' or 'side white')")
+        cell = self._index_of_name.get(name)
+        if cell is None:
+            raise IllegalMoveError(f"{move!r}: unknown cell {name!r}")
+        if cell in self._board:
+            raise IllegalMoveError(f"{move!r}: cell {name} is occupied")
+        number = None
+        if number_text is not None:
+            number = self._parse_number(move, number_text)
+        color = self._color_to_place()
+        new_group = not any(
+            d in self._board and self._board[d][0] == color for d in self._neighbours[cell]
+        )
+        if new_group and number is None:
+            raise IllegalMoveError(
+                f"{move!r}: this stone creates a new group and must carry a number, "
+                f"e.g. '{name}=0'"
+            )
+        if not new_group and number is not None:
+            raise IllegalMoveError(
+                f"{move!r}: this stone joins an existing {color} group and must not carry "
+                f"a number; play '{name}'"
+            )
+        return ("place", cell, number)
+
+    @staticmethod
+    def _parse_number(move: str, text: str) -> int:
+        if re.fullmatch(r"0|[1-9][0-9]*", text):
+            value = int(text)
+            if value > MAX_NUMBER:
+                raise IllegalMoveError(f"{move!r}: the number must be at most 2^31 - 1 = {MAX_NUMBER}")
+            return value
+        if re.fullmatch(r"[0-9]+", text):
+            raise IllegalMoveError(f"{move!r}: the number must be written without leading zeros")
+        if re.fullmatch(r"-[0-9]+", text):
+            raise IllegalMoveError(f"{move!r}: the number must be a whole number >= 0, not negative")
+        if text == "":
+            raise IllegalMoveError(f"{move!r}: missing number after '='")
+        raise IllegalMoveError(f"{move!r}: the number must be a whole number from 0 to {MAX_NUMBER}")
+
+    def _canonical(self, parsed) -> str:
+        if parsed[0] == "komi":
+            return f"komi {parsed[1]}.5 {parsed[2]}"
+        if parsed[0] == "side":
+            return f"side {parsed[1]}"
+        _, cell, number = parsed
+        name = self._names[cell]
+        return name if number is None else f"{name}={number}"
+
+    def _apply(self, parsed):
+        """Mutate the state by an already-checked move."""
+        mover = self.to_move
+        if parsed[0] == "komi":
+            self._komi = (parsed[1] + 0.5, parsed[2])
+            self._phase = "side"
+        elif parsed[0] == "side":
+            seat1 = parsed[1]
+            self._seat_colors = [_other(seat1), seat1]
+            self._phase = "play"
+        else:
+            _, cell, number = parsed
+            self._board[cell] = (self._color_to_place(), number)
+        self._history.append(self._canonical(parsed))
+        self._movers.append(mover)
+
+    # ------------------------------------------------------------------ playing
+    def play(self, move) -> None:
+        parsed = self._parse(move)
+        self._apply(parsed)
+
+    def undo(self) -> None:
+        if not self._history:
+            raise IndexError("undo: no move to take back")
+        moves = self._history[:-1]
+        self._reset()
+        for m in moves:
+            self._apply(self._parse(m))
+
+    def copy(self) -> "Nume":
+        other = Nume(**self.params)
+        other._board = dict(self._board)
+        other._history = list(self._history)
+        other._movers = list(self._movers)
+        other._phase = self._phase
+        other._komi = self._komi
+        other._seat_colors = list(self._seat_colors)
+        return other
+
+    # ------------------------------------------------------------------ actions
+    def legal_actions(self) -> list:
+        if self.is_over:
+            return []
+        N = self._N
+        if self._phase == "komi":
+            return list(range(self._K, self._K + 2 * (N + 1)))
+        if self._phase == "side":
+            return [self._S, self._S + 1]
+        color = self._color_to_place()
+        actions = []
+        for c in range(N):
+            if c in self._board:
+                continue
+            if any(d in self._board and self._board[d][0] == color for d in self._neighbours[c]):
+                actions.append(c)
+            else:
+                actions.extend(N + c * (N + 1) + w for w in range(N + 1))
+        return sorted(actions)
+
+    def legal_moves(self) -> list:
+        return [self.action_to_move(a) for a in self.legal_actions()]
+
+    def action_to_move(self, action) -> str:
+        if not _is_int(action) or not 0 <= action < self.num_actions:
+            raise IllegalMoveError(f"action must be an int from 0 to {self.num_actions - 1}, got {action!r}")
+        N = self._N
+        if action < N:
+            return self._names[action]
+        if action < self._K:
+            cell, w = divmod(action - N, N + 1)
+            return f"{self._names[cell]}={w}"
+        if action < self._S:
+            k, c = divmod(action - self._K, 2)
+            return f"komi {k}.5 {COLORS[c]}"
+        return f"side {COLORS[action - self._S]}"
+
+    def move_to_action(self, move) -> int:
+        if not isinstance(move, str):
+            raise IllegalMoveError(f"a move must be a string, got {move!r}")
+        N = self._N
+        m = _KOMI_RE.fullmatch(move)
+        if m is not None:
+            k = int(m.group(1))
+            if k > N:
+                raise IllegalMoveError(f"{move!r} has no action: komi k must be at most {N}")
+            return self._K + 2 * k + COLORS.index(m.group(2))
+        m = _SIDE_RE.fullmatch(move)
+        if m is not None:
+            return self._S + COLORS.index(m.group(1))
+        m = _PLACEMENT_RE.fullmatch(move)
+        if m is None:
+            raise IllegalMoveError(f"{move!r} is not a Nume move")
+        name, number_text = m.group(1), m.group(2)
+        cell = self._index_of_name.get(name)
+        if cell is None:
+            raise IllegalMoveError(f"{move!r}: unknown cell {name!r}")
+        if number_text is None:
+            return cell
+        w = self._parse_number(move, number_text)
+        if w > N:
+            raise IllegalMoveError(f"{move!r} has no action: numbers above {N} have none")
+        return N + cell * (N + 1) + w
+
+    def apply_action(self, action) -> None:
+        move = self.action_to_move(action)
+        self.play(move)
+
+    # ------------------------------------------------------------------ snapshot, equality
+    def board(self) -> dict:
+        return {
+            "stones": {
+                self._names[c]: self._board[c] for c in range(self._N) if c in self._board
+            }
+        }
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.params == other.params and self._history == other._history
+
+    __hash__ = None

@@ -1,0 +1,238 @@
+//! The Python class methods every game shares, written once over the engine's `Game`
+//! trait. `game_class!` stamps them onto each game's `#[pyclass]`.
+
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyDict;
+use territory::{Game, GroupInfo, IllegalMove, Seat};
+
+pyo3::import_exception!(territory.errors, IllegalMoveError);
+
+/// Turns an engine error into the Python exception shared with the reference.
+pub fn illegal(err: IllegalMove) -> PyErr {
+    IllegalMoveError::new_err(err.0)
+}
+
+pub fn seat(index: &Bound<'_, PyAny>) -> PyResult<Seat> {
+    match index.extract::<i64>() {
+        Ok(i @ (0 | 1)) if !index.is_instance_of::<pyo3::types::PyBool>() => Ok(Seat::new(i as usize)),
+        _ => Err(PyValueError::new_err(format!("seat must be 0 or 1, got {}", index.repr()?))),
+    }
+}
+
+/// The number of an action given from Python, or why it is not one.
+pub fn action_index<G: Game>(game: &G, action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let n = game.num_actions();
+    match action.extract::<i64>() {
+        Ok(a) if !action.is_instance_of::<pyo3::types::PyBool>() && (0..n as i64).contains(&a) => Ok(a as usize),
+        _ => Err(IllegalMoveError::new_err(format!(
+            "action must be an int from 0 to {}, got {}",
+            n - 1,
+            action.repr()?
+        ))),
+    }
+}
+
+/// Calls a function of the pure-Python module `territory._presentation`.
+pub fn presentation<'py>(py: Python<'py>, function: &str) -> PyResult<Bound<'py, PyAny>> {
+    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    MODULE
+        .get_or_try_init(py, || py.import("territory._presentation").map(Bound::unbind))?
+        .bind(py)
+        .getattr(function)
+}
+
+/// Builds the Python `territory.types.Group` values for a game's groups.
+pub fn groups<'py, G: Game>(py: Python<'py>, game: &G) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    static GROUP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let class = GROUP.get_or_try_init(py, || py.import("territory.types")?.getattr("Group").map(Bound::unbind))?;
+    game.groups()
+        .into_iter()
+        .map(|GroupInfo { color, cells, size, wedges, numbers, price }| {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("color", G::COLOR_NAMES[color.index()])?;
+            kwargs.set_item("size", size)?;
+            let names: Vec<String> = cells.iter().map(|&c| game.cell_name(c)).collect();
+            kwargs.set_item("cells", pyo3::types::PyTuple::new(py, names)?)?;
+            kwargs.set_item("wedges", wedges)?;
+            kwargs.set_item("numbers", numbers.map(|n| pyo3::types::PyTuple::new(py, n)).transpose()?)?;
+            kwargs.set_item("price", price)?;
+            class.bind(py).call((), Some(&kwargs))
+        })
+        .collect()
+}
+
+pub fn no_undo() -> PyErr {
+    PyIndexError::new_err("undo: no action has been played")
+}
+
+/// Adds the shared methods to a `#[pyclass] struct $class { game: $game }`.
+#[macro_export]
+macro_rules! game_class {
+    ($class:ident, $game:ty) => {
+        #[pymethods]
+        impl $class {
+            /// The game's name: "migong", "nume" or "tabik".
+            #[getter]
+            fn game(&self) -> &'static str {
+                <$game as Game>::NAME
+            }
+
+            /// The seat (0 or 1) to move, or None once the game is over.
+            #[getter]
+            fn to_move(&self) -> Option<usize> {
+                self.game.to_move().map(Seat::index)
+            }
+
+            /// The colour a seat plays now.
+            fn color_of(&self, seat: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+                let seat = $crate::game_class::seat(seat)?;
+                Ok(<$game as Game>::COLOR_NAMES[self.game.color_of(seat).index()])
+            }
+
+            /// The legal moves as canonical strings, in ascending action order.
+            fn legal_moves(&self) -> Vec<String> {
+                self.game.legal_moves().iter().map(ToString::to_string).collect()
+            }
+
+            /// Plays a move string. Raises IllegalMoveError (state unchanged) if it is
+            /// malformed or illegal.
+            fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+                let text: String = r#move.extract().map_err(|_| {
+                    $crate::game_class::IllegalMoveError::new_err(format!(
+                        "a move must be a string, got {}",
+                        r#move.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                self.game.play_str(&text).map(|_| ()).map_err($crate::game_class::illegal)
+            }
+
+            /// Takes back the last action and returns its move string.
+            fn undo(&mut self) -> PyResult<String> {
+                self.game.undo().map(|m| m.to_string()).ok_or_else($crate::game_class::no_undo)
+            }
+
+            #[getter]
+            fn is_over(&self) -> bool {
+                self.game.is_over()
+            }
+
+            /// (score of seat 0, score of seat 1) in the current position.
+            fn scores(&self) -> (<$game as Game>::Score, <$game as Game>::Score) {
+                let s = self.game.scores();
+                (s[Seat::First], s[Seat::Second])
+            }
+
+            /// The winning seat once over; None while running or after a draw.
+            #[getter]
+            fn winner(&self) -> Option<usize> {
+                self.game.winner().map(Seat::index)
+            }
+
+            /// The seat of the last action that was not a pass.
+            #[getter]
+            fn last_mover(&self) -> Option<usize> {
+                self.game.last_mover().map(Seat::index)
+            }
+
+            /// The canonical moves played so far.
+            #[getter]
+            fn history(&self) -> Vec<String> {
+                self.game.history().iter().map(ToString::to_string).collect()
+            }
+
+            /// An independent copy.
+            fn copy(&self) -> Self {
+                Self { game: self.game.clone() }
+            }
+
+            fn __copy__(&self) -> Self {
+                self.copy()
+            }
+
+            fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+                self.copy()
+            }
+
+            /// The groups on the board, ordered by first member.
+            fn groups<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+                $crate::game_class::groups(py, &self.game)
+            }
+
+            /// Size of the integer action space (docs/conventions.md).
+            #[getter]
+            fn num_actions(&self) -> usize {
+                self.game.num_actions()
+            }
+
+            /// The legal actions, ascending.
+            fn legal_actions(&self) -> Vec<usize> {
+                self.game.legal_moves().into_iter().filter_map(|m| self.game.action_of(m)).collect()
+            }
+
+            /// Plays an action number. Raises IllegalMoveError (state unchanged) if it is
+            /// out of range or illegal.
+            fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+                let a = $crate::game_class::action_index(&self.game, action)?;
+                let mv = self.game.move_of(a).expect("in range");
+                self.game.play(mv).map_err($crate::game_class::illegal)
+            }
+
+            /// The move string of an action number.
+            fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+                let a = $crate::game_class::action_index(&self.game, action)?;
+                Ok(self.game.move_of(a).expect("in range").to_string())
+            }
+
+            /// The action number of a move string.
+            fn move_to_action(&self, r#move: &str) -> PyResult<usize> {
+                let mv = self.game.parse_move(r#move).map_err($crate::game_class::illegal)?;
+                self.game.action_of(mv).ok_or_else(|| {
+                    $crate::game_class::IllegalMoveError::new_err(format!("'{move}' has no action number", move = r#move))
+                })
+            }
+
+            /// The position as a text diagram.
+            fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $crate::game_class::presentation(slf.py(), "diagram")?.call1((slf,))?.extract()
+            }
+
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $crate::game_class::presentation(slf.py(), "state_repr")?.call1((slf,))?.extract()
+            }
+
+            /// A self-describing text record (docs/records.md); `territory.load` reads it.
+            #[pyo3(signature = (**options))]
+            fn to_record(slf: &Bound<'_, Self>, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+                $crate::game_class::presentation(slf.py(), "to_record")?.call((slf,), options)?.extract()
+            }
+
+            /// The position as SVG text; see `territory.svg.render` for the options.
+            #[pyo3(signature = (**options))]
+            fn svg<'py>(slf: &Bound<'py, Self>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+                $crate::game_class::presentation(slf.py(), "svg")?.call((slf,), options)
+            }
+
+            fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                $crate::game_class::presentation(slf.py(), "svg")?.call1((slf,))
+            }
+
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+                let py = slf.py();
+                let record: String = Self::to_record(slf, None)?;
+                Ok((py.import("territory")?.getattr("load")?, (record,)))
+            }
+
+            /// Equal when parameters and histories agree (so position, side to move and
+            /// remaining pieces agree too).
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                other.cast::<Self>().map_or(false, |o| self.game == o.borrow().game)
+            }
+
+            fn __hash__(&self) -> PyResult<isize> {
+                Err(pyo3::exceptions::PyTypeError::new_err("game states are mutable and unhashable"))
+            }
+        }
+    };
+}

@@ -1,0 +1,18 @@
+//! Python bindings of the territory engine: the native module `territory._core`.
+//!
+//! Thin by design: each game's class is the engine's `Game` plus parameter checking;
+//! text diagrams, records and pictures are pure Python (`territory._presentation`).
+
+use pyo3::prelude::*;
+
+pub mod game_class;
+mod params;
+mod playouts;
+mod tabik;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<tabik::PyTabik>()?;
+    playouts::register(m)?;
+    Ok(())
+}

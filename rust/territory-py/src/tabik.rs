@@ -1,0 +1,58 @@
+//! The Python class `territory.Tabik`.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use territory::{Game, Seat, Tabik, TabikConfig};
+
+use crate::params;
+
+/// A game of Tabik (docs/RULES.md). `Tabik(size=8, pie=True)`.
+#[pyclass(module = "territory", name = "Tabik")]
+pub struct PyTabik {
+    pub game: Tabik,
+}
+
+crate::game_class!(PyTabik, Tabik);
+
+#[pymethods]
+impl PyTabik {
+    #[new]
+    #[pyo3(signature = (size = params::default(8), pie = params::default(true)))]
+    fn new(py: Python<'_>, size: Py<PyAny>, pie: Py<PyAny>) -> PyResult<Self> {
+        let (size, pie) = (size.bind(py), pie.bind(py));
+        let config = TabikConfig {
+            size: params::int_in(size, "size", territory::tabik::MIN_SIZE as i64, territory::tabik::MAX_SIZE as i64)?,
+            pie: params::boolean(pie, "pie")?,
+        };
+        let game = Tabik::new(config).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        Ok(PyTabik { game })
+    }
+
+    /// The parameters, as keyword arguments of the constructor.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let config = self.game.config();
+        let dict = PyDict::new(py);
+        dict.set_item("size", config.size)?;
+        dict.set_item("pie", config.pie)?;
+        Ok(dict)
+    }
+
+    /// The position: `{"stones": {cell: colour}, "rods": [(first, second), ...]}`.
+    fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let stones = PyDict::new(py);
+        for cell in 0..self.game.num_cells() {
+            let name = self.game.cell_name(cell);
+            let coord = territory::Coord::parse(&name).expect("own cell names parse");
+            if let Some(color) = self.game.stone_at(coord) {
+                stones.set_item(name, <Tabik as Game>::COLOR_NAMES[color.index()])?;
+            }
+        }
+        let rods: Vec<(String, String)> =
+            self.game.rods().into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let board = PyDict::new(py);
+        board.set_item("stones", stones)?;
+        board.set_item("rods", rods)?;
+        Ok(board)
+    }
+}

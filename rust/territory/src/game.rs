@@ -1,0 +1,249 @@
+//! What every game shares: seats, colours, errors and the [`Game`] trait.
+
+use std::fmt;
+
+use rand::{Rng, RngExt};
+
+/// One of the two players' seats. Seat 0 starts with the first colour.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Seat {
+    First = 0,
+    Second = 1,
+}
+
+impl Seat {
+    pub const BOTH: [Seat; 2] = [Seat::First, Seat::Second];
+
+    /// The seat with index 0 or 1.
+    ///
+    /// # Panics
+    /// If `index` is not 0 or 1.
+    pub fn new(index: usize) -> Seat {
+        match index {
+            0 => Seat::First,
+            1 => Seat::Second,
+            _ => panic!("seat index {index} is not 0 or 1"),
+        }
+    }
+
+    /// The seat that makes action number `ply` (0-based) when turns alternate strictly.
+    pub fn of_ply(ply: usize) -> Seat {
+        Seat::new(ply % 2)
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn other(self) -> Seat {
+        match self {
+            Seat::First => Seat::Second,
+            Seat::Second => Seat::First,
+        }
+    }
+}
+
+/// A pair of values, one per seat (or per colour), indexed by [`Seat`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+pub struct BySeat<T>(pub [T; 2]);
+
+impl<T> std::ops::Index<Seat> for BySeat<T> {
+    type Output = T;
+    fn index(&self, seat: Seat) -> &T {
+        &self.0[seat.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<Seat> for BySeat<T> {
+    fn index_mut(&mut self, seat: Seat) -> &mut T {
+        &mut self.0[seat.index()]
+    }
+}
+
+/// A colour, named by its role: `First` moves first (Blue in Migong, Black in Nume and
+/// Tabik), `Second` is the other (Yellow, White).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Color {
+    First = 0,
+    Second = 1,
+}
+
+impl Color {
+    pub const BOTH: [Color; 2] = [Color::First, Color::Second];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn other(self) -> Color {
+        match self {
+            Color::First => Color::Second,
+            Color::Second => Color::First,
+        }
+    }
+}
+
+/// A move that is malformed or not legal in the position it was tried in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove(pub String);
+
+impl IllegalMove {
+    pub fn new(reason: impl Into<String>) -> IllegalMove {
+        IllegalMove(reason.into())
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// A game parameter outside what the game allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The parameter's name as the Python API spells it.
+    pub parameter: &'static str,
+    /// What is allowed.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.parameter, self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A group on the board, as reported to users (not used in hot loops).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupInfo {
+    pub color: Color,
+    /// Cell indices, ascending.
+    pub cells: Vec<usize>,
+    /// Stones (Tabik, Nume) or extent (Migong).
+    pub size: usize,
+    /// Migong: number of wedges.
+    pub wedges: Option<usize>,
+    /// Nume: the numbers on the group's numbered stones, in cell order.
+    pub numbers: Option<Vec<u32>>,
+    /// Nume: the group's price.
+    pub price: Option<u64>,
+}
+
+/// The rules of one game, played on a mutable state with undo.
+///
+/// Every game implements the required methods; checked play, outcome and the random
+/// policy used by playouts are provided on top of them.
+pub trait Game: Clone + Send + Sync + fmt::Debug {
+    /// A move, including the pie `swap` and `pass` where the game has them.
+    type Move: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
+    /// A seat's score (integers in Migong and Tabik, half-points in Nume).
+    type Score: Copy + PartialOrd + fmt::Debug + Into<f64>;
+
+    /// Lower-case name: "migong", "nume" or "tabik".
+    const NAME: &'static str;
+    /// Names of [`Color::First`] and [`Color::Second`].
+    const COLOR_NAMES: [&'static str; 2];
+
+    /// The seat to move, or `None` once the game is over.
+    fn to_move(&self) -> Option<Seat>;
+    /// The colour a seat plays now.
+    fn color_of(&self, seat: Seat) -> Color;
+    /// Appends the legal moves, in ascending action order, to `out`.
+    fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
+    /// Why `mv` is not legal here, if it is not.
+    fn check(&self, mv: Self::Move) -> Result<(), IllegalMove>;
+    /// Plays a move known to be legal (from [`Game::check`] or the move generator).
+    fn play_unchecked(&mut self, mv: Self::Move);
+    /// Takes back the last action; `None` at the start.
+    fn undo(&mut self) -> Option<Self::Move>;
+    /// Goes back to the start position, keeping allocations.
+    fn reset(&mut self);
+    /// The actions played so far.
+    fn history(&self) -> &[Self::Move];
+    /// The seat of the last action that was not a pass.
+    fn last_mover(&self) -> Option<Seat>;
+    /// Each seat's score in the current position.
+    fn scores(&self) -> BySeat<Self::Score>;
+    /// The winner once the game is over (`None` while it runs, or for a draw).
+    fn winner(&self) -> Option<Seat>;
+    /// Reads a move string (canonical, or another accepted spelling).
+    fn parse_move(&self, text: &str) -> Result<Self::Move, IllegalMove>;
+    /// Size of the integer action space.
+    fn num_actions(&self) -> usize;
+    /// The action number of a move, if it has one.
+    fn action_of(&self, mv: Self::Move) -> Option<usize>;
+    /// The move with an action number, if the number is in range.
+    fn move_of(&self, action: usize) -> Option<Self::Move>;
+    /// Number of cells on the board.
+    fn num_cells(&self) -> usize;
+    /// Name of a cell index.
+    fn cell_name(&self, cell: usize) -> String;
+    /// The groups on the board, ordered by first member.
+    fn groups(&self) -> Vec<GroupInfo>;
+    /// Whether a move is the pie `swap`.
+    fn is_pie_swap(mv: Self::Move) -> bool;
+    /// Whether a move is a `pass`.
+    fn is_pass(mv: Self::Move) -> bool;
+
+    /// A legal move drawn uniformly from the legal moves, or `None` once over.
+    ///
+    /// Games override this to draw without listing the moves; the draw must stay
+    /// uniform over exactly the list of [`Game::legal_moves_into`].
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        if moves.is_empty() {
+            None
+        } else {
+            Some(moves[rng.random_range(0..moves.len())])
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        self.to_move().is_none()
+    }
+
+    /// The legal moves in ascending action order.
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// Checks and plays a move; on error the state is unchanged.
+    fn play(&mut self, mv: Self::Move) -> Result<(), IllegalMove> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Parses, checks and plays a move string; on error the state is unchanged.
+    fn play_str(&mut self, text: &str) -> Result<Self::Move, IllegalMove> {
+        let mv = self.parse_move(text)?;
+        self.play(mv)?;
+        Ok(mv)
+    }
+
+    /// Counts the leaves of the game tree `depth` actions deep.
+    fn perft(&mut self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        let mut nodes = 0;
+        for mv in moves {
+            self.play_unchecked(mv);
+            nodes += self.perft(depth - 1);
+            self.undo();
+        }
+        nodes
+    }
+}

@@ -1,0 +1,26 @@
+//! `territory`: a fast, exact rules engine for Migong, Nume and Tabik, three territory
+//! games by Luis Bolaños Mures (Migong with Christian Freeling).
+//!
+//! Every game implements [`Game`]; [`playout`] runs uniform random games in bulk.
+//! The rules and the precise reading of them are in `docs/RULES.md`, the numbering of
+//! cells and actions in `docs/conventions.md`.
+//!
+//! ```
+//! use territory::{Game, Tabik, TabikConfig};
+//! let mut game = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+//! game.play_str("b2-b3").unwrap();
+//! assert!(game.play_str("b2-c2").is_err());
+//! assert_eq!(game.legal_moves().len(), 2 * 17 + 1); // 17 open edges, plus the pie swap
+//! ```
+
+pub mod bitset;
+pub mod coords;
+pub mod game;
+pub mod playout;
+pub mod scoring;
+pub mod tabik;
+
+pub use bitset::Bits;
+pub use coords::Coord;
+pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+pub use tabik::{Tabik, TabikConfig, TabikMove};

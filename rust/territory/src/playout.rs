@@ -1,0 +1,125 @@
+//! Uniform random playouts, one at a time or in bulk across a thread pool.
+//!
+//! Game `i` of a run with seed `s` draws from its own generator, seeded from `(s, i)`
+//! alone, so results do not depend on the number of threads or on how a run is split
+//! into batches, and any single game can be replayed from its seed and index.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use rand::SeedableRng;
+use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
+use rayon::prelude::*;
+
+use crate::game::{Game, Seat};
+
+/// What one random game produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PlayoutResult {
+    /// Winning seat 0 or 1, or -1 for a draw.
+    pub winner: i8,
+    /// Number of actions, passes and the pie swap included.
+    pub length: u32,
+    /// Number of passes.
+    pub passes: u32,
+    /// Whether the pie swap was taken.
+    pub swapped: bool,
+    /// Final scores of seats 0 and 1.
+    pub scores: [f64; 2],
+}
+
+/// The generator of game `index` in a run seeded with `seed`.
+pub fn game_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
+    let run_key = rand::Rng::next_u64(&mut SplitMix64::seed_from_u64(seed));
+    Xoshiro256PlusPlus::seed_from_u64(run_key ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Plays `game` (from its current position) to the end with uniform random moves.
+pub fn play_out<G: Game>(game: &mut G, rng: &mut Xoshiro256PlusPlus) -> PlayoutResult {
+    let mut result = PlayoutResult::default();
+    while let Some(mv) = game.random_move(rng) {
+        game.play_unchecked(mv);
+        result.length += 1;
+        result.passes += G::is_pass(mv) as u32;
+        result.swapped |= G::is_pie_swap(mv);
+    }
+    let scores = game.scores();
+    result.scores = [scores[Seat::First].into(), scores[Seat::Second].into()];
+    result.winner = game.winner().map_or(-1, |seat| seat.index() as i8);
+    result
+}
+
+/// The moves of game `index` of the run seeded with `seed`, started from `start`.
+pub fn replay<G: Game>(start: &G, seed: u64, index: u64) -> G {
+    let mut game = start.clone();
+    play_out(&mut game, &mut game_rng(seed, index));
+    game
+}
+
+/// Plays games `first .. first + out.len()` of the run seeded with `seed` from `start`,
+/// on `threads` threads (`None`: all cores), writing game `first + i` to `out[i]`.
+pub fn run<G: Game>(start: &G, seed: u64, first: u64, out: &mut [PlayoutResult], threads: Option<usize>) {
+    const CHUNK: usize = 256;
+    let work = |out: &mut [PlayoutResult]| {
+        out.par_chunks_mut(CHUNK).enumerate().for_each_init(
+            || start.clone(),
+            |game, (chunk, results)| {
+                for (i, result) in results.iter_mut().enumerate() {
+                    let index = first + (chunk * CHUNK + i) as u64;
+                    restart(game, start);
+                    *result = play_out(game, &mut game_rng(seed, index));
+                }
+            },
+        )
+    };
+    match threads {
+        None => work(out),
+        Some(n) => pool(n).install(|| work(out)),
+    }
+}
+
+/// Puts `game` back to `start`, reusing its allocations when `start` is a fresh game.
+pub fn restart<G: Game>(game: &mut G, start: &G) {
+    if start.history().is_empty() {
+        game.reset();
+    } else {
+        game.clone_from(start);
+    }
+}
+
+/// A cached thread pool with `threads` threads.
+fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    pools
+        .entry(threads.max(1))
+        .or_insert_with(|| {
+            Arc::new(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads.max(1))
+                    .build()
+                    .expect("building a thread pool"),
+            )
+        })
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Tabik, TabikConfig};
+
+    #[test]
+    fn same_results_for_any_thread_count_and_split() {
+        let start = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();
+        let mut one = vec![PlayoutResult::default(); 600];
+        run(&start, 7, 0, &mut one, Some(1));
+        let mut two = vec![PlayoutResult::default(); 600];
+        run(&start, 7, 0, &mut two[..250], Some(2));
+        run(&start, 7, 250, &mut two[250..], Some(2));
+        assert_eq!(one, two);
+        let replayed = replay(&start, 7, 321);
+        assert_eq!(replayed.history().len() as u32, one[321].length);
+        assert_eq!(replayed.winner().map_or(-1, |s| s.index() as i8), one[321].winner);
+    }
+}

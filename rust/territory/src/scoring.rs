@@ -1,0 +1,70 @@
+//! The "largest size you hold" scoring shared by Migong and Tabik.
+
+use crate::game::{BySeat, Color, Seat};
+
+/// Larger than any group: 256 Tabik stones, 126 Migong pieces or 756 Migong wedges.
+pub const MAX_GROUP_SIZE: usize = 1024;
+
+/// Per colour, the largest size of which it has strictly more groups than the other
+/// colour, or 0. `groups` yields each group's colour and size.
+pub fn largest_held(groups: impl IntoIterator<Item = (Color, usize)>) -> [u32; 2] {
+    let mut counts = [[0u16; MAX_GROUP_SIZE]; 2];
+    let mut largest = 0;
+    for (color, size) in groups {
+        counts[color.index()][size] += 1;
+        largest = largest.max(size);
+    }
+    let mut held = [0u32; 2];
+    for size in (1..=largest).rev() {
+        let (first, second) = (counts[0][size], counts[1][size]);
+        if first > second && held[0] == 0 {
+            held[0] = size as u32;
+        } else if second > first && held[1] == 0 {
+            held[1] = size as u32;
+        }
+        if held[0] != 0 && held[1] != 0 {
+            break;
+        }
+    }
+    held
+}
+
+/// Per-seat scores from per-colour held sizes.
+pub fn seat_scores(held: [u32; 2], color_of: impl Fn(Seat) -> Color) -> BySeat<u32> {
+    BySeat(Seat::BOTH.map(|seat| held[color_of(seat).index()]))
+}
+
+/// The winner under the shared rule: the higher score wins; at 0-0 (the only possible
+/// tie) the seat that made the last move loses.
+pub fn winner(scores: BySeat<u32>, last_mover: Option<Seat>) -> Seat {
+    let [first, second] = scores.0;
+    if first > second {
+        Seat::First
+    } else if second > first {
+        Seat::Second
+    } else {
+        // No game ends without a non-pass action; Seat::First is only a fallback.
+        last_mover.map_or(Seat::First, Seat::other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_size_needs_strictly_more_groups() {
+        use Color::{First as A, Second as B};
+        // A: sizes 3, 1, 1; B: sizes 3, 2. Size 3 tied, B holds 2, A holds 1.
+        assert_eq!(largest_held([(A, 3), (A, 1), (A, 1), (B, 3), (B, 2)]), [1, 2]);
+        assert_eq!(largest_held([(A, 2), (B, 2)]), [0, 0]);
+        assert_eq!(largest_held([]), [0, 0]);
+    }
+
+    #[test]
+    fn zero_zero_is_lost_by_last_mover() {
+        assert_eq!(winner(BySeat([0, 0]), Some(Seat::First)), Seat::Second);
+        assert_eq!(winner(BySeat([0, 0]), Some(Seat::Second)), Seat::First);
+        assert_eq!(winner(BySeat([1, 3]), Some(Seat::Second)), Seat::Second);
+    }
+}

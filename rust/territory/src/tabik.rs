@@ -1,0 +1,596 @@
+//! Tabik: two stones and a rod per move, or a stone swap across an edge without a rod.
+//!
+//! Squares are bit indices `row * k + col`. A rod is stored at its edge's first square:
+//! `rods_east` for the edge to `i + 1`, `rods_north` for the edge to `i + k`.
+
+use std::fmt;
+
+use rand::{Rng, RngExt};
+
+use crate::bitset::Bits;
+use crate::coords::Coord;
+use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+use crate::scoring;
+
+pub const MIN_SIZE: usize = 2;
+pub const MAX_SIZE: usize = 16;
+
+/// Parameters of a Tabik game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TabikConfig {
+    /// Board side, 2 to 16.
+    pub size: usize,
+    /// Whether seat 1 may `swap` on its first turn.
+    pub pie: bool,
+}
+
+impl Default for TabikConfig {
+    fn default() -> TabikConfig {
+        TabikConfig { size: 8, pie: true }
+    }
+}
+
+/// A Tabik action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TabikMove {
+    /// A black and a white stone on adjacent empty squares, a rod between them.
+    Place { black: Coord, white: Coord },
+    /// Two adjacent stones of different colours trade places; `first` is the square
+    /// with the lower row, then the lower column.
+    StoneSwap { first: Coord, second: Coord },
+    /// The pie rule's exchange of colours.
+    Swap,
+    Pass,
+}
+
+impl fmt::Display for TabikMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TabikMove::Place { black, white } => write!(f, "{black}-{white}"),
+            TabikMove::StoneSwap { first, second } => write!(f, "{first}x{second}"),
+            TabikMove::Swap => f.write_str("swap"),
+            TabikMove::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// A Tabik position with its history.
+#[derive(Clone, Debug)]
+pub struct Tabik {
+    k: usize,
+    pie: bool,
+    /// Stones by colour: [black, white].
+    stones: [Bits; 2],
+    rods_east: Bits,
+    rods_north: Bits,
+    all: Bits,
+    not_first_col: Bits,
+    not_last_col: Bits,
+    /// Whether the pie swap has been taken (seat 0 then plays White).
+    swapped: bool,
+    history: Vec<TabikMove>,
+}
+
+impl PartialEq for Tabik {
+    fn eq(&self, other: &Tabik) -> bool {
+        self.config() == other.config() && self.history == other.history
+    }
+}
+
+impl Tabik {
+    /// A new game at the start position.
+    pub fn new(config: TabikConfig) -> Result<Tabik, ConfigError> {
+        let k = config.size;
+        if !(MIN_SIZE..=MAX_SIZE).contains(&k) {
+            return Err(ConfigError {
+                parameter: "size",
+                message: format!("must be an int from {MIN_SIZE} to {MAX_SIZE}, got {k}"),
+            });
+        }
+        let all = Bits::below(k * k);
+        let first_col: Bits = (0..k).map(|r| r * k).collect();
+        let last_col: Bits = (0..k).map(|r| r * k + k - 1).collect();
+        Ok(Tabik {
+            k,
+            pie: config.pie,
+            stones: [Bits::EMPTY; 2],
+            rods_east: Bits::EMPTY,
+            rods_north: Bits::EMPTY,
+            all,
+            not_first_col: all & !first_col,
+            not_last_col: all & !last_col,
+            swapped: false,
+            history: Vec::with_capacity(2 * k * k),
+        })
+    }
+
+    pub fn config(&self) -> TabikConfig {
+        TabikConfig { size: self.k, pie: self.pie }
+    }
+
+    /// The colour of the stone on a square, if any.
+    pub fn stone_at(&self, square: Coord) -> Option<Color> {
+        let i = self.index(square)?;
+        Color::BOTH.into_iter().find(|c| self.stones[c.index()].contains(i))
+    }
+
+    /// The rods as (first square, second square), in edge-index order.
+    pub fn rods(&self) -> Vec<(Coord, Coord)> {
+        let east = self.rods_east.iter().map(|i| (self.coord(i), self.coord(i + 1)));
+        let north = self.rods_north.iter().map(|i| (self.coord(i), self.coord(i + self.k)));
+        east.chain(north).collect()
+    }
+
+    fn index(&self, square: Coord) -> Option<usize> {
+        let (c, r) = (square.col as usize, square.row as usize);
+        (c < self.k && r < self.k).then(|| r * self.k + c)
+    }
+
+    fn coord(&self, i: usize) -> Coord {
+        Coord::new((i % self.k) as u8, (i / self.k) as u8)
+    }
+
+    fn num_edges(&self) -> usize {
+        2 * self.k * (self.k - 1)
+    }
+
+    fn empty(&self) -> Bits {
+        self.all & !(self.stones[0] | self.stones[1])
+    }
+
+    /// First squares of east edges whose two squares are empty.
+    fn open_east(&self, empty: Bits) -> Bits {
+        empty & (empty >> 1) & self.not_last_col
+    }
+
+    fn open_north(&self, empty: Bits) -> Bits {
+        empty & (empty >> self.k)
+    }
+
+    /// First squares of east edges with stones of different colours and no rod.
+    fn swappable_east(&self) -> Bits {
+        let [b, w] = self.stones;
+        ((b & (w >> 1)) | (w & (b >> 1))) & self.not_last_col & !self.rods_east
+    }
+
+    fn swappable_north(&self) -> Bits {
+        let [b, w] = self.stones;
+        ((b & (w >> self.k)) | (w & (b >> self.k))) & !self.rods_north
+    }
+
+    fn pie_available(&self) -> bool {
+        self.pie && self.history.len() == 1
+    }
+
+    /// Edge index and whether `second` is the east neighbour, for adjacent squares
+    /// given in either order; also returns the first square's index.
+    fn edge(&self, a: usize, b: usize) -> Option<(usize, usize, bool)> {
+        let (first, second) = (a.min(b), a.max(b));
+        let (k, r, c) = (self.k, first / self.k, first % self.k);
+        if second == first + 1 && c + 1 < k {
+            Some((r * (k - 1) + c, first, true))
+        } else if second == first + k {
+            Some((k * (k - 1) + first, first, false))
+        } else {
+            None
+        }
+    }
+
+    fn neighbours(&self, set: Bits) -> Bits {
+        ((set << 1) & self.not_first_col)
+            | ((set >> 1) & self.not_last_col)
+            | ((set << self.k) & self.all)
+            | (set >> self.k)
+    }
+
+    /// Stone groups as (colour, cells), ordered by first cell.
+    fn group_sets(&self) -> Vec<(Color, Bits)> {
+        let mut groups = Vec::new();
+        self.for_each_group(|color, set| groups.push((color, set)));
+        groups.sort_by_key(|(_, set)| set.first());
+        groups
+    }
+
+    fn for_each_group(&self, mut visit: impl FnMut(Color, Bits)) {
+        for color in Color::BOTH {
+            let stones = self.stones[color.index()];
+            let mut left = stones;
+            while let Some(seed) = left.first() {
+                let mut group = Bits::single(seed);
+                loop {
+                    let grown = (group | self.neighbours(group)) & stones;
+                    if grown == group {
+                        break;
+                    }
+                    group = grown;
+                }
+                left = left & !group;
+                visit(color, group);
+            }
+        }
+    }
+
+    fn held(&self) -> [u32; 2] {
+        let mut sizes: [Vec<usize>; 2] = Default::default();
+        self.for_each_group(|color, set| sizes[color.index()].push(set.count()));
+        scoring::largest_held(
+            Color::BOTH
+                .into_iter()
+                .flat_map(|c| sizes[c.index()].iter().map(move |&s| (c, s)).collect::<Vec<_>>()),
+        )
+    }
+
+    fn toggle_rod(&mut self, a: usize, b: usize) {
+        let (_, first, east) = self.edge(a, b).expect("rod squares are adjacent");
+        let rods = if east { &mut self.rods_east } else { &mut self.rods_north };
+        *rods = *rods ^ Bits::single(first);
+    }
+
+    fn apply(&mut self, mv: TabikMove) {
+        match mv {
+            TabikMove::Place { black, white } => {
+                let (b, w) = (self.index(black).unwrap(), self.index(white).unwrap());
+                self.stones[0] = self.stones[0] ^ Bits::single(b);
+                self.stones[1] = self.stones[1] ^ Bits::single(w);
+                self.toggle_rod(b, w);
+            }
+            TabikMove::StoneSwap { first, second } => {
+                let (a, b) = (self.index(first).unwrap(), self.index(second).unwrap());
+                let pair = Bits::single(a).with(b);
+                self.stones[0] = self.stones[0] ^ pair;
+                self.stones[1] = self.stones[1] ^ pair;
+                self.toggle_rod(a, b);
+            }
+            TabikMove::Swap => self.swapped = !self.swapped,
+            TabikMove::Pass => {}
+        }
+    }
+
+    fn regular_move_count(&self) -> usize {
+        let empty = self.empty();
+        2 * (self.open_east(empty).count() + self.open_north(empty).count())
+            + self.swappable_east().count()
+            + self.swappable_north().count()
+            + self.pie_available() as usize
+    }
+
+    fn place_across(&self, first: usize, second: usize, black_first: bool) -> TabikMove {
+        let (a, b) = (self.coord(first), self.coord(second));
+        if black_first {
+            TabikMove::Place { black: a, white: b }
+        } else {
+            TabikMove::Place { black: b, white: a }
+        }
+    }
+}
+
+impl Game for Tabik {
+    type Move = TabikMove;
+    type Score = u32;
+    const NAME: &'static str = "tabik";
+    const COLOR_NAMES: [&'static str; 2] = ["black", "white"];
+
+    fn to_move(&self) -> Option<Seat> {
+        let n = self.history.len();
+        let over = n >= 2 && self.history[n - 1] == TabikMove::Pass && self.history[n - 2] == TabikMove::Pass;
+        (!over).then(|| Seat::of_ply(n))
+    }
+
+    fn color_of(&self, seat: Seat) -> Color {
+        match (seat, self.swapped) {
+            (Seat::First, false) | (Seat::Second, true) => Color::First,
+            _ => Color::Second,
+        }
+    }
+
+    fn legal_moves_into(&self, out: &mut Vec<TabikMove>) {
+        if self.is_over() {
+            return;
+        }
+        let start = out.len();
+        let (k, empty) = (self.k, self.empty());
+        for i in self.open_east(empty) {
+            out.push(self.place_across(i, i + 1, true));
+            out.push(self.place_across(i, i + 1, false));
+        }
+        for i in self.open_north(empty) {
+            out.push(self.place_across(i, i + k, true));
+            out.push(self.place_across(i, i + k, false));
+        }
+        for i in self.swappable_east() {
+            out.push(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + 1) });
+        }
+        for i in self.swappable_north() {
+            out.push(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + k) });
+        }
+        if self.pie_available() {
+            out.push(TabikMove::Swap);
+        }
+        if out.len() == start {
+            out.push(TabikMove::Pass);
+        }
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<TabikMove> {
+        if self.is_over() {
+            return None;
+        }
+        let (k, empty) = (self.k, self.empty());
+        let (east, north) = (self.open_east(empty), self.open_north(empty));
+        let (swap_east, swap_north) = (self.swappable_east(), self.swappable_north());
+        let counts = [2 * east.count(), 2 * north.count(), swap_east.count(), swap_north.count()];
+        let total: usize = counts.iter().sum::<usize>() + self.pie_available() as usize;
+        if total == 0 {
+            return Some(TabikMove::Pass);
+        }
+        let mut r = rng.random_range(0..total);
+        if r < counts[0] {
+            let i = east.nth(r / 2).unwrap();
+            return Some(self.place_across(i, i + 1, r % 2 == 0));
+        }
+        r -= counts[0];
+        if r < counts[1] {
+            let i = north.nth(r / 2).unwrap();
+            return Some(self.place_across(i, i + k, r % 2 == 0));
+        }
+        r -= counts[1];
+        if r < counts[2] {
+            let i = swap_east.nth(r).unwrap();
+            return Some(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + 1) });
+        }
+        r -= counts[2];
+        if r < counts[3] {
+            let i = swap_north.nth(r).unwrap();
+            return Some(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + k) });
+        }
+        Some(TabikMove::Swap)
+    }
+
+    fn check(&self, mv: TabikMove) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::new("the game is over"));
+        }
+        let on_board = |c: Coord| {
+            self.index(c).ok_or_else(|| IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k)))
+        };
+        match mv {
+            TabikMove::Place { black, white } => {
+                let (b, w) = (on_board(black)?, on_board(white)?);
+                if self.edge(b, w).is_none() {
+                    return Err(IllegalMove::new(format!("squares {black} and {white} are not adjacent")));
+                }
+                for (i, c) in [(b, black), (w, white)] {
+                    if !self.empty().contains(i) {
+                        return Err(IllegalMove::new(format!("square {c} is occupied")));
+                    }
+                }
+                Ok(())
+            }
+            TabikMove::StoneSwap { first, second } => {
+                let (a, b) = (on_board(first)?, on_board(second)?);
+                let Some((_, low, east)) = self.edge(a, b) else {
+                    return Err(IllegalMove::new(format!("squares {first} and {second} are not adjacent")));
+                };
+                for (i, c) in [(a, first), (b, second)] {
+                    if self.empty().contains(i) {
+                        return Err(IllegalMove::new(format!("square {c} is empty: no stone to swap")));
+                    }
+                }
+                if self.stone_at(first) == self.stone_at(second) {
+                    return Err(IllegalMove::new(format!("{first} and {second} hold stones of the same colour")));
+                }
+                let rods = if east { self.rods_east } else { self.rods_north };
+                if rods.contains(low) {
+                    return Err(IllegalMove::new(format!("a rod lies between {first} and {second}")));
+                }
+                Ok(())
+            }
+            TabikMove::Swap if !self.pie => Err(IllegalMove::new("swap is not allowed: the pie rule is off")),
+            TabikMove::Swap if !self.pie_available() => {
+                Err(IllegalMove::new("swap is only legal on seat 1's first turn"))
+            }
+            TabikMove::Swap => Ok(()),
+            TabikMove::Pass => match self.regular_move_count() {
+                0 => Ok(()),
+                n => Err(IllegalMove::new(format!("pass is only legal without other moves, and {n} are legal"))),
+            },
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: TabikMove) {
+        self.apply(mv);
+        self.history.push(mv);
+    }
+
+    fn undo(&mut self) -> Option<TabikMove> {
+        let mv = self.history.pop()?;
+        self.apply(mv);
+        Some(mv)
+    }
+
+    fn reset(&mut self) {
+        self.stones = [Bits::EMPTY; 2];
+        self.rods_east = Bits::EMPTY;
+        self.rods_north = Bits::EMPTY;
+        self.swapped = false;
+        self.history.clear();
+    }
+
+    fn history(&self) -> &[TabikMove] {
+        &self.history
+    }
+
+    fn last_mover(&self) -> Option<Seat> {
+        self.history.iter().rposition(|&m| m != TabikMove::Pass).map(Seat::of_ply)
+    }
+
+    fn scores(&self) -> BySeat<u32> {
+        scoring::seat_scores(self.held(), |seat| self.color_of(seat))
+    }
+
+    fn winner(&self) -> Option<Seat> {
+        self.is_over().then(|| scoring::winner(self.scores(), self.last_mover()))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<TabikMove, IllegalMove> {
+        match text {
+            "pass" => return Ok(TabikMove::Pass),
+            "swap" => return Ok(TabikMove::Swap),
+            _ => {}
+        }
+        let malformed = || {
+            IllegalMove::new(format!(
+                "'{text}' is not a Tabik move (expected like 'b2-b3', 'b2xb3', 'swap' or 'pass')"
+            ))
+        };
+        let (a, sep, b) = ["-", "x"]
+            .into_iter()
+            .find_map(|sep| text.split_once(sep).map(|(a, b)| (a, sep, b)))
+            .ok_or_else(malformed)?;
+        let square = |t: &str| {
+            Coord::parse(t).map_err(|e| if e.0.contains("off the board") { e } else { malformed() })
+        };
+        let (a, b) = (square(a)?, square(b)?);
+        for c in [a, b] {
+            if self.index(c).is_none() {
+                return Err(IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k)));
+            }
+        }
+        Ok(if sep == "-" {
+            TabikMove::Place { black: a, white: b }
+        } else if (a.row, a.col) <= (b.row, b.col) {
+            TabikMove::StoneSwap { first: a, second: b }
+        } else {
+            TabikMove::StoneSwap { first: b, second: a }
+        })
+    }
+
+    fn num_actions(&self) -> usize {
+        3 * self.num_edges() + 2
+    }
+
+    fn action_of(&self, mv: TabikMove) -> Option<usize> {
+        let e = self.num_edges();
+        match mv {
+            TabikMove::Place { black, white } => {
+                let (b, w) = (self.index(black)?, self.index(white)?);
+                let (edge, first, _) = self.edge(b, w)?;
+                Some(2 * edge + (b != first) as usize)
+            }
+            TabikMove::StoneSwap { first, second } => {
+                let (edge, _, _) = self.edge(self.index(first)?, self.index(second)?)?;
+                Some(2 * e + edge)
+            }
+            TabikMove::Swap => Some(3 * e),
+            TabikMove::Pass => Some(3 * e + 1),
+        }
+    }
+
+    fn move_of(&self, action: usize) -> Option<TabikMove> {
+        let (k, e) = (self.k, self.num_edges());
+        let squares = |edge: usize| {
+            if edge < k * (k - 1) {
+                let first = edge / (k - 1) * k + edge % (k - 1);
+                (first, first + 1)
+            } else {
+                let first = edge - k * (k - 1);
+                (first, first + k)
+            }
+        };
+        Some(match action {
+            a if a < 2 * e => {
+                let (first, second) = squares(a / 2);
+                self.place_across(first, second, a % 2 == 0)
+            }
+            a if a < 3 * e => {
+                let (first, second) = squares(a - 2 * e);
+                TabikMove::StoneSwap { first: self.coord(first), second: self.coord(second) }
+            }
+            a if a == 3 * e => TabikMove::Swap,
+            a if a == 3 * e + 1 => TabikMove::Pass,
+            _ => return None,
+        })
+    }
+
+    fn num_cells(&self) -> usize {
+        self.k * self.k
+    }
+
+    fn cell_name(&self, cell: usize) -> String {
+        self.coord(cell).to_string()
+    }
+
+    fn groups(&self) -> Vec<GroupInfo> {
+        self.group_sets()
+            .into_iter()
+            .map(|(color, set)| GroupInfo {
+                color,
+                cells: set.iter().collect(),
+                size: set.count(),
+                wedges: None,
+                numbers: None,
+                price: None,
+            })
+            .collect()
+    }
+
+    fn is_pie_swap(mv: TabikMove) -> bool {
+        mv == TabikMove::Swap
+    }
+
+    fn is_pass(mv: TabikMove) -> bool {
+        mv == TabikMove::Pass
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(size: usize) -> Tabik {
+        Tabik::new(TabikConfig { size, pie: true }).unwrap()
+    }
+
+    #[test]
+    fn start_position_counts() {
+        let g = game(8);
+        assert_eq!(g.legal_moves().len(), 2 * 112);
+        assert_eq!(g.num_actions(), 338);
+    }
+
+    #[test]
+    fn actions_round_trip() {
+        let g = game(5);
+        for a in 0..g.num_actions() {
+            let mv = g.move_of(a).unwrap();
+            assert_eq!(g.action_of(mv), Some(a), "{mv}");
+            assert_eq!(g.parse_move(&mv.to_string()).unwrap(), mv);
+        }
+        assert_eq!(g.move_of(g.num_actions()), None);
+    }
+
+    #[test]
+    fn two_by_two_full_game() {
+        let mut g = game(2);
+        for mv in ["a1-b1", "swap", "a2-b2"] {
+            g.play_str(mv).unwrap();
+        }
+        // Black a1, a2; White b1, b2; both vertical edges join like colours and both
+        // horizontal edges have rods: nothing is left but passing.
+        assert_eq!(g.legal_moves(), vec![TabikMove::Pass]);
+        g.play_str("pass").unwrap();
+        g.play_str("pass").unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.scores(), BySeat([0, 0]));
+        // Seat 0 made the last non-pass move (a2-b2) and loses the 0-0 tie.
+        assert_eq!(g.last_mover(), Some(Seat::First));
+        assert_eq!(g.winner(), Some(Seat::Second));
+    }
+
+    #[test]
+    fn rejects_bad_sizes() {
+        for size in [0, 1, 17] {
+            assert_eq!(Tabik::new(TabikConfig { size, pie: true }).unwrap_err().parameter, "size");
+        }
+    }
+}
