@@ -66,3 +66,41 @@ def board_of(game: str, params: dict[str, Any]) -> Board:
     if game == "migong":
         return migong()
     raise ValueError(f"unknown game {game!r}")
+
+
+# --- Migong border edges -----------------------------------------------------------------
+
+#: Names of the six hex directions, in HEX_DIRECTIONS order.
+HEX_DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
+
+#: The Migong central border cell (axial), drawn but not playable ("g7").
+MIGONG_CENTER = (0, 0)
+
+
+def migong_border_edges() -> tuple[tuple[Cell, int], ...]:
+    """The 84 Migong border edges as (cell, direction), in the explicit-border order of
+    docs/conventions.md: cells in index order, directions 0..5, every direction whose
+    neighbour is off the board or is the central border."""
+    on_board = {(cell.x, cell.y) for cell in migong().cells}
+    return tuple(
+        (cell, d)
+        for cell in migong().cells
+        for d, (dq, dr) in enumerate(HEX_DIRECTIONS)
+        if (cell.x + dq, cell.y + dr) not in on_board
+    )
+
+
+def migong_border_colors(border: str) -> tuple[str, ...]:
+    """The colour letter ("B" or "Y") of each border edge, in migong_border_edges() order,
+    for a Migong ``border`` parameter: "alternate" (edges facing E, NW, SW blue; NE, W, SE
+    yellow), "blue", "yellow" or an explicit string of 84 letters B/Y."""
+    edges = migong_border_edges()
+    if border == "alternate":
+        return tuple("B" if d % 2 == 0 else "Y" for _, d in edges)
+    if border in ("blue", "yellow"):
+        return ("B" if border == "blue" else "Y",) * len(edges)
+    if isinstance(border, str) and len(border) == len(edges) and set(border) <= {"B", "Y"}:
+        return tuple(border)
+    raise ValueError(
+        f"border must be 'alternate', 'blue', 'yellow' or {len(edges)} letters B/Y, got {border!r}"
+    )

@@ -10,6 +10,7 @@ import math
 import re
 
 from territory.errors import IllegalMoveError
+from territory._presentation import Presentation
 from territory.types import Group
 
 MAX_NUMBER = 2**31 - 1
@@ -39,7 +40,7 @@ def _cell_name(col: int, row: int) -> str:
     return f"{chr(ord('a') + col)}{row + 1}"
 
 
-class Nume:
+class Nume(Presentation):
     """Nume on a hexagonal board (parameter n) or a k x k square board."""
 
     game = "nume"

@@ -74,8 +74,8 @@ macro_rules! game_class {
         #[pymethods]
         impl $class {
             /// The game's name: "migong", "nume" or "tabik".
-            #[getter]
-            fn game(&self) -> &'static str {
+            #[classattr]
+            fn game() -> &'static str {
                 <$game as Game>::NAME
             }
 

@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 pub mod game_class;
+mod nume;
 mod params;
 mod playouts;
 mod tabik;
@@ -13,6 +14,7 @@ mod tabik;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tabik::PyTabik>()?;
+    m.add_class::<nume::PyNume>()?;
     playouts::register(m)?;
     Ok(())
 }

@@ -14,8 +14,10 @@
 //! ```
 
 pub mod bitset;
+pub mod board;
 pub mod coords;
 pub mod game;
+pub mod nume;
 pub mod playout;
 pub mod scoring;
 pub mod tabik;
@@ -23,4 +25,5 @@ pub mod tabik;
 pub use bitset::Bits;
 pub use coords::Coord;
 pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+pub use nume::{Nume, NumeConfig, NumeMove};
 pub use tabik::{Tabik, TabikConfig, TabikMove};

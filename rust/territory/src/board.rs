@@ -1,0 +1,160 @@
+//! Cell geometry shared by Nume (hex and square boards) and Migong: cell indices,
+//! names, neighbour sets and, on hex boards, the neighbour in each direction.
+
+use crate::bitset::Bits;
+use crate::coords::Coord;
+
+/// The six hex directions in axial (dq, dr), in the fixed order of RULES.md:
+/// E, NE, NW, W, SW, SE.
+pub const HEX_DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+const SQUARE_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+const TABLE: usize = 32;
+const NONE: u8 = u8::MAX;
+
+/// A board: cells numbered by index (sorted by row, then column), each with its name and
+/// neighbours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Axial (q, r) on hex boards, (column, row) on square boards.
+    positions: Vec<(i32, i32)>,
+    names: Vec<Coord>,
+    neighbours: Vec<Bits>,
+    /// Neighbour in each direction (hex: the six of [`HEX_DIRECTIONS`]).
+    steps: Vec<[Option<u8>; 6]>,
+    all: Bits,
+    /// Cell index by (column letter, row number) of the name.
+    by_name: Vec<[u8; TABLE]>,
+}
+
+impl Board {
+    /// A hex board of the axial positions accepted by `contains`, with names given by
+    /// `(q + name_offset.0, r + name_offset.1)` as column and row.
+    pub fn hex(span: std::ops::RangeInclusive<i32>, contains: impl Fn(i32, i32) -> bool, name_offset: (i32, i32)) -> Board {
+        let positions = Self::positions(span, contains);
+        Self::build(positions, &HEX_DIRECTIONS, |(q, r)| (q + name_offset.0, r + name_offset.1))
+    }
+
+    /// A k x k square board with orthogonal adjacency.
+    pub fn square(k: usize) -> Board {
+        let k = k as i32;
+        let positions = Self::positions(0..=k - 1, |_, _| true);
+        Self::build(positions, &SQUARE_DIRECTIONS, |p| p)
+    }
+
+    fn positions(span: std::ops::RangeInclusive<i32>, contains: impl Fn(i32, i32) -> bool) -> Vec<(i32, i32)> {
+        let mut positions = Vec::new();
+        for r in span.clone() {
+            for q in span.clone() {
+                if contains(q, r) {
+                    positions.push((q, r));
+                }
+            }
+        }
+        assert!(positions.len() <= 256, "boards hold at most 256 cells");
+        positions
+    }
+
+    fn build(positions: Vec<(i32, i32)>, directions: &[(i32, i32)], name_of: impl Fn((i32, i32)) -> (i32, i32)) -> Board {
+        let index_of = |p: (i32, i32)| positions.iter().position(|&x| x == p).map(|i| i as u8);
+        let steps: Vec<[Option<u8>; 6]> = positions
+            .iter()
+            .map(|&(q, r)| {
+                let mut step = [None; 6];
+                for (d, (dq, dr)) in directions.iter().enumerate() {
+                    step[d] = index_of((q + dq, r + dr));
+                }
+                step
+            })
+            .collect();
+        let neighbours = steps.iter().map(|s| s.iter().flatten().map(|&i| i as usize).collect()).collect();
+        let mut by_name = vec![[NONE; TABLE]; TABLE];
+        let names = positions
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let (col, row) = name_of(p);
+                by_name[col as usize][row as usize] = i as u8;
+                Coord::new(col as u8, row as u8)
+            })
+            .collect();
+        Board { all: Bits::below(positions.len()), positions, names, neighbours, steps, by_name }
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// All cells.
+    pub fn all(&self) -> Bits {
+        self.all
+    }
+
+    /// The cell index of a name, if the cell is on this board.
+    pub fn index(&self, name: Coord) -> Option<usize> {
+        let (c, r) = (name.col as usize, name.row as usize);
+        if c < TABLE && r < TABLE && self.by_name[c][r] != NONE {
+            Some(self.by_name[c][r] as usize)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(&self, cell: usize) -> Coord {
+        self.names[cell]
+    }
+
+    /// Axial (q, r) or (column, row).
+    pub fn position(&self, cell: usize) -> (i32, i32) {
+        self.positions[cell]
+    }
+
+    #[inline]
+    pub fn neighbours(&self, cell: usize) -> Bits {
+        self.neighbours[cell]
+    }
+
+    /// The neighbour in direction `d` (an index into [`HEX_DIRECTIONS`] on hex boards).
+    #[inline]
+    pub fn step(&self, cell: usize, d: usize) -> Option<usize> {
+        self.steps[cell][d].map(usize::from)
+    }
+
+    /// The cells reachable from `seed` through cells of `within` (which holds `seed`).
+    pub fn flood(&self, seed: usize, within: Bits) -> Bits {
+        let mut group = Bits::single(seed);
+        let mut frontier = group;
+        while let Some(cell) = frontier.first() {
+            frontier.remove(cell);
+            let fresh = self.neighbours[cell] & within & !group;
+            group |= fresh;
+            frontier |= fresh;
+        }
+        group
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_neighbours() {
+        let b = Board::square(3);
+        assert_eq!(b.len(), 9);
+        assert_eq!(b.neighbours(4).count(), 4);
+        assert_eq!(b.neighbours(0).iter().collect::<Vec<_>>(), vec![1, 3]);
+        assert_eq!(b.index(Coord::new(1, 2)), Some(7));
+        assert_eq!(b.index(Coord::new(3, 0)), None);
+    }
+
+    #[test]
+    fn flood_follows_neighbours() {
+        let b = Board::square(3);
+        let within: Bits = [0, 1, 4, 8].into_iter().collect();
+        assert_eq!(b.flood(0, within).iter().collect::<Vec<_>>(), vec![0, 1, 4]);
+    }
+}

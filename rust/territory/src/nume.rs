@@ -1,0 +1,606 @@
+//! Nume: stones with numbers written on the first stone of every group; the lower sum of
+//! group prices (plus komi) wins once the board is full.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rand::{Rng, RngExt};
+
+use crate::bitset::Bits;
+use crate::board::Board;
+use crate::coords::Coord;
+use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+
+/// Largest number a stone may carry: 2^31 - 1.
+pub const MAX_NUMBER: u32 = i32::MAX as u32;
+/// Largest k of a komi k + 0.5 given as a parameter.
+pub const MAX_KOMI: u64 = 1 << 31;
+pub const MAX_N: usize = 8;
+pub const MAX_SQUARE: usize = 16;
+
+/// Parameters of a Nume game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NumeConfig {
+    /// Hex board parameter n (sides n and n + 2), 1 to 8; unused with `square`.
+    pub n: usize,
+    /// A k x k square board (k from 2 to 16) instead of the hex board.
+    pub square: Option<usize>,
+    /// Komi k + 0.5, given as k; `None`: no komi (equal scores draw).
+    pub komi: Option<u64>,
+    /// The colour that receives the komi.
+    pub komi_to: Color,
+    /// Seat 0 chooses the komi and seat 1 its colour before the first stone.
+    pub komi_phase: bool,
+}
+
+impl Default for NumeConfig {
+    fn default() -> NumeConfig {
+        NumeConfig { n: 4, square: None, komi: Some(0), komi_to: Color::First, komi_phase: false }
+    }
+}
+
+/// A Nume action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NumeMove {
+    /// A stone of the mover's colour; `number` exactly when it starts a new group.
+    Place { cell: Coord, number: Option<u32> },
+    /// Komi phase, seat 0: komi `k + 0.5` to `to`.
+    Komi { k: u64, to: Color },
+    /// Komi phase, seat 1: the colour seat 1 will play.
+    Side(Color),
+}
+
+const COLOR_NAMES: [&str; 2] = ["black", "white"];
+
+impl fmt::Display for NumeMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NumeMove::Place { cell, number: None } => write!(f, "{cell}"),
+            NumeMove::Place { cell, number: Some(w) } => write!(f, "{cell}={w}"),
+            NumeMove::Komi { k, to } => write!(f, "komi {k}.5 {}", COLOR_NAMES[to.index()]),
+            NumeMove::Side(color) => write!(f, "side {}", COLOR_NAMES[color.index()]),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    ChooseKomi,
+    ChooseSide,
+    Stones,
+}
+
+const NO_NUMBER: u32 = u32::MAX;
+
+/// A Nume position with its history.
+#[derive(Clone, Debug)]
+pub struct Nume {
+    board: Arc<Board>,
+    config: NumeConfig,
+    stones: [Bits; 2],
+    /// Cells next to a stone of each colour (a stone placed there joins a group).
+    adjacent: [Bits; 2],
+    numbers: [u32; 256],
+    komi: Option<(u64, Color)>,
+    black_seat: Seat,
+    phase: Phase,
+    history: Vec<NumeMove>,
+}
+
+impl PartialEq for Nume {
+    fn eq(&self, other: &Nume) -> bool {
+        self.config == other.config && self.history == other.history
+    }
+}
+
+impl Nume {
+    /// A new game at the start position.
+    pub fn new(config: NumeConfig) -> Result<Nume, ConfigError> {
+        let err = |parameter, message: String| Err(ConfigError { parameter, message });
+        let board = match config.square {
+            Some(k) if !(2..=MAX_SQUARE).contains(&k) => {
+                return err("square", format!("must be None or an int from 2 to {MAX_SQUARE}, got {k}"))
+            }
+            Some(k) => Board::square(k),
+            None if !(1..=MAX_N).contains(&config.n) => {
+                return err("n", format!("must be an int from 1 to {MAX_N}, got {}", config.n))
+            }
+            None => {
+                let n = config.n as i32;
+                Board::hex(0..=2 * n, |q, r| (0..=2 * n).contains(&(3 * n - 1 - q - r)), (0, 0))
+            }
+        };
+        if let Some(k) = config.komi {
+            if k > MAX_KOMI {
+                return err("komi", format!("must be k + 0.5 with k from 0 to {MAX_KOMI}, got k = {k}"));
+            }
+        }
+        let mut game = Nume {
+            board: Arc::new(board),
+            config,
+            stones: [Bits::EMPTY; 2],
+            adjacent: [Bits::EMPTY; 2],
+            numbers: [NO_NUMBER; 256],
+            komi: None,
+            black_seat: Seat::First,
+            phase: Phase::Stones,
+            history: Vec::new(),
+        };
+        game.reset();
+        Ok(game)
+    }
+
+    pub fn config(&self) -> NumeConfig {
+        self.config
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The komi in force (k of k + 0.5, and its recipient), if any.
+    pub fn komi(&self) -> Option<(u64, Color)> {
+        self.komi
+    }
+
+    /// The stone on a cell: its colour and number.
+    pub fn stone_at(&self, cell: usize) -> Option<(Color, Option<u32>)> {
+        let color = Color::BOTH.into_iter().find(|c| self.stones[c.index()].contains(cell))?;
+        let number = self.numbers[cell];
+        Some((color, (number != NO_NUMBER).then_some(number)))
+    }
+
+    fn n_cells(&self) -> usize {
+        self.board.len()
+    }
+
+    fn empty(&self) -> Bits {
+        self.board.all() & !(self.stones[0] | self.stones[1])
+    }
+
+    /// The colour whose stone comes next (Black first, then alternately).
+    fn color_to_place(&self) -> Color {
+        if (self.stones[0].count() + self.stones[1].count()) % 2 == 0 {
+            Color::First
+        } else {
+            Color::Second
+        }
+    }
+
+    fn seat_of(&self, color: Color) -> Seat {
+        if color == Color::First {
+            self.black_seat
+        } else {
+            self.black_seat.other()
+        }
+    }
+
+    /// Empty cells where the next stone joins a group, and where it starts one.
+    fn placements(&self) -> (Bits, Bits) {
+        let (empty, color) = (self.empty(), self.color_to_place());
+        let joining = empty & self.adjacent[color.index()];
+        (joining, empty & !joining)
+    }
+
+    fn komi_base(&self) -> usize {
+        self.n_cells() * (self.n_cells() + 2)
+    }
+
+    fn side_base(&self) -> usize {
+        self.komi_base() + 2 * (self.n_cells() + 1)
+    }
+
+    /// Each group's colour, cells and price.
+    fn group_prices(&self) -> Vec<(Color, Bits, u64)> {
+        let mut groups = Vec::new();
+        for color in Color::BOTH {
+            let stones = self.stones[color.index()];
+            let mut left = stones;
+            while let Some(seed) = left.first() {
+                let group = self.board.flood(seed, stones);
+                left = left & !group;
+                groups.push((color, group, self.price(group)));
+            }
+        }
+        groups.sort_by_key(|(_, group, _)| group.first());
+        groups
+    }
+
+    fn price(&self, group: Bits) -> u64 {
+        let size = group.count() as i64;
+        group
+            .iter()
+            .filter(|&c| self.numbers[c] != NO_NUMBER)
+            .map(|c| (self.numbers[c] as i64 - size).unsigned_abs())
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn price_sums(&self) -> [u64; 2] {
+        let mut sums = [0u64; 2];
+        for (color, _, price) in self.group_prices() {
+            sums[color.index()] += price;
+        }
+        sums
+    }
+
+    fn recompute_adjacent(&mut self, color: Color) {
+        self.adjacent[color.index()] =
+            self.stones[color.index()].iter().fold(Bits::EMPTY, |acc, c| acc | self.board.neighbours(c));
+    }
+
+    fn parse_number(text: &str, whole: &str) -> Result<u32, IllegalMove> {
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0')) {
+            return Err(IllegalMove::new(format!(
+                "'{whole}': the number must be a whole number from 0 to {MAX_NUMBER} written plainly, got '{text}'"
+            )));
+        }
+        match text.parse::<u64>() {
+            Ok(w) if w <= MAX_NUMBER as u64 => Ok(w as u32),
+            _ => Err(IllegalMove::new(format!("'{whole}': the number {text} is above the largest allowed, {MAX_NUMBER}"))),
+        }
+    }
+
+    fn parse_color(text: &str, whole: &str) -> Result<Color, IllegalMove> {
+        match text {
+            "black" => Ok(Color::First),
+            "white" => Ok(Color::Second),
+            _ => Err(IllegalMove::new(format!("'{whole}': expected 'black' or 'white', got '{text}'"))),
+        }
+    }
+}
+
+impl Game for Nume {
+    type Move = NumeMove;
+    type Score = f64;
+    const NAME: &'static str = "nume";
+    const COLOR_NAMES: [&'static str; 2] = COLOR_NAMES;
+
+    fn to_move(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::ChooseKomi => Some(Seat::First),
+            Phase::ChooseSide => Some(Seat::Second),
+            Phase::Stones if self.empty().is_empty() => None,
+            Phase::Stones => Some(self.seat_of(self.color_to_place())),
+        }
+    }
+
+    fn color_of(&self, seat: Seat) -> Color {
+        if seat == self.black_seat {
+            Color::First
+        } else {
+            Color::Second
+        }
+    }
+
+    fn legal_moves_into(&self, out: &mut Vec<NumeMove>) {
+        match self.phase {
+            Phase::ChooseKomi => {
+                for k in 0..=self.n_cells() as u64 {
+                    out.extend(Color::BOTH.map(|to| NumeMove::Komi { k, to }));
+                }
+            }
+            Phase::ChooseSide => out.extend(Color::BOTH.map(NumeMove::Side)),
+            Phase::Stones => {
+                let (joining, starting) = self.placements();
+                let name = |c| self.board.name(c);
+                out.extend(joining.iter().map(|c| NumeMove::Place { cell: name(c), number: None }));
+                for c in starting {
+                    out.extend((0..=self.n_cells() as u32).map(|w| NumeMove::Place { cell: name(c), number: Some(w) }));
+                }
+            }
+        }
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<NumeMove> {
+        let n = self.n_cells();
+        match self.phase {
+            Phase::ChooseKomi => {
+                let r = rng.random_range(0..2 * (n + 1));
+                Some(NumeMove::Komi { k: (r / 2) as u64, to: Color::BOTH[r % 2] })
+            }
+            Phase::ChooseSide => Some(NumeMove::Side(Color::BOTH[rng.random_range(0..2)])),
+            Phase::Stones => {
+                let (joining, starting) = self.placements();
+                let plain = joining.count();
+                let total = plain + (n + 1) * starting.count();
+                if total == 0 {
+                    return None;
+                }
+                let r = rng.random_range(0..total);
+                Some(if r < plain {
+                    NumeMove::Place { cell: self.board.name(joining.nth(r).unwrap()), number: None }
+                } else {
+                    let r = r - plain;
+                    let cell = starting.nth(r / (n + 1)).unwrap();
+                    NumeMove::Place { cell: self.board.name(cell), number: Some((r % (n + 1)) as u32) }
+                })
+            }
+        }
+    }
+
+    fn check(&self, mv: NumeMove) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::new("the game is over: the board is full"));
+        }
+        match (mv, self.phase) {
+            (NumeMove::Komi { k, .. }, Phase::ChooseKomi) => {
+                if k > self.n_cells() as u64 {
+                    return Err(IllegalMove::new(format!(
+                        "the komi may be at most {}.5 (the number of cells plus one half)",
+                        self.n_cells()
+                    )));
+                }
+                Ok(())
+            }
+            (NumeMove::Side(_), Phase::ChooseSide) => Ok(()),
+            (NumeMove::Place { cell, number }, Phase::Stones) => {
+                let i = self
+                    .board
+                    .index(cell)
+                    .ok_or_else(|| IllegalMove::new(format!("cell {cell} is not on the board")))?;
+                if !self.empty().contains(i) {
+                    return Err(IllegalMove::new(format!("cell {cell} is occupied")));
+                }
+                let starts_group = !self.adjacent[self.color_to_place().index()].contains(i);
+                match (starts_group, number) {
+                    (true, None) => Err(IllegalMove::new(format!(
+                        "a stone on {cell} starts a new group and must carry a number, like '{cell}=3'"
+                    ))),
+                    (false, Some(_)) => Err(IllegalMove::new(format!(
+                        "a stone on {cell} joins a group of its colour and must carry no number: play '{cell}'"
+                    ))),
+                    _ => Ok(()),
+                }
+            }
+            (_, Phase::ChooseKomi) => Err(IllegalMove::new("seat 0 must first choose the komi, like 'komi 2.5 white'")),
+            (_, Phase::ChooseSide) => Err(IllegalMove::new("seat 1 must first choose a colour: 'side black' or 'side white'")),
+            (_, Phase::Stones) => Err(IllegalMove::new("komi and side moves only belong to the komi phase")),
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: NumeMove) {
+        match mv {
+            NumeMove::Place { cell, number } => {
+                let i = self.board.index(cell).unwrap();
+                let color = self.color_to_place().index();
+                self.stones[color].insert(i);
+                self.adjacent[color] |= self.board.neighbours(i);
+                self.numbers[i] = number.unwrap_or(NO_NUMBER);
+            }
+            NumeMove::Komi { k, to } => {
+                self.komi = Some((k, to));
+                self.phase = Phase::ChooseSide;
+            }
+            NumeMove::Side(color) => {
+                self.black_seat = if color == Color::First { Seat::Second } else { Seat::First };
+                self.phase = Phase::Stones;
+            }
+        }
+        self.history.push(mv);
+    }
+
+    fn undo(&mut self) -> Option<NumeMove> {
+        let mv = self.history.pop()?;
+        match mv {
+            NumeMove::Place { cell, .. } => {
+                let i = self.board.index(cell).unwrap();
+                let color = if self.stones[0].contains(i) { Color::First } else { Color::Second };
+                self.stones[color.index()].remove(i);
+                self.numbers[i] = NO_NUMBER;
+                self.recompute_adjacent(color);
+            }
+            NumeMove::Komi { .. } => {
+                self.komi = None;
+                self.phase = Phase::ChooseKomi;
+            }
+            NumeMove::Side(_) => {
+                self.black_seat = Seat::First;
+                self.phase = Phase::ChooseSide;
+            }
+        }
+        Some(mv)
+    }
+
+    fn reset(&mut self) {
+        self.stones = [Bits::EMPTY; 2];
+        self.adjacent = [Bits::EMPTY; 2];
+        self.numbers = [NO_NUMBER; 256];
+        self.black_seat = Seat::First;
+        self.history.clear();
+        if self.config.komi_phase {
+            self.komi = None;
+            self.phase = Phase::ChooseKomi;
+        } else {
+            self.komi = self.config.komi.map(|k| (k, self.config.komi_to));
+            self.phase = Phase::Stones;
+        }
+    }
+
+    fn history(&self) -> &[NumeMove] {
+        &self.history
+    }
+
+    fn last_mover(&self) -> Option<Seat> {
+        // Nume has no pass: every action counts. Seats alternate within each phase, but
+        // the first stone may be seat 1's, so ask who made the action.
+        let n = self.history.len();
+        if n == 0 {
+            return None;
+        }
+        let mut game = self.clone();
+        game.undo();
+        game.to_move()
+    }
+
+    fn scores(&self) -> BySeat<f64> {
+        let sums = self.price_sums();
+        BySeat(Seat::BOTH.map(|seat| {
+            let color = self.color_of(seat);
+            let komi = match self.komi {
+                Some((k, to)) if to == color => k as f64 + 0.5,
+                _ => 0.0,
+            };
+            sums[color.index()] as f64 + komi
+        }))
+    }
+
+    fn winner(&self) -> Option<Seat> {
+        if !self.is_over() {
+            return None;
+        }
+        let s = self.scores();
+        if s[Seat::First] < s[Seat::Second] {
+            Some(Seat::First)
+        } else if s[Seat::Second] < s[Seat::First] {
+            Some(Seat::Second)
+        } else {
+            None
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<NumeMove, IllegalMove> {
+        if let Some(rest) = text.strip_prefix("komi ") {
+            let (value, color) = rest
+                .split_once(' ')
+                .ok_or_else(|| IllegalMove::new(format!("'{text}' is not a komi move (expected like 'komi 2.5 white')")))?;
+            let k = value
+                .strip_suffix(".5")
+                .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (k.len() == 1 || !k.starts_with('0')))
+                .and_then(|k| k.parse::<u64>().ok())
+                .ok_or_else(|| IllegalMove::new(format!("'{text}': the komi must be k + 0.5 with k a whole number, like 2.5")))?;
+            return Ok(NumeMove::Komi { k, to: Self::parse_color(color, text)? });
+        }
+        if let Some(color) = text.strip_prefix("side ") {
+            return Ok(NumeMove::Side(Self::parse_color(color, text)?));
+        }
+        let (cell_text, number) = match text.split_once('=') {
+            Some((cell, number)) => (cell, Some(Self::parse_number(number, text)?)),
+            None => (text, None),
+        };
+        let cell = Coord::parse(cell_text).map_err(|e| {
+            if e.0.contains("off the board") {
+                e
+            } else {
+                IllegalMove::new(format!("'{text}' is not a Nume move (expected like 'c3', 'c3=5', 'komi 2.5 white' or 'side black')"))
+            }
+        })?;
+        if self.board.index(cell).is_none() {
+            return Err(IllegalMove::new(format!("cell {cell} is not on the board")));
+        }
+        Ok(NumeMove::Place { cell, number })
+    }
+
+    fn num_actions(&self) -> usize {
+        self.side_base() + 2
+    }
+
+    fn action_of(&self, mv: NumeMove) -> Option<usize> {
+        let n = self.n_cells();
+        match mv {
+            NumeMove::Place { cell, number: None } => self.board.index(cell),
+            NumeMove::Place { cell, number: Some(w) } => {
+                let c = self.board.index(cell)?;
+                ((w as usize) <= n).then(|| n + c * (n + 1) + w as usize)
+            }
+            NumeMove::Komi { k, to } => (k <= n as u64).then(|| self.komi_base() + 2 * k as usize + to.index()),
+            NumeMove::Side(color) => Some(self.side_base() + color.index()),
+        }
+    }
+
+    fn move_of(&self, action: usize) -> Option<NumeMove> {
+        let n = self.n_cells();
+        let (komi, side) = (self.komi_base(), self.side_base());
+        Some(match action {
+            a if a < n => NumeMove::Place { cell: self.board.name(a), number: None },
+            a if a < komi => {
+                let a = a - n;
+                NumeMove::Place { cell: self.board.name(a / (n + 1)), number: Some((a % (n + 1)) as u32) }
+            }
+            a if a < side => NumeMove::Komi { k: ((a - komi) / 2) as u64, to: Color::BOTH[(a - komi) % 2] },
+            a if a < side + 2 => NumeMove::Side(Color::BOTH[a - side]),
+            _ => return None,
+        })
+    }
+
+    fn num_cells(&self) -> usize {
+        self.n_cells()
+    }
+
+    fn cell_name(&self, cell: usize) -> String {
+        self.board.name(cell).to_string()
+    }
+
+    fn groups(&self) -> Vec<GroupInfo> {
+        self.group_prices()
+            .into_iter()
+            .map(|(color, group, price)| GroupInfo {
+                color,
+                cells: group.iter().collect(),
+                size: group.count(),
+                wedges: None,
+                numbers: Some(group.iter().map(|c| self.numbers[c]).filter(|&w| w != NO_NUMBER).collect()),
+                price: Some(price),
+            })
+            .collect()
+    }
+
+    fn is_pie_swap(_: NumeMove) -> bool {
+        false
+    }
+
+    fn is_pass(_: NumeMove) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(n: usize) -> Nume {
+        Nume::new(NumeConfig { n, ..NumeConfig::default() }).unwrap()
+    }
+
+    #[test]
+    fn board_sizes() {
+        for (n, cells) in [(1, 6), (2, 18), (3, 36), (4, 60), (8, 216)] {
+            assert_eq!(hex(n).num_cells(), cells);
+        }
+        let sq = Nume::new(NumeConfig { square: Some(9), ..NumeConfig::default() }).unwrap();
+        assert_eq!(sq.num_cells(), 81);
+    }
+
+    #[test]
+    fn merge_keeps_every_number() {
+        let mut g = Nume::new(NumeConfig { square: Some(3), komi: None, ..NumeConfig::default() }).unwrap();
+        // Black a1=2, c1=7, b2=9 ... White fills elsewhere; then Black b1 joins all three.
+        for mv in ["a1=2", "a3=0", "c1=7", "c3=0", "b2=9", "a2", "b1"] {
+            g.play_str(mv).unwrap();
+        }
+        let black = g.groups().into_iter().find(|gr| gr.color == Color::First && gr.size == 4).unwrap();
+        assert_eq!(black.numbers, Some(vec![2, 7, 9]));
+        assert_eq!(black.price, Some(5)); // |9 - 4|
+    }
+
+    #[test]
+    fn actions_round_trip() {
+        let g = Nume::new(NumeConfig { n: 1, komi_phase: true, ..NumeConfig::default() }).unwrap();
+        assert_eq!(g.num_actions(), 64);
+        for a in 0..g.num_actions() {
+            let mv = g.move_of(a).unwrap();
+            assert_eq!(g.action_of(mv), Some(a));
+            assert_eq!(g.parse_move(&mv.to_string()).unwrap(), mv);
+        }
+    }
+
+    #[test]
+    fn full_board_ends_game() {
+        let mut g = hex(1);
+        let mut rng = crate::playout::game_rng(3, 0);
+        crate::playout::play_out(&mut g, &mut rng);
+        assert!(g.is_over());
+        assert_eq!(g.history().len(), 6);
+        assert!(g.winner().is_some());
+    }
+}
