@@ -5,9 +5,9 @@ classes here are native (Rust); ``territory.reference`` holds slow, plain pure-P
 implementations of the same API for cross-checking.
 """
 
-from territory._core import Nume, Tabik
+from territory._core import Migong, Nume, Tabik
 from territory.errors import IllegalMoveError, RecordError
 from territory.record import load
 from territory.types import Group
 
-__all__ = ["Nume", "Tabik", "IllegalMoveError", "RecordError", "Group", "load"]
+__all__ = ["Migong", "Nume", "Tabik", "IllegalMoveError", "RecordError", "Group", "load"]

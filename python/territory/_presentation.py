@@ -85,42 +85,39 @@ def _hex_grid(board: geometry.Board, tokens: dict[str, str]) -> str:
 
 
 def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
-    """Each cell is drawn as a small hexagon of its six wedge colours:
+    """Each placed piece is drawn as a small hexagon of its six wedge colours, an empty
+    cell as '.', the central border as '#':
 
-        NW NE          B Y
-      W   .   E  ->   Y * B
-        SW SE          Y B
+         NW NE          B Y
+        W  *  E   ->   Y * B
+         SW SE          Y B
     """
     left = min(2 * c.x + c.y for c in board.cells)
     rows: dict[int, list[geometry.Cell]] = {}
     for cell in board.cells:
         rows.setdefault(cell.y, []).append(cell)
-    rows[0].append(geometry.Cell("center", 0, 0))
     lines = []
     for r, cells in sorted(rows.items()):
-        block = [dict(), dict(), dict()]
-        for cell in cells:
+        drawn = sorted(cells + [geometry.Cell("#", 0, 0)] if r == 0 else cells, key=lambda c: c.x)
+        block: list[dict[int, str]] = [{}, {}, {}]
+        for cell in drawn:
             x = (2 * cell.x + cell.y - left) * 3
             piece = pieces.get(cell.name)
-            if cell.name == "center":
-                art = ("     ", "  #  ", "     ")
-            elif piece is None:
-                art = ("     ", "  .  ", "     ")
+            if piece is None:
+                art = ("", "  #" if cell.name == "#" else "  .", "")
             else:
                 e, ne, nw, w, sw, se = piece
-                art = (f" {nw} {ne} ", f"{w} * {e}", f" {sw} {se} ")
+                art = (f" {nw} {ne}", f"{w} * {e}", f" {sw} {se}")
             for line, text in zip(block, art):
                 for i, ch in enumerate(text):
                     line[x + i] = ch
-        label = f"{r + 7:>2}"
+        span = f"   ({cells[0].name}-{cells[-1].name})"
         for i, line in enumerate(block):
-            text = "".join(line.get(j, " ") for j in range(max(line) + 1)).rstrip()
-            lines.append((f"{label}  " if i == 1 else "    ") + text)
-    letters = "    " + "".join(
-        chr(ord("a") + q + 6).center(6) for q in range(0, 7)
-    )
-    lines.append(letters.rstrip() + "   (columns of row 13: g..m; a column runs north-east)")
-    return "\n".join(lines)
+            if line:
+                text = "".join(line.get(j, " ") for j in range(max(line) + 1))
+                prefix = f"{r + 7:>2}  " if i == 1 else "    "
+                lines.append(prefix + text + (span if i == 1 else ""))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def to_record(state: Any, **options: Any) -> str:

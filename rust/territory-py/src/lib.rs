@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 pub mod game_class;
+mod migong;
 mod nume;
 mod params;
 mod playouts;
@@ -15,6 +16,7 @@ mod tabik;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tabik::PyTabik>()?;
     m.add_class::<nume::PyNume>()?;
+    m.add_class::<migong::PyMigong>()?;
     playouts::register(m)?;
     Ok(())
 }

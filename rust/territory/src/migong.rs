@@ -1,0 +1,667 @@
+//! Migong: hexagonal pieces of six coloured wedges, placed so that every touching edge
+//! matches; scored by the largest group extent each colour holds.
+//!
+//! Each empty cell keeps the set of patterns (a 64-bit mask) that fit its neighbours and
+//! border edges, updated on play and undo; a colour's legal placements on a cell are that
+//! mask and the colour's remaining set. Groups are built with a union-find over wedges.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use rand::{Rng, RngExt};
+
+use crate::board::Board;
+use crate::coords::Coord;
+use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+use crate::scoring;
+
+pub const CELLS: usize = 126;
+pub const BORDER_EDGES: usize = 84;
+const DIRECTION_NAMES: [&str; 6] = ["E", "NE", "NW", "W", "SW", "SE"];
+
+/// A piece's pattern: bit i is set when wedge i is Yellow (wedge i faces direction i).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Piece(pub u8);
+
+impl Piece {
+    /// The colour of wedge `i`.
+    pub fn wedge(self, i: usize) -> Color {
+        if self.0 >> i & 1 == 1 {
+            Color::Second
+        } else {
+            Color::First
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Piece> {
+        if text.len() != 6 {
+            return None;
+        }
+        text.bytes().enumerate().try_fold(0u8, |p, (i, b)| match b {
+            b'B' => Some(p),
+            b'Y' => Some(p | 1 << i),
+            _ => None,
+        }).map(Piece)
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for i in 0..6 {
+            f.write_str(if self.wedge(i) == Color::First { "B" } else { "Y" })?;
+        }
+        Ok(())
+    }
+}
+
+/// What a group's size counts for scoring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GroupSize {
+    /// The number of distinct pieces contributing wedges.
+    #[default]
+    Extent,
+    /// The number of wedges.
+    Wedges,
+}
+
+/// Colours of the 84 border edges, in the order of docs/conventions.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Border {
+    /// Edges facing E, NW, SW are Blue; NE, W, SE Yellow.
+    Alternate,
+    AllBlue,
+    AllYellow,
+    Explicit([Color; BORDER_EDGES]),
+}
+
+/// Parameters of a Migong game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MigongConfig {
+    pub pie: bool,
+    pub border: Border,
+    pub group_size: GroupSize,
+}
+
+impl Default for MigongConfig {
+    fn default() -> MigongConfig {
+        MigongConfig { pie: true, border: Border::Alternate, group_size: GroupSize::Extent }
+    }
+}
+
+/// A Migong action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MigongMove {
+    Place { cell: Coord, piece: Piece },
+    Swap,
+    Pass,
+}
+
+impl fmt::Display for MigongMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MigongMove::Place { cell, piece } => write!(f, "{cell}:{piece}"),
+            MigongMove::Swap => f.write_str("swap"),
+            MigongMove::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// The fixed geometry: the board, and which edges of each cell are border edges.
+#[derive(Debug)]
+struct Geometry {
+    board: Board,
+    /// Per cell, the border edges as (direction, index into the 84).
+    borders: Vec<Vec<(usize, usize)>>,
+}
+
+fn geometry() -> &'static Geometry {
+    static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
+    GEOMETRY.get_or_init(|| {
+        let board = Board::hex(-6..=6, |q, r| q.abs().max(r.abs()).max((q + r).abs()) <= 6 && (q, r) != (0, 0), (6, 6));
+        let mut next = 0;
+        let borders = (0..board.len())
+            .map(|cell| {
+                (0..6)
+                    .filter(|&d| board.step(cell, d).is_none())
+                    .map(|d| {
+                        next += 1;
+                        (d, next - 1)
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(next, BORDER_EDGES);
+        Geometry { board, borders }
+    })
+}
+
+/// `FITS[mask][value]`: the patterns p with `p & mask == value`.
+fn fits(mask: u8, value: u8) -> u64 {
+    static FITS: OnceLock<Vec<u64>> = OnceLock::new();
+    let table = FITS.get_or_init(|| {
+        let mut table = vec![0u64; 64 * 64];
+        for mask in 0..64 {
+            for p in 0..64u64 {
+                table[mask * 64 + (p as usize & mask)] |= 1 << p;
+            }
+        }
+        table
+    });
+    table[mask as usize * 64 + value as usize]
+}
+
+/// Blue's full set: every pattern with a blue wedge; Yellow's: every one with a yellow.
+const FULL_SETS: [u64; 2] = [!(1 << 63), !1];
+
+/// A Migong position with its history.
+#[derive(Clone, Debug)]
+pub struct Migong {
+    config: MigongConfig,
+    /// Yellow bits of the border edges of each cell, by direction.
+    border_yellow: Arc<[u8; CELLS]>,
+    pieces: [Option<Piece>; CELLS],
+    /// Patterns that fit each empty cell (0 for occupied cells).
+    fit: [u64; CELLS],
+    /// The patterns each colour still has.
+    remaining: [u64; 2],
+    swapped: bool,
+    history: Vec<MigongMove>,
+}
+
+impl PartialEq for Migong {
+    fn eq(&self, other: &Migong) -> bool {
+        self.config == other.config && self.history == other.history
+    }
+}
+
+impl Migong {
+    /// A new game at the start position.
+    pub fn new(config: MigongConfig) -> Result<Migong, ConfigError> {
+        let geometry = geometry();
+        let mut border_yellow = [0u8; CELLS];
+        for (cell, edges) in geometry.borders.iter().enumerate() {
+            for &(d, index) in edges {
+                let color = match config.border {
+                    Border::Alternate => [Color::First, Color::Second][d % 2],
+                    Border::AllBlue => Color::First,
+                    Border::AllYellow => Color::Second,
+                    Border::Explicit(colors) => colors[index],
+                };
+                border_yellow[cell] |= (color == Color::Second) as u8 * (1 << d);
+            }
+        }
+        let mut game = Migong {
+            config,
+            border_yellow: Arc::new(border_yellow),
+            pieces: [None; CELLS],
+            fit: [0; CELLS],
+            remaining: FULL_SETS,
+            swapped: false,
+            history: Vec::with_capacity(2 * CELLS + 4),
+        };
+        game.reset();
+        Ok(game)
+    }
+
+    pub fn config(&self) -> MigongConfig {
+        self.config
+    }
+
+    /// The board geometry (cell indices, names, neighbours).
+    pub fn board() -> &'static Board {
+        &geometry().board
+    }
+
+    /// The border edges of a cell, as (direction, index among the 84).
+    pub fn border_edges(cell: usize) -> &'static [(usize, usize)] {
+        &geometry().borders[cell]
+    }
+
+    /// The colour of each of the 84 border edges in this game.
+    pub fn border_colors(&self) -> [Color; BORDER_EDGES] {
+        let mut colors = [Color::First; BORDER_EDGES];
+        for cell in 0..CELLS {
+            for &(d, index) in Self::border_edges(cell) {
+                if self.border_yellow[cell] >> d & 1 == 1 {
+                    colors[index] = Color::Second;
+                }
+            }
+        }
+        colors
+    }
+
+    pub fn piece_at(&self, cell: usize) -> Option<Piece> {
+        self.pieces[cell]
+    }
+
+    /// The patterns a colour still has, as a bit mask over pattern ids.
+    pub fn remaining(&self, color: Color) -> u64 {
+        self.remaining[color.index()]
+    }
+
+    /// The wedge colours required on an empty cell: (constrained directions, yellow bits).
+    fn constraint(&self, cell: usize) -> (u8, u8) {
+        let board = Self::board();
+        let mut mask = 0u8;
+        let mut yellow = self.border_yellow[cell];
+        for d in 0..6 {
+            match board.step(cell, d) {
+                None => mask |= 1 << d,
+                Some(n) => {
+                    if let Some(piece) = self.pieces[n] {
+                        mask |= 1 << d;
+                        yellow |= (piece.0 >> ((d + 3) % 6) & 1) << d;
+                    }
+                }
+            }
+        }
+        (mask, yellow & mask)
+    }
+
+    fn refresh_fit(&mut self, cell: usize) {
+        self.fit[cell] = if self.pieces[cell].is_some() {
+            0
+        } else {
+            let (mask, yellow) = self.constraint(cell);
+            fits(mask, yellow)
+        };
+    }
+
+    fn refresh_around(&mut self, cell: usize) {
+        self.refresh_fit(cell);
+        for d in 0..6 {
+            if let Some(n) = Self::board().step(cell, d) {
+                self.refresh_fit(n);
+            }
+        }
+    }
+
+    fn mover_color(&self) -> Color {
+        self.color_of(Seat::of_ply(self.history.len()))
+    }
+
+    fn pie_available(&self) -> bool {
+        self.config.pie && self.history.len() == 1
+    }
+
+    fn placement_count(&self, set: u64) -> usize {
+        self.fit.iter().map(|&f| (f & set).count_ones() as usize).sum()
+    }
+
+    /// Wedge groups as (colour, wedge ids), ordered by first wedge id.
+    fn wedge_groups(&self) -> Vec<(Color, Vec<usize>)> {
+        let board = Self::board();
+        let mut parent: Vec<u16> = (0..6 * CELLS as u16).collect();
+        fn find(parent: &mut [u16], mut x: usize) -> usize {
+            while parent[x] as usize != x {
+                parent[x] = parent[parent[x] as usize];
+                x = parent[x] as usize;
+            }
+            x
+        }
+        let union = |parent: &mut Vec<u16>, a: usize, b: usize| {
+            let (ra, rb) = (find(parent, a), find(parent, b));
+            // The smaller id becomes the root, so a root is its group's first wedge.
+            if ra != rb {
+                parent[ra.max(rb)] = ra.min(rb) as u16;
+            }
+        };
+        for cell in 0..CELLS {
+            let Some(piece) = self.pieces[cell] else { continue };
+            for i in 0..6 {
+                if piece.wedge(i) == piece.wedge((i + 1) % 6) {
+                    union(&mut parent, 6 * cell + i, 6 * cell + (i + 1) % 6);
+                }
+                // Touching wedges of neighbouring pieces always match (placement rule).
+                if let Some(n) = board.step(cell, i).filter(|&n| n > cell && self.pieces[n].is_some()) {
+                    union(&mut parent, 6 * cell + i, 6 * n + (i + 3) % 6);
+                }
+            }
+        }
+        let mut groups: Vec<(Color, Vec<usize>)> = Vec::new();
+        let mut slot = vec![usize::MAX; 6 * CELLS];
+        for cell in 0..CELLS {
+            let Some(piece) = self.pieces[cell] else { continue };
+            for i in 0..6 {
+                let root = find(&mut parent, 6 * cell + i);
+                if slot[root] == usize::MAX {
+                    slot[root] = groups.len();
+                    groups.push((piece.wedge(i), Vec::new()));
+                }
+                groups[slot[root]].1.push(6 * cell + i);
+            }
+        }
+        groups
+    }
+
+    fn held(&self) -> [u32; 2] {
+        let groups = self.wedge_groups();
+        scoring::largest_held(groups.iter().map(|(color, wedges)| {
+            let size = match self.config.group_size {
+                GroupSize::Wedges => wedges.len(),
+                GroupSize::Extent => extent(wedges),
+            };
+            (*color, size)
+        }))
+    }
+
+    fn index_of(&self, cell: Coord) -> Result<usize, IllegalMove> {
+        if cell == Coord::new(6, 6) {
+            return Err(IllegalMove::new("g7 is the central border, not a cell"));
+        }
+        Self::board().index(cell).ok_or_else(|| IllegalMove::new(format!("cell {cell} is not on the board")))
+    }
+}
+
+/// Distinct cells among wedge ids listed in ascending order.
+fn extent(wedges: &[usize]) -> usize {
+    let mut count = 0;
+    let mut last = usize::MAX;
+    for &w in wedges {
+        if w / 6 != last {
+            count += 1;
+            last = w / 6;
+        }
+    }
+    count
+}
+
+const COLOR_NAMES: [&str; 2] = ["blue", "yellow"];
+
+impl Game for Migong {
+    type Move = MigongMove;
+    type Score = u32;
+    const NAME: &'static str = "migong";
+    const COLOR_NAMES: [&'static str; 2] = COLOR_NAMES;
+
+    fn to_move(&self) -> Option<Seat> {
+        let n = self.history.len();
+        let over = n >= 2 && self.history[n - 1] == MigongMove::Pass && self.history[n - 2] == MigongMove::Pass;
+        (!over).then(|| Seat::of_ply(n))
+    }
+
+    fn color_of(&self, seat: Seat) -> Color {
+        match (seat, self.swapped) {
+            (Seat::First, false) | (Seat::Second, true) => Color::First,
+            _ => Color::Second,
+        }
+    }
+
+    fn legal_moves_into(&self, out: &mut Vec<MigongMove>) {
+        if self.is_over() {
+            return;
+        }
+        let start = out.len();
+        let set = self.remaining[self.mover_color().index()];
+        let board = Self::board();
+        for cell in 0..CELLS {
+            let mut fitting = self.fit[cell] & set;
+            while fitting != 0 {
+                let p = fitting.trailing_zeros() as u8;
+                fitting &= fitting - 1;
+                out.push(MigongMove::Place { cell: board.name(cell), piece: Piece(p) });
+            }
+        }
+        if self.pie_available() {
+            out.push(MigongMove::Swap);
+        }
+        if out.len() == start {
+            out.push(MigongMove::Pass);
+        }
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<MigongMove> {
+        if self.is_over() {
+            return None;
+        }
+        let set = self.remaining[self.mover_color().index()];
+        let placements = self.placement_count(set);
+        let total = placements + self.pie_available() as usize;
+        if total == 0 {
+            return Some(MigongMove::Pass);
+        }
+        let mut r = rng.random_range(0..total);
+        if r == placements {
+            return Some(MigongMove::Swap);
+        }
+        for cell in 0..CELLS {
+            let mut fitting = self.fit[cell] & set;
+            let count = fitting.count_ones() as usize;
+            if r < count {
+                for _ in 0..r {
+                    fitting &= fitting - 1;
+                }
+                let piece = Piece(fitting.trailing_zeros() as u8);
+                return Some(MigongMove::Place { cell: Self::board().name(cell), piece });
+            }
+            r -= count;
+        }
+        unreachable!("r is below the number of placements")
+    }
+
+    fn check(&self, mv: MigongMove) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::new("the game is over"));
+        }
+        let color = self.mover_color();
+        let name = COLOR_NAMES[color.index()];
+        match mv {
+            MigongMove::Place { cell: coord, piece } => {
+                let cell = self.index_of(coord)?;
+                if self.pieces[cell].is_some() {
+                    return Err(IllegalMove::new(format!("cell {coord} is occupied")));
+                }
+                if FULL_SETS[color.index()] >> piece.0 & 1 == 0 {
+                    return Err(IllegalMove::new(format!(
+                        "{piece} is not in {name}'s set: {name}'s pieces have at least one {} wedge",
+                        &name[..1].to_uppercase()
+                    )));
+                }
+                if self.remaining[color.index()] >> piece.0 & 1 == 0 {
+                    return Err(IllegalMove::new(format!("{name} has already used {piece}")));
+                }
+                let (mask, yellow) = self.constraint(cell);
+                if let Some(d) = (0..6).find(|&d| mask >> d & 1 == 1 && (piece.0 ^ yellow) >> d & 1 == 1) {
+                    let needed = if yellow >> d & 1 == 1 { "Y" } else { "B" };
+                    let what = match Self::board().step(cell, d) {
+                        Some(n) => format!("the piece on {}", Self::board().name(n)),
+                        None => "the border".to_string(),
+                    };
+                    return Err(IllegalMove::new(format!(
+                        "{piece} does not fit on {coord}: its {} wedge must be {needed} to match {what}",
+                        DIRECTION_NAMES[d]
+                    )));
+                }
+                Ok(())
+            }
+            MigongMove::Swap if !self.config.pie => Err(IllegalMove::new("swap is not allowed: the pie rule is off")),
+            MigongMove::Swap if !self.pie_available() => Err(IllegalMove::new("swap is only legal on seat 1's first turn")),
+            MigongMove::Swap => Ok(()),
+            MigongMove::Pass => {
+                let n = self.placement_count(self.remaining[color.index()]) + self.pie_available() as usize;
+                if n == 0 {
+                    Ok(())
+                } else {
+                    Err(IllegalMove::new(format!("pass is only legal without other moves, and {n} are legal")))
+                }
+            }
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: MigongMove) {
+        match mv {
+            MigongMove::Place { cell, piece } => {
+                let color = self.mover_color();
+                let cell = Self::board().index(cell).unwrap();
+                self.pieces[cell] = Some(piece);
+                self.remaining[color.index()] &= !(1 << piece.0);
+                self.refresh_around(cell);
+            }
+            MigongMove::Swap => self.swapped = !self.swapped,
+            MigongMove::Pass => {}
+        }
+        self.history.push(mv);
+    }
+
+    fn undo(&mut self) -> Option<MigongMove> {
+        let mv = self.history.pop()?;
+        match mv {
+            MigongMove::Place { cell, piece } => {
+                let color = self.mover_color();
+                let cell = Self::board().index(cell).unwrap();
+                self.pieces[cell] = None;
+                self.remaining[color.index()] |= 1 << piece.0;
+                self.refresh_around(cell);
+            }
+            MigongMove::Swap => self.swapped = !self.swapped,
+            MigongMove::Pass => {}
+        }
+        Some(mv)
+    }
+
+    fn reset(&mut self) {
+        self.pieces = [None; CELLS];
+        self.remaining = FULL_SETS;
+        self.swapped = false;
+        self.history.clear();
+        for cell in 0..CELLS {
+            self.refresh_fit(cell);
+        }
+    }
+
+    fn history(&self) -> &[MigongMove] {
+        &self.history
+    }
+
+    fn last_mover(&self) -> Option<Seat> {
+        self.history.iter().rposition(|&m| m != MigongMove::Pass).map(Seat::of_ply)
+    }
+
+    fn scores(&self) -> BySeat<u32> {
+        scoring::seat_scores(self.held(), |seat| self.color_of(seat))
+    }
+
+    fn winner(&self) -> Option<Seat> {
+        self.is_over().then(|| scoring::winner(self.scores(), self.last_mover()))
+    }
+
+    fn parse_move(&self, text: &str) -> Result<MigongMove, IllegalMove> {
+        match text {
+            "pass" => return Ok(MigongMove::Pass),
+            "swap" => return Ok(MigongMove::Swap),
+            _ => {}
+        }
+        let (cell, piece) = text.split_once(':').ok_or_else(|| {
+            IllegalMove::new(format!("'{text}' is not a Migong move (expected like 'h7:BYBYBY', 'swap' or 'pass')"))
+        })?;
+        let coord = Coord::parse(cell)?;
+        self.index_of(coord)?;
+        let piece = Piece::parse(piece).ok_or_else(|| {
+            IllegalMove::new(format!("'{piece}' is not a piece: six letters B or Y, for wedges E, NE, NW, W, SW, SE"))
+        })?;
+        Ok(MigongMove::Place { cell: coord, piece })
+    }
+
+    fn num_actions(&self) -> usize {
+        CELLS * 64 + 2
+    }
+
+    fn action_of(&self, mv: MigongMove) -> Option<usize> {
+        match mv {
+            MigongMove::Place { cell, piece } => Some(Self::board().index(cell)? * 64 + piece.0 as usize),
+            MigongMove::Swap => Some(CELLS * 64),
+            MigongMove::Pass => Some(CELLS * 64 + 1),
+        }
+    }
+
+    fn move_of(&self, action: usize) -> Option<MigongMove> {
+        Some(match action {
+            a if a < CELLS * 64 => MigongMove::Place { cell: Self::board().name(a / 64), piece: Piece((a % 64) as u8) },
+            a if a == CELLS * 64 => MigongMove::Swap,
+            a if a == CELLS * 64 + 1 => MigongMove::Pass,
+            _ => return None,
+        })
+    }
+
+    fn num_cells(&self) -> usize {
+        CELLS
+    }
+
+    fn cell_name(&self, cell: usize) -> String {
+        Self::board().name(cell).to_string()
+    }
+
+    fn groups(&self) -> Vec<GroupInfo> {
+        self.wedge_groups()
+            .into_iter()
+            .map(|(color, wedges)| {
+                let mut cells: Vec<usize> = wedges.iter().map(|w| w / 6).collect();
+                cells.dedup();
+                GroupInfo { color, size: cells.len(), cells, wedges: Some(wedges.len()), numbers: None, price: None }
+            })
+            .collect()
+    }
+
+    fn is_pie_swap(mv: MigongMove) -> bool {
+        mv == MigongMove::Swap
+    }
+
+    fn is_pass(mv: MigongMove) -> bool {
+        mv == MigongMove::Pass
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_counts() {
+        assert_eq!(Migong::board().len(), CELLS);
+        assert_eq!(Migong::board().name(0).to_string(), "g1");
+        assert_eq!(Migong::board().name(125).to_string(), "g13");
+        assert_eq!(FULL_SETS.map(u64::count_ones), [63, 63]);
+    }
+
+    #[test]
+    fn piece_strings_round_trip() {
+        for p in 0..64 {
+            assert_eq!(Piece::parse(&Piece(p).to_string()), Some(Piece(p)));
+        }
+        assert_eq!(Piece(1).to_string(), "YBBBBB");
+    }
+
+    #[test]
+    fn fits_table_matches_definition() {
+        for mask in 0..64u8 {
+            for value in 0..64u8 {
+                let expected = (0..64u64).filter(|&p| (p as u8 & mask) == (value & mask)).fold(0u64, |m, p| m | 1 << p);
+                if value & !mask == 0 {
+                    assert_eq!(fits(mask, value), expected);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cell_next_to_center_needs_border_colour() {
+        let mut g = Migong::new(MigongConfig::default()).unwrap();
+        // h7 = (1, 0): its W edge faces the centre; W edges are Yellow by default.
+        assert!(g.play_str("h7:BBBBBB").is_err());
+        assert!(g.play_str("h7:BBBYBB").is_ok());
+    }
+
+    #[test]
+    fn random_games_finish_and_actions_round_trip() {
+        let start = Migong::new(MigongConfig::default()).unwrap();
+        for index in 0..20 {
+            let g = crate::playout::replay(&start, 5, index);
+            assert!(g.is_over());
+            assert!(g.winner().is_some());
+        }
+        for a in (0..start.num_actions()).step_by(37) {
+            let mv = start.move_of(a).unwrap();
+            assert_eq!(start.action_of(mv), Some(a));
+        }
+    }
+}
