@@ -2,7 +2,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use territory::playout::{game_rng, play_out, restart};
-use territory::{Game, Tabik, TabikConfig};
+use territory::{Game, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 
 fn bench_game<G: Game>(c: &mut Criterion, name: &str, start: G) {
     let mut group = c.benchmark_group("random_playout");
@@ -21,6 +21,9 @@ fn bench_game<G: Game>(c: &mut Criterion, name: &str, start: G) {
 
 fn playouts(c: &mut Criterion) {
     bench_game(c, "tabik_8x8", Tabik::new(TabikConfig::default()).unwrap());
+    bench_game(c, "migong", Migong::new(MigongConfig::default()).unwrap());
+    bench_game(c, "nume_hex4", Nume::new(NumeConfig::default()).unwrap());
+    bench_game(c, "nume_square9", Nume::new(NumeConfig { square: Some(9), ..NumeConfig::default() }).unwrap());
 }
 
 criterion_group!(benches, playouts);

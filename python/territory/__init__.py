@@ -6,8 +6,15 @@ implementations of the same API for cross-checking.
 """
 
 from territory._core import Migong, Nume, Tabik
+from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.errors import IllegalMoveError, RecordError
 from territory.record import load
 from territory.types import Group
 
-__all__ = ["Migong", "Nume", "Tabik", "IllegalMoveError", "RecordError", "Group", "load"]
+__all__ = [
+    "Migong",
+    "Nume",
+    "Tabik",
+    "random_playouts",
+    "replay_playout",
+    "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load"]

@@ -1,0 +1,5 @@
+import sys
+
+from territory.cli import main
+
+sys.exit(main())

@@ -1,0 +1,228 @@
+"""Bulk uniform random playouts: one call for millions of games.
+
+The random policy: at every turn the mover picks uniformly among ``legal_moves()`` (so
+in Nume every listed number 0..N of a new group's stone is one choice, and in the komi
+phase every listed komi). Game ``i`` of a run with seed ``s`` uses its own generator
+seeded from ``(s, i)``: results do not depend on the number of threads, and
+``replay_playout(game, seed, i, **params)`` gives that game's full move list.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from territory import _core
+
+GAMES = ("migong", "nume", "tabik")
+#: The per-game arrays of a run.
+FIELDS = ("winner", "length", "passes", "swapped", "scores")
+
+
+def new_game(game: str, **params: Any) -> Any:
+    """A native state of ``game`` ("migong", "nume", "tabik") with ``params``."""
+    import territory
+
+    if game not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+    cls = getattr(territory, game.capitalize())
+    try:
+        return cls(**params)
+    except TypeError as error:
+        allowed = ", ".join(cls().params)
+        raise ValueError(f"{error}; {game} takes the parameters {allowed}") from None
+
+
+class _Tally:
+    """Streaming counts from which the summary is computed (memory does not grow with
+    the number of games)."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = np.zeros(3, dtype=np.int64)  # seat 0, seat 1, draw
+        self.swaps = 0
+        self.passes = 0
+        self.lengths = np.zeros(0, dtype=np.int64)
+        self.scores: list[dict[float, int]] = [{}, {}]
+
+    def add(self, batch: dict[str, np.ndarray]) -> None:
+        self.games += len(batch["winner"])
+        self.wins += np.bincount(batch["winner"].astype(np.int64) % 3, minlength=3)[[0, 1, 2]]
+        self.swaps += int(batch["swapped"].sum())
+        self.passes += int(batch["passes"].sum())
+        counts = np.bincount(batch["length"])
+        if len(counts) > len(self.lengths):
+            counts[: len(self.lengths)] += self.lengths
+            self.lengths = counts
+        else:
+            self.lengths[: len(counts)] += counts
+        for seat in range(2):
+            values, numbers = np.unique(batch["scores"][:, seat], return_counts=True)
+            table = self.scores[seat]
+            for v, c in zip(values.tolist(), numbers.tolist()):
+                table[v] = table.get(v, 0) + c
+
+
+def _quantiles(values: np.ndarray, counts: np.ndarray, qs: tuple[float, ...]) -> dict[str, float]:
+    """Quantiles (lower) of a distribution given as sorted values and their counts."""
+    total = counts.sum()
+    if total == 0:
+        return {f"q{round(q * 100)}": math.nan for q in qs}
+    cumulative = np.cumsum(counts)
+    out = {}
+    for q in qs:
+        index = int(np.searchsorted(cumulative, max(1, math.ceil(q * total))))
+        out[f"q{round(q * 100)}"] = float(values[min(index, len(values) - 1)])
+    return out
+
+
+def _distribution(values: np.ndarray, counts: np.ndarray) -> dict[str, Any]:
+    total = int(counts.sum())
+    if total == 0:
+        return {"mean": math.nan, "std": math.nan, "min": math.nan, "max": math.nan}
+    mean = float((values * counts).sum() / total)
+    var = float((counts * (values - mean) ** 2).sum() / total)
+    stats = {"mean": mean, "std": math.sqrt(var), "min": float(values[counts > 0].min()), "max": float(values[counts > 0].max())}
+    stats.update(_quantiles(values, counts, (0.05, 0.25, 0.5, 0.75, 0.95)))
+    return stats
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default)."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class PlayoutResults:
+    """The outcome of a run of random games.
+
+    With ``keep_games=True`` (the default) the per-game numpy arrays are kept:
+    ``winner`` (int8: seat 0 or 1, -1 for a draw), ``length`` (uint32: actions, passes and
+    the pie swap included), ``passes`` (uint32), ``swapped`` (bool: the pie swap was
+    taken) and ``scores`` (float64, shape (games, 2): final score of seat 0 and seat 1).
+    ``summary()`` works either way.
+    """
+
+    game: str
+    params: dict[str, Any]
+    seed: int
+    games: int
+    winner: np.ndarray | None = None
+    length: np.ndarray | None = None
+    passes: np.ndarray | None = None
+    swapped: np.ndarray | None = None
+    scores: np.ndarray | None = None
+    seconds: float = 0.0
+    _tally: _Tally = field(default_factory=_Tally, repr=False)
+
+    def summary(self) -> dict[str, Any]:
+        """Seat-0 win rate with its 95% Wilson interval, draw and swap rates, game length
+        and score distributions (mean, std, min, max, quantiles q5..q95)."""
+        t = self._tally
+        n = t.games
+        lengths = np.arange(len(t.lengths), dtype=np.float64)
+        scores = {}
+        for seat in range(2):
+            table = t.scores[seat]
+            values = np.array(sorted(table), dtype=np.float64)
+            counts = np.array([table[v] for v in sorted(table)], dtype=np.int64)
+            scores[f"seat{seat}"] = _distribution(values, counts)
+        decided = int(t.wins[0] + t.wins[1])
+        return {
+            "game": self.game,
+            "params": dict(self.params),
+            "seed": self.seed,
+            "games": n,
+            "seat0_wins": int(t.wins[0]),
+            "seat1_wins": int(t.wins[1]),
+            "draws": int(t.wins[2]),
+            # Draws count as half a win, so the rate is seat 0's expected result.
+            "seat0_win_rate": (t.wins[0] + 0.5 * t.wins[2]) / n if n else math.nan,
+            "seat0_win_rate_ci95": wilson_interval(t.wins[0] + 0.5 * t.wins[2], n),
+            "decided_games": decided,
+            "swap_rate": t.swaps / n if n else math.nan,
+            "passes_mean": t.passes / n if n else math.nan,
+            "length": _distribution(lengths, t.lengths),
+            "scores": scores,
+            "seconds": self.seconds,
+            "games_per_second": n / self.seconds if self.seconds > 0 else math.nan,
+        }
+
+
+def random_playouts(
+    game: str,
+    games: int,
+    seed: int = 0,
+    threads: int | None = None,
+    *,
+    keep_games: bool = True,
+    progress: Callable[[int, int, float], None] | None = None,
+    **params: Any,
+) -> PlayoutResults:
+    """Plays ``games`` uniform random games of ``game`` ("migong", "nume" or "tabik"),
+    built with ``params`` (the game's constructor parameters), in Rust on ``threads``
+    threads (None: every core) with the GIL released.
+
+    The same ``seed`` gives the same results for any ``threads``. ``progress(done,
+    total, seconds)`` is called between batches. Ctrl-C stops the run with a
+    KeyboardInterrupt within a fraction of a second. ``keep_games=False`` keeps only the
+    counts behind ``summary()``, so memory stays flat however many games are played.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be None or an int >= 1, got {threads!r}")
+    start = new_game(game, **params)
+    result = PlayoutResults(game, dict(start.params), seed, games)
+    kept: dict[str, list[np.ndarray]] = {name: [] for name in FIELDS}
+    done, batch, began = 0, 256, time.perf_counter()
+    while done < games:
+        size = min(batch, games - done)
+        tick = time.perf_counter()
+        arrays = _core.run_playouts(start, seed, done, size, threads)
+        elapsed = time.perf_counter() - tick
+        result._tally.add(arrays)
+        if keep_games:
+            for name in FIELDS:
+                kept[name].append(arrays[name])
+        done += size
+        # Aim for batches of about 0.2 s: prompt Ctrl-C and progress, little overhead.
+        if elapsed < 0.1:
+            batch = min(batch * 2, 1 << 20)
+        elif elapsed > 0.4:
+            batch = max(batch // 2, 16)
+        if progress is not None:
+            progress(done, games, time.perf_counter() - began)
+    result.seconds = time.perf_counter() - began
+    if keep_games:
+        for name in FIELDS:
+            parts = kept[name]
+            setattr(result, name, np.concatenate(parts) if parts else _core.run_playouts(start, seed, 0, 0, 1)[name])
+    return result
+
+
+def replay_playout(game: str, seed: int, index: int, **params: Any) -> Any:
+    """The finished state of game ``index`` of the run ``random_playouts(game, ...,
+    seed=seed, **params)``: its ``history`` is the full move list."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**64:
+        raise ValueError(f"index must be a non-negative int, got {index!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
+    return _core.replay_playout(new_game(game, **params), seed, index)
+
+
+def cpu_count() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

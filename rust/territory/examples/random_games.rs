@@ -1,0 +1,29 @@
+//! Plays random games of one game on one thread and prints games per second.
+//! `cargo run --release --example random_games -- tabik 200000`
+
+use std::time::Instant;
+
+use territory::playout::{game_rng, play_out, restart};
+use territory::{Game, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
+
+fn run<G: Game>(start: G, games: u64) {
+    let mut game = start.clone();
+    let began = Instant::now();
+    let mut moves = 0u64;
+    for index in 0..games {
+        restart(&mut game, &start);
+        moves += play_out(&mut game, &mut game_rng(0, index)).length as u64;
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    println!("{}: {games} games, {:.0} games/s, {:.1} actions/game", G::NAME, games as f64 / seconds, moves as f64 / games as f64);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let games = args.get(2).and_then(|g| g.parse().ok()).unwrap_or(100_000);
+    match args.get(1).map(String::as_str) {
+        Some("migong") => run(Migong::new(MigongConfig::default()).unwrap(), games),
+        Some("nume") => run(Nume::new(NumeConfig::default()).unwrap(), games),
+        _ => run(Tabik::new(TabikConfig::default()).unwrap(), games),
+    }
+}

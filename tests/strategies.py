@@ -1,0 +1,299 @@
+"""Hypothesis strategies and game descriptions for the differential tests
+(tests/test_differential.py): the native engine (``territory.Tabik``, ``territory.Migong``,
+``territory.Nume``) against the pure-Python reference (``territory.reference.*``).
+
+A game whose native or reference class does not exist (yet) is skipped, not failed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pytest
+from hypothesis import strategies as st
+
+MAX_NUMBER = 2**31 - 1  # the largest number a Nume stone may carry
+
+# --------------------------------------------------------------------------- parameters
+
+tabik_params = st.fixed_dictionaries({"size": st.integers(2, 8), "pie": st.booleans()})
+
+MIGONG_BORDER_EDGES = 84
+migong_border = st.one_of(
+    st.sampled_from(["alternate", "blue", "yellow"]),
+    st.text(alphabet="BY", min_size=MIGONG_BORDER_EDGES, max_size=MIGONG_BORDER_EDGES),
+    # explicit strings that colour like the named borders (but are other parameters)
+    st.sampled_from(["B" * MIGONG_BORDER_EDGES, "Y" * MIGONG_BORDER_EDGES]),
+)
+migong_params = st.fixed_dictionaries(
+    {
+        "pie": st.booleans(),
+        "border": migong_border,
+        "group_size": st.sampled_from(["extent", "wedges"]),
+    }
+)
+
+nume_komi = st.one_of(
+    st.none(),
+    st.just(0.5),
+    st.integers(0, 12).map(lambda k: k + 0.5),
+    st.integers(0, 2**31).map(lambda k: k + 0.5),
+)
+
+
+@st.composite
+def nume_params(draw) -> dict[str, Any]:
+    hexagonal = draw(st.booleans())
+    return {
+        "n": draw(st.integers(1, 4)),  # ignored by a square board, but kept in params
+        "square": None if hexagonal else draw(st.integers(2, 7)),
+        "komi": draw(nume_komi),
+        "komi_to": draw(st.sampled_from(["black", "white"])),
+        "komi_phase": draw(st.booleans()),
+    }
+
+
+# --------------------------------------------------------------------------- games
+
+
+def _tabik_length(params: dict[str, Any]) -> int:
+    k = params["size"]
+    return 2 * k * (k - 1) + 3  # every move lays a rod; plus swap and two passes
+
+
+def _migong_length(params: dict[str, Any]) -> int:
+    return 126 + 3  # every placement fills a cell; plus swap and two passes
+
+
+def _nume_length(params: dict[str, Any]) -> int:
+    k = params["square"]
+    n = params["n"]
+    cells = k * k if k is not None else 3 * n * (n + 1)
+    return cells + 2  # every move fills a cell; plus the two komi-phase moves
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str  # "tabik"
+    cls_name: str  # "Tabik"
+    params: st.SearchStrategy
+    max_length: Callable[[dict[str, Any]], int]  # an upper bound on a game's actions
+    #: characters that move strings of this game are made of (for random strings)
+    alphabet: str
+    #: hand-picked odd strings, most of them illegal everywhere
+    specials: tuple[str, ...]
+    #: relative cost of one reference step, used to scale the number of examples
+    cost: float
+
+    def native(self):
+        return getattr(importlib.import_module("territory"), self.cls_name, None)
+
+    def reference(self):
+        try:
+            module = importlib.import_module(f"territory.reference.{self.name}")
+        except ImportError:
+            return None
+        return getattr(module, self.cls_name, None)
+
+    def classes(self):
+        """(native class, reference class); skips the calling test if either is missing."""
+        native, reference = self.native(), self.reference()
+        if native is None:
+            pytest.skip(f"native territory.{self.cls_name} not available yet")
+        if reference is None:
+            pytest.skip(f"reference territory.reference.{self.name}.{self.cls_name} not available")
+        return native, reference
+
+    def examples(self, base: int) -> int:
+        """How many hypothesis examples a test with ``base`` examples for Tabik gets here."""
+        return max(3, round(base / self.cost))
+
+    def __repr__(self) -> str:  # shows in test ids and failure reports
+        return self.name
+
+
+COMMON_SPECIALS = ("", " ", "swap", "pass", "Swap", "PASS", " pass", "swap ", "pass\n", "\n",
+                   "swap\n", "none", "None", "0", "-1", "=", ":", "-", "x", "\x00", "é",
+                   "a", "a1", "a0", "a-1", "z99", "a1\n", "komi", "side")
+
+GAMES = {
+    "tabik": Game(
+        name="tabik",
+        cls_name="Tabik",
+        params=tabik_params,
+        max_length=_tabik_length,
+        alphabet="abcdefghijz0123456789-x pasw\nX",
+        specials=COMMON_SPECIALS + ("a1-a1", "a1xa1", "a1-a2-a3", "a1-", "-a1", "a1x",
+                                     "a10-a9", "a01-a2", "a1-a02", "a1–a2", "a1 - a2",
+                                     "a1-b2", "a1xb2", "i1-h1", "a17-a16", "p16-p15",
+                                     "a1-a2\n", "a1xa2\n", "A1-A2", "a1Xa2", "a1_a2"),
+        cost=1.0,
+    ),
+    "migong": Game(
+        name="migong",
+        cls_name="Migong",
+        params=migong_params,
+        max_length=_migong_length,
+        alphabet="abcghmn0123456789:BYbyXx pasw\n",
+        specials=COMMON_SPECIALS + ("g7:BBBBBB", "g7:YYYYYY", "g1:BBBBBB", "g1:YYYYYY",
+                                     "h7:BYBYBY", "h7:BYBYB", "h7:BYBYBYB", "h7:bybyby",
+                                     "h7:BYBYBX", "h7::BYBYBY", "h7BYBYBY", "h7 :BYBYBY",
+                                     "h7: BYBYBY", "h07:BYBYBY", "n7:BYBYBY", "a1:BYBYBY",
+                                     "a7:BYBYBY", "m7:BYBYBY", "g14:BYBYBY", "g0:BYBYBY",
+                                     "h7:BYBYBY\n", ":BYBYBY", "h7:", "h7:BBBBBB:"),
+        cost=12.0,
+    ),
+    "nume": Game(
+        name="nume",
+        cls_name="Nume",
+        params=nume_params(),
+        max_length=_nume_length,
+        alphabet="abcdefgh0123456789=-+ .komisdeblackwhite\n",
+        specials=COMMON_SPECIALS + ("a1=", "a1=-0", "a1=-1", "a1=+1", "a1=01", "a1=00",
+                                     "a1=0\n", "a1 =0", "a1= 0", "a1=0 ", "a1=1.0", "a1=1e3",
+                                     "a1=\u0661", "a1=2147483647", "a1=2147483648",
+                                     "a1=99999999999999999999999", "a1=0x10", "a1==1",
+                                     "a1=1=2", "A1=0", "a01=0", "a0=0", "komi 0.5 black",
+                                     "komi 0.5 white", "komi 1.5 white", "komi 1 black",
+                                     "komi 0.5", "komi 0.50 black", "komi 00.5 black",
+                                     "komi -0.5 black", "komi  0.5 black", "komi 0.5 Black",
+                                     "komi 2147483648.5 black", "komi 0.5 black\n",
+                                     "komi 99999999999999999999.5 white", "side black",
+                                     "side white", "side  black", "side grey", "side",
+                                     "side black\n", "Side white"),
+        cost=1.5,
+    ),
+}
+GAME_NAMES = list(GAMES)
+
+
+# --------------------------------------------------------------------------- move choices
+
+#: one step of a random game: (index into the legal moves, how to play it, a number to
+#: write instead of the listed one on a numbered Nume placement or None)
+#: how: 0 play() on both, 1 apply_action() on both, 2 native apply_action / reference
+#: play, 3 native play / reference apply_action
+big_number = st.one_of(
+    st.none(),
+    st.none(),
+    st.none(),
+    st.integers(0, MAX_NUMBER),
+    st.sampled_from([MAX_NUMBER, MAX_NUMBER - 1, 2**30, 61, 62, 100]),
+)
+step = st.tuples(st.integers(0, 2**20), st.integers(0, 3), big_number)
+
+
+def random_step(rng: random.Random) -> tuple[int, int, int | None]:
+    number = rng.choice([None, None, None, rng.randrange(MAX_NUMBER + 1)])
+    return (rng.randrange(2**20), rng.randrange(4), number)
+
+
+@st.composite
+def game_plan(draw, game: Game, max_steps: int | None = None, min_steps: int = 0):
+    """Parameters and a list of steps. The steps come from a drawn list (shrinks well),
+    padded from a drawn seed so that long games are common too."""
+    params = draw(game.params)
+    limit = game.max_length(params) if max_steps is None else max_steps
+    length = draw(st.integers(min(min_steps, limit), limit))
+    steps = draw(st.lists(step, max_size=length))
+    if len(steps) < length:
+        rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+        steps = steps + [random_step(rng) for _ in range(length - len(steps))]
+    return params, steps
+
+
+# --------------------------------------------------------------------------- bad input
+
+_ODD_CHARS = "abz019-x:=BY .\n\t\r\x00é٣−–"
+
+
+@st.composite
+def mutation(draw, move: str) -> str:
+    """A small edit of a move string: usually malformed, sometimes another move."""
+    kind = draw(st.sampled_from(
+        ["delete", "insert", "replace", "case", "space", "double", "cut", "reverse",
+         "number", "piece", "digit"]
+    ))
+    i = draw(st.integers(0, max(0, len(move) - 1)))
+    char = draw(st.one_of(st.sampled_from(_ODD_CHARS), st.characters()))
+    if kind == "delete" and move:
+        return move[:i] + move[i + 1:]
+    if kind == "insert":
+        return move[:i] + char + move[i:]
+    if kind == "replace" and move:
+        return move[:i] + char + move[i + 1:]
+    if kind == "case":
+        return draw(st.sampled_from([move.upper(), move.lower(), move.swapcase(), move.title()]))
+    if kind == "space":
+        pad = draw(st.sampled_from([" ", "\n", "\t", "\r\n", "\u00a0"]))
+        return draw(st.sampled_from([pad + move, move + pad, pad + move + pad]))
+    if kind == "double":
+        return move + draw(st.sampled_from(["", " ", "\n"])) + move
+    if kind == "cut":
+        return draw(st.sampled_from([move[:i], move[i:]]))
+    if kind == "reverse":  # Tabik: the other order of the two squares
+        for sep in "-x":
+            if sep in move:
+                a, _, b = move.partition(sep)
+                return b + sep + a
+        return move[::-1]
+    if kind == "number" and "=" in move:  # Nume: odd numbers
+        cell, _, w = move.partition("=")
+        new = draw(st.one_of(
+            st.sampled_from(["0" + w, "-" + w, "+" + w, w + " ", " " + w, "", "00", "-0",
+                             str(MAX_NUMBER), str(MAX_NUMBER + 1), str(2**32), str(2**63),
+                             str(2**64 + 1), "1_000", w + ".0", "1e2", "\u0661", "0" * 30 + "1"]),
+            st.integers(0, 2**70).map(str),
+        ))
+        return f"{cell}={new}"
+    if kind == "piece" and ":" in move:  # Migong: another pattern on the same cell
+        cell, _, _piece = move.partition(":")
+        piece = draw(st.text(alphabet="BY", min_size=0, max_size=8))
+        return f"{cell}:{piece}"
+    if kind == "digit":  # another cell name: bump a digit
+        digits = [j for j, c in enumerate(move) if c.isdigit()]
+        if digits:
+            j = draw(st.sampled_from(digits))
+            return move[:j] + draw(st.sampled_from("0123456789")) + move[j + 1:]
+    return move + char
+
+
+@st.composite
+def candidate_move(draw, game: Game, state, reference_cls) -> str:
+    """A move string to try in ``state``: legal, mutated, foreign or random."""
+    legal = state.legal_moves()
+    kind = draw(st.sampled_from(
+        ["legal", "mutant", "mutant", "mutant", "foreign", "foreign", "elsewhere", "history",
+         "text", "text", "any_text", "special"]
+    ))
+    if kind == "legal" and legal:
+        return draw(st.sampled_from(legal))
+    if kind == "mutant":
+        base = draw(st.sampled_from(legal)) if legal else draw(st.sampled_from(game.specials))
+        return draw(mutation(base))
+    if kind == "foreign":  # any move of this game's action space, mostly illegal here
+        return state.action_to_move(draw(st.integers(0, state.num_actions - 1)))
+    if kind == "elsewhere":  # a move of the same game with other parameters
+        other = reference_cls(**draw(game.params))
+        move = other.action_to_move(draw(st.integers(0, other.num_actions - 1)))
+        return draw(st.one_of(st.just(move), mutation(move)))
+    if kind == "history" and state.history:  # a move already played (its cell is taken)
+        return draw(st.sampled_from(state.history))
+    if kind == "text":
+        return draw(st.text(alphabet=game.alphabet, max_size=14))
+    if kind == "any_text":
+        return draw(st.text(max_size=8))
+    return draw(st.sampled_from(game.specials))
+
+
+def candidate_action(num_actions: int) -> st.SearchStrategy:
+    """Integers for apply_action / action_to_move: in range, just outside, far outside."""
+    return st.one_of(
+        st.integers(0, num_actions - 1),
+        st.integers(-3, 2).map(lambda d: d if d < 0 else num_actions + d),
+        st.integers(-(2**70), 2**70),
+        st.sampled_from([2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64, -(2**63), -(2**64)]),
+    )
