@@ -23,7 +23,15 @@ fn playouts(c: &mut Criterion) {
     bench_game(c, "tabik_8x8", Tabik::new(TabikConfig::default()).unwrap());
     bench_game(c, "migong", Migong::new(MigongConfig::default()).unwrap());
     bench_game(c, "nume_hex4", Nume::new(NumeConfig::default()).unwrap());
-    bench_game(c, "nume_square9", Nume::new(NumeConfig { square: Some(9), ..NumeConfig::default() }).unwrap());
+    bench_game(
+        c,
+        "nume_square9",
+        Nume::new(NumeConfig {
+            square: Some(9),
+            ..NumeConfig::default()
+        })
+        .unwrap(),
+    );
 }
 
 criterion_group!(benches, playouts);

@@ -16,8 +16,13 @@ pub fn illegal(err: IllegalMove) -> PyErr {
 
 pub fn seat(index: &Bound<'_, PyAny>) -> PyResult<Seat> {
     match index.extract::<i64>() {
-        Ok(i @ (0 | 1)) if !index.is_instance_of::<pyo3::types::PyBool>() => Ok(Seat::new(i as usize)),
-        _ => Err(PyValueError::new_err(format!("seat must be 0 or 1, got {}", index.repr()?))),
+        Ok(i @ (0 | 1)) if !index.is_instance_of::<pyo3::types::PyBool>() => {
+            Ok(Seat::new(i as usize))
+        }
+        _ => Err(PyValueError::new_err(format!(
+            "seat must be 0 or 1, got {}",
+            index.repr()?
+        ))),
     }
 }
 
@@ -25,7 +30,9 @@ pub fn seat(index: &Bound<'_, PyAny>) -> PyResult<Seat> {
 pub fn action_index<G: Game>(game: &G, action: &Bound<'_, PyAny>) -> PyResult<usize> {
     let n = game.num_actions();
     match action.extract::<i64>() {
-        Ok(a) if !action.is_instance_of::<pyo3::types::PyBool>() && (0..n as i64).contains(&a) => Ok(a as usize),
+        Ok(a) if !action.is_instance_of::<pyo3::types::PyBool>() && (0..n as i64).contains(&a) => {
+            Ok(a as usize)
+        }
         _ => Err(IllegalMoveError::new_err(format!(
             "action must be an int from 0 to {}, got {}",
             n - 1,
@@ -38,7 +45,9 @@ pub fn action_index<G: Game>(game: &G, action: &Bound<'_, PyAny>) -> PyResult<us
 pub fn presentation<'py>(py: Python<'py>, function: &str) -> PyResult<Bound<'py, PyAny>> {
     static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     MODULE
-        .get_or_try_init(py, || py.import("territory._presentation").map(Bound::unbind))?
+        .get_or_try_init(py, || {
+            py.import("territory._presentation").map(Bound::unbind)
+        })?
         .bind(py)
         .getattr(function)
 }
@@ -46,20 +55,38 @@ pub fn presentation<'py>(py: Python<'py>, function: &str) -> PyResult<Bound<'py,
 /// Builds the Python `territory.types.Group` values for a game's groups.
 pub fn groups<'py, G: Game>(py: Python<'py>, game: &G) -> PyResult<Vec<Bound<'py, PyAny>>> {
     static GROUP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let class = GROUP.get_or_try_init(py, || py.import("territory.types")?.getattr("Group").map(Bound::unbind))?;
+    let class = GROUP.get_or_try_init(py, || {
+        py.import("territory.types")?
+            .getattr("Group")
+            .map(Bound::unbind)
+    })?;
     game.groups()
         .into_iter()
-        .map(|GroupInfo { color, cells, size, wedges, numbers, price }| {
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("color", G::COLOR_NAMES[color.index()])?;
-            kwargs.set_item("size", size)?;
-            let names: Vec<String> = cells.iter().map(|&c| game.cell_name(c)).collect();
-            kwargs.set_item("cells", pyo3::types::PyTuple::new(py, names)?)?;
-            kwargs.set_item("wedges", wedges)?;
-            kwargs.set_item("numbers", numbers.map(|n| pyo3::types::PyTuple::new(py, n)).transpose()?)?;
-            kwargs.set_item("price", price)?;
-            class.bind(py).call((), Some(&kwargs))
-        })
+        .map(
+            |GroupInfo {
+                 color,
+                 cells,
+                 size,
+                 wedges,
+                 numbers,
+                 price,
+             }| {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("color", G::COLOR_NAMES[color.index()])?;
+                kwargs.set_item("size", size)?;
+                let names: Vec<String> = cells.iter().map(|&c| game.cell_name(c)).collect();
+                kwargs.set_item("cells", pyo3::types::PyTuple::new(py, names)?)?;
+                kwargs.set_item("wedges", wedges)?;
+                kwargs.set_item(
+                    "numbers",
+                    numbers
+                        .map(|n| pyo3::types::PyTuple::new(py, n))
+                        .transpose()?,
+                )?;
+                kwargs.set_item("price", price)?;
+                class.bind(py).call((), Some(&kwargs))
+            },
+        )
         .collect()
 }
 

@@ -18,7 +18,11 @@ pub struct PyMigong {
 crate::game_class!(PyMigong, Migong);
 
 fn parse_border(value: &Bound<'_, PyAny>) -> PyResult<Border> {
-    let text = value.cast::<PyString>().ok().map(|s| s.to_cow().map(|c| c.into_owned())).transpose()?;
+    let text = value
+        .cast::<PyString>()
+        .ok()
+        .map(|s| s.to_cow().map(|c| c.into_owned()))
+        .transpose()?;
     match text.as_deref() {
         Some("alternate") => Ok(Border::Alternate),
         Some("blue") => Ok(Border::AllBlue),
@@ -42,11 +46,20 @@ fn parse_border(value: &Bound<'_, PyAny>) -> PyResult<Border> {
 impl PyMigong {
     #[new]
     #[pyo3(signature = (pie = params::default(true), border = params::default("alternate"), group_size = params::default("extent")))]
-    fn new(py: Python<'_>, pie: Py<PyAny>, border: Py<PyAny>, group_size: Py<PyAny>) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        pie: Py<PyAny>,
+        border: Py<PyAny>,
+        group_size: Py<PyAny>,
+    ) -> PyResult<Self> {
         let config = MigongConfig {
             pie: params::boolean(pie.bind(py), "pie")?,
             border: parse_border(border.bind(py))?,
-            group_size: match params::choice(group_size.bind(py), "group_size", &["extent", "wedges"])? {
+            group_size: match params::choice(
+                group_size.bind(py),
+                "group_size",
+                &["extent", "wedges"],
+            )? {
                 "extent" => GroupSize::Extent,
                 _ => GroupSize::Wedges,
             },
@@ -65,10 +78,20 @@ impl PyMigong {
             Border::Alternate => "alternate".to_string(),
             Border::AllBlue => "blue".to_string(),
             Border::AllYellow => "yellow".to_string(),
-            Border::Explicit(colors) => colors.iter().map(|c| if *c == Color::First { 'B' } else { 'Y' }).collect(),
+            Border::Explicit(colors) => colors
+                .iter()
+                .map(|c| if *c == Color::First { 'B' } else { 'Y' })
+                .collect(),
         };
         dict.set_item("border", border)?;
-        dict.set_item("group_size", if config.group_size == GroupSize::Extent { "extent" } else { "wedges" })?;
+        dict.set_item(
+            "group_size",
+            if config.group_size == GroupSize::Extent {
+                "extent"
+            } else {
+                "wedges"
+            },
+        )?;
         Ok(dict)
     }
 
@@ -79,14 +102,21 @@ impl PyMigong {
             _ => Color::Second,
         };
         let set = self.game.remaining(color);
-        let mut pieces: Vec<String> = (0..64u8).filter(|p| set >> p & 1 == 1).map(|p| Piece(p).to_string()).collect();
+        let mut pieces: Vec<String> = (0..64u8)
+            .filter(|p| set >> p & 1 == 1)
+            .map(|p| Piece(p).to_string())
+            .collect();
         pieces.sort();
         Ok(pieces)
     }
 
     /// The colours ('B'/'Y') of the 84 border edges, in the order of docs/conventions.md.
     fn border_colors(&self) -> String {
-        self.game.border_colors().iter().map(|c| if *c == Color::First { 'B' } else { 'Y' }).collect()
+        self.game
+            .border_colors()
+            .iter()
+            .map(|c| if *c == Color::First { 'B' } else { 'Y' })
+            .collect()
     }
 
     /// The position: `{"pieces": {cell: "BYBYBY"}}`.
@@ -102,4 +132,3 @@ impl PyMigong {
         Ok(board)
     }
 }
-

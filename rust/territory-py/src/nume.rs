@@ -5,7 +5,6 @@ use pyo3::types::PyDict;
 use territory::nume::{MAX_KOMI, MAX_N, MAX_SQUARE};
 use territory::{Color, Game, Nume, NumeConfig, Seat};
 
-
 use crate::params;
 
 /// A game of Nume (docs/RULES.md).
@@ -27,18 +26,27 @@ impl PyNume {
         komi_to = params::default("black"),
         komi_phase = params::default(false),
     ))]
-    fn new(py: Python<'_>, n: Py<PyAny>, square: Py<PyAny>, komi: Py<PyAny>, komi_to: Py<PyAny>, komi_phase: Py<PyAny>) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        n: Py<PyAny>,
+        square: Py<PyAny>,
+        komi: Py<PyAny>,
+        komi_to: Py<PyAny>,
+        komi_phase: Py<PyAny>,
+    ) -> PyResult<Self> {
         let n = params::int_in(n.bind(py), "n", 1, MAX_N as i64)?;
         let square = square.bind(py);
         let square = if square.is_none() {
             None
         } else {
-            Some(params::int_in(square, "square", 2, MAX_SQUARE as i64).map_err(|_| {
-                pyo3::exceptions::PyValueError::new_err(format!(
-                    "square must be None or an int from 2 to {MAX_SQUARE}, got {}",
-                    square.repr().map(|r| r.to_string()).unwrap_or_default()
-                ))
-            })?)
+            Some(
+                params::int_in(square, "square", 2, MAX_SQUARE as i64).map_err(|_| {
+                    pyo3::exceptions::PyValueError::new_err(format!(
+                        "square must be None or an int from 2 to {MAX_SQUARE}, got {}",
+                        square.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?,
+            )
         };
         let komi = params::half_point(komi.bind(py), "komi", MAX_KOMI)?;
         let komi_to = match params::choice(komi_to.bind(py), "komi_to", &["black", "white"])? {
@@ -46,8 +54,15 @@ impl PyNume {
             _ => Color::Second,
         };
         let komi_phase = params::boolean(komi_phase.bind(py), "komi_phase")?;
-        let config = NumeConfig { n, square, komi: komi.map(|v| (v - 0.5) as u64), komi_to, komi_phase };
-        let game = Nume::new(config).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let config = NumeConfig {
+            n,
+            square,
+            komi: komi.map(|v| (v - 0.5) as u64),
+            komi_to,
+            komi_phase,
+        };
+        let game = Nume::new(config)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
         Ok(PyNume { game })
     }
 
@@ -59,7 +74,10 @@ impl PyNume {
         dict.set_item("n", config.n)?;
         dict.set_item("square", config.square)?;
         dict.set_item("komi", config.komi.map(|k| k as f64 + 0.5))?;
-        dict.set_item("komi_to", <Nume as Game>::COLOR_NAMES[config.komi_to.index()])?;
+        dict.set_item(
+            "komi_to",
+            <Nume as Game>::COLOR_NAMES[config.komi_to.index()],
+        )?;
         dict.set_item("komi_phase", config.komi_phase)?;
         Ok(dict)
     }
@@ -67,7 +85,9 @@ impl PyNume {
     /// The komi in force as (value, colour), or None (no komi, or not chosen yet).
     #[getter]
     fn komi(&self) -> Option<(f64, &'static str)> {
-        self.game.komi().map(|(k, to)| (k as f64 + 0.5, <Nume as Game>::COLOR_NAMES[to.index()]))
+        self.game
+            .komi()
+            .map(|(k, to)| (k as f64 + 0.5, <Nume as Game>::COLOR_NAMES[to.index()]))
     }
 
     /// The position: `{"stones": {cell: (colour, number or None)}}`.
@@ -75,7 +95,10 @@ impl PyNume {
         let stones = PyDict::new(py);
         for cell in 0..self.game.num_cells() {
             if let Some((color, number)) = self.game.stone_at(cell) {
-                stones.set_item(self.game.cell_name(cell), (<Nume as Game>::COLOR_NAMES[color.index()], number))?;
+                stones.set_item(
+                    self.game.cell_name(cell),
+                    (<Nume as Game>::COLOR_NAMES[color.index()], number),
+                )?;
             }
         }
         let board = PyDict::new(py);

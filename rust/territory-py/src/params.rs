@@ -6,7 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
 fn bad(name: &str, allowed: &str, value: &Bound<'_, PyAny>) -> PyErr {
-    let shown = value.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    let shown = value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
     PyValueError::new_err(format!("{name} must be {allowed}, got {shown}"))
 }
 
@@ -32,7 +35,14 @@ pub fn boolean(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
 
 /// A string, one of `choices`.
 pub fn choice<'a>(value: &Bound<'_, PyAny>, name: &str, choices: &[&'a str]) -> PyResult<&'a str> {
-    let allowed = format!("one of {}", choices.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", "));
+    let allowed = format!(
+        "one of {}",
+        choices
+            .iter()
+            .map(|c| format!("'{c}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     if let Ok(text) = value.cast::<PyString>() {
         let text = text.to_cow()?;
         if let Some(found) = choices.iter().find(|c| **c == text) {
@@ -48,7 +58,9 @@ pub fn half_point(value: &Bound<'_, PyAny>, name: &str, hi: u64) -> PyResult<Opt
         return Ok(None);
     }
     let allowed = format!("None or a number k + 0.5 with k a whole number from 0 to {hi}");
-    if value.is_instance_of::<PyBool>() || !(value.is_instance_of::<PyFloat>() || value.is_instance_of::<PyInt>()) {
+    if value.is_instance_of::<PyBool>()
+        || !(value.is_instance_of::<PyFloat>() || value.is_instance_of::<PyInt>())
+    {
         return Err(bad(name, &allowed, value));
     }
     let v: f64 = value.extract()?;
@@ -67,5 +79,6 @@ where
     T: for<'py> IntoPyObject<'py>,
 {
     use pyo3::IntoPyObjectExt;
-    Python::attach(|py| value.into_py_any(py)).unwrap_or_else(|_| unreachable!("plain values convert"))
+    Python::attach(|py| value.into_py_any(py))
+        .unwrap_or_else(|_| unreachable!("plain values convert"))
 }

@@ -27,7 +27,9 @@ fn run_playouts<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1 (or None for every core)"));
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for every core)",
+        ));
     }
     let py = state.py();
     if let Ok(s) = state.cast::<PyTabik>() {
@@ -48,7 +50,11 @@ fn run_playouts<'py>(
 fn not_a_game(state: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
         "expected a native game state (territory.Migong, Nume or Tabik), got {}",
-        state.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+        state
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default()
     ))
 }
 
@@ -63,10 +69,22 @@ fn run<'py, G: Game>(
     let mut results = vec![PlayoutResult::default(); count];
     py.detach(|| playout::run(start, seed, first, &mut results, threads));
     let dict = PyDict::new(py);
-    dict.set_item("winner", PyArray1::from_iter(py, results.iter().map(|r| r.winner)))?;
-    dict.set_item("length", PyArray1::from_iter(py, results.iter().map(|r| r.length)))?;
-    dict.set_item("passes", PyArray1::from_iter(py, results.iter().map(|r| r.passes)))?;
-    dict.set_item("swapped", PyArray1::from_iter(py, results.iter().map(|r| r.swapped)))?;
+    dict.set_item(
+        "winner",
+        PyArray1::from_iter(py, results.iter().map(|r| r.winner)),
+    )?;
+    dict.set_item(
+        "length",
+        PyArray1::from_iter(py, results.iter().map(|r| r.length)),
+    )?;
+    dict.set_item(
+        "passes",
+        PyArray1::from_iter(py, results.iter().map(|r| r.passes)),
+    )?;
+    dict.set_item(
+        "swapped",
+        PyArray1::from_iter(py, results.iter().map(|r| r.swapped)),
+    )?;
     let scores: Vec<Vec<f64>> = results.iter().map(|r| r.scores.to_vec()).collect();
     let scores = if scores.is_empty() {
         PyArray2::zeros(py, [0, 2], false)
@@ -80,7 +98,11 @@ fn run<'py, G: Game>(
 /// Game `index` of the run seeded with `seed`, played from `state`: a new state of the
 /// same class holding the finished game.
 #[pyfunction]
-fn replay_playout<'py>(state: &Bound<'py, PyAny>, seed: u64, index: u64) -> PyResult<Bound<'py, PyAny>> {
+fn replay_playout<'py>(
+    state: &Bound<'py, PyAny>,
+    seed: u64,
+    index: u64,
+) -> PyResult<Bound<'py, PyAny>> {
     let py = state.py();
     if let Ok(s) = state.cast::<PyTabik>() {
         let game = playout::replay(&s.borrow().game, seed, index);

@@ -21,10 +21,16 @@ impl PyTabik {
     fn new(py: Python<'_>, size: Py<PyAny>, pie: Py<PyAny>) -> PyResult<Self> {
         let (size, pie) = (size.bind(py), pie.bind(py));
         let config = TabikConfig {
-            size: params::int_in(size, "size", territory::tabik::MIN_SIZE as i64, territory::tabik::MAX_SIZE as i64)?,
+            size: params::int_in(
+                size,
+                "size",
+                territory::tabik::MIN_SIZE as i64,
+                territory::tabik::MAX_SIZE as i64,
+            )?,
             pie: params::boolean(pie, "pie")?,
         };
-        let game = Tabik::new(config).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let game = Tabik::new(config)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
         Ok(PyTabik { game })
     }
 
@@ -48,8 +54,12 @@ impl PyTabik {
                 stones.set_item(name, <Tabik as Game>::COLOR_NAMES[color.index()])?;
             }
         }
-        let rods: Vec<(String, String)> =
-            self.game.rods().into_iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        let rods: Vec<(String, String)> = self
+            .game
+            .rods()
+            .into_iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
         let board = PyDict::new(py);
         board.set_item("stones", stones)?;
         board.set_item("rods", rods)?;

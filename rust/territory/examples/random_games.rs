@@ -15,7 +15,12 @@ fn run<G: Game>(start: G, games: u64) {
         moves += play_out(&mut game, &mut game_rng(0, index)).length as u64;
     }
     let seconds = began.elapsed().as_secs_f64();
-    println!("{}: {games} games, {:.0} games/s, {:.1} actions/game", G::NAME, games as f64 / seconds, moves as f64 / games as f64);
+    println!(
+        "{}: {games} games, {:.0} games/s, {:.1} actions/game",
+        G::NAME,
+        games as f64 / seconds,
+        moves as f64 / games as f64
+    );
 }
 
 fn main() {

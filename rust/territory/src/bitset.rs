@@ -106,7 +106,10 @@ impl Bits {
     /// Iterates the elements in ascending order.
     #[inline]
     pub fn iter(&self) -> BitsIter {
-        BitsIter { bits: *self, word: 0 }
+        BitsIter {
+            bits: *self,
+            word: 0,
+        }
     }
 }
 
@@ -205,6 +208,15 @@ impl Shl<usize> for Bits {
     type Output = Bits;
     #[inline]
     fn shl(self, n: usize) -> Bits {
+        if n > 0 && n < 64 {
+            let w = self.0;
+            return Bits([
+                w[0] << n,
+                w[1] << n | w[0] >> (64 - n),
+                w[2] << n | w[1] >> (64 - n),
+                w[3] << n | w[2] >> (64 - n),
+            ]);
+        }
         let (words, bits) = (n / 64, n % 64);
         let mut out = [0u64; 4];
         for k in (words..4).rev() {
@@ -223,6 +235,15 @@ impl Shr<usize> for Bits {
     type Output = Bits;
     #[inline]
     fn shr(self, n: usize) -> Bits {
+        if n > 0 && n < 64 {
+            let w = self.0;
+            return Bits([
+                w[0] >> n | w[1] << (64 - n),
+                w[1] >> n | w[2] << (64 - n),
+                w[2] >> n | w[3] << (64 - n),
+                w[3] >> n,
+            ]);
+        }
         let (words, bits) = (n / 64, n % 64);
         let mut out = [0u64; 4];
         for k in 0..4 - words.min(4) {

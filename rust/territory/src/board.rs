@@ -29,9 +29,15 @@ pub struct Board {
 impl Board {
     /// A hex board of the axial positions accepted by `contains`, with names given by
     /// `(q + name_offset.0, r + name_offset.1)` as column and row.
-    pub fn hex(span: std::ops::RangeInclusive<i32>, contains: impl Fn(i32, i32) -> bool, name_offset: (i32, i32)) -> Board {
+    pub fn hex(
+        span: std::ops::RangeInclusive<i32>,
+        contains: impl Fn(i32, i32) -> bool,
+        name_offset: (i32, i32),
+    ) -> Board {
         let positions = Self::positions(span, contains);
-        Self::build(positions, &HEX_DIRECTIONS, |(q, r)| (q + name_offset.0, r + name_offset.1))
+        Self::build(positions, &HEX_DIRECTIONS, |(q, r)| {
+            (q + name_offset.0, r + name_offset.1)
+        })
     }
 
     /// A k x k square board with orthogonal adjacency.
@@ -41,7 +47,10 @@ impl Board {
         Self::build(positions, &SQUARE_DIRECTIONS, |p| p)
     }
 
-    fn positions(span: std::ops::RangeInclusive<i32>, contains: impl Fn(i32, i32) -> bool) -> Vec<(i32, i32)> {
+    fn positions(
+        span: std::ops::RangeInclusive<i32>,
+        contains: impl Fn(i32, i32) -> bool,
+    ) -> Vec<(i32, i32)> {
         let mut positions = Vec::new();
         for r in span.clone() {
             for q in span.clone() {
@@ -54,7 +63,11 @@ impl Board {
         positions
     }
 
-    fn build(positions: Vec<(i32, i32)>, directions: &[(i32, i32)], name_of: impl Fn((i32, i32)) -> (i32, i32)) -> Board {
+    fn build(
+        positions: Vec<(i32, i32)>,
+        directions: &[(i32, i32)],
+        name_of: impl Fn((i32, i32)) -> (i32, i32),
+    ) -> Board {
         let index_of = |p: (i32, i32)| positions.iter().position(|&x| x == p).map(|i| i as u8);
         let steps: Vec<[Option<u8>; 6]> = positions
             .iter()
@@ -66,7 +79,10 @@ impl Board {
                 step
             })
             .collect();
-        let neighbours = steps.iter().map(|s| s.iter().flatten().map(|&i| i as usize).collect()).collect();
+        let neighbours = steps
+            .iter()
+            .map(|s| s.iter().flatten().map(|&i| i as usize).collect())
+            .collect();
         let mut by_name = vec![[NONE; TABLE]; TABLE];
         let names = positions
             .iter()
@@ -77,7 +93,14 @@ impl Board {
                 Coord::new(col as u8, row as u8)
             })
             .collect();
-        Board { all: Bits::below(positions.len()), positions, names, neighbours, steps, by_name }
+        Board {
+            all: Bits::below(positions.len()),
+            positions,
+            names,
+            neighbours,
+            steps,
+            by_name,
+        }
     }
 
     pub fn len(&self) -> usize {

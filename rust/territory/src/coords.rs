@@ -22,9 +22,16 @@ impl Coord {
     /// column and row, without looking at any board. Row "0" (like "a0") is well-formed
     /// but off every board; the error says so.
     pub fn parse(text: &str) -> Result<Coord, IllegalMove> {
-        let bad = || IllegalMove::new(format!("'{text}' is not a cell name (a letter then a number, like 'b3')"));
-        if text.len() == 2 && text.as_bytes()[0].is_ascii_lowercase() && text.as_bytes()[1] == b'0' {
-            return Err(IllegalMove::new(format!("{text} is off the board (rows are numbered from 1)")));
+        let bad = || {
+            IllegalMove::new(format!(
+                "'{text}' is not a cell name (a letter then a number, like 'b3')"
+            ))
+        };
+        if text.len() == 2 && text.as_bytes()[0].is_ascii_lowercase() && text.as_bytes()[1] == b'0'
+        {
+            return Err(IllegalMove::new(format!(
+                "{text} is off the board (rows are numbered from 1)"
+            )));
         }
         let mut chars = text.chars();
         let letter = chars.next().ok_or_else(bad)?;
@@ -41,7 +48,10 @@ impl Coord {
         if number > 256 {
             return Err(bad());
         }
-        Ok(Coord { col: letter as u8 - b'a', row: (number - 1) as u8 })
+        Ok(Coord {
+            col: letter as u8 - b'a',
+            row: (number - 1) as u8,
+        })
     }
 }
 
@@ -60,7 +70,9 @@ mod tests {
         for text in ["a1", "h7", "p16", "z100"] {
             assert_eq!(Coord::parse(text).unwrap().to_string(), text);
         }
-        for bad in ["", "a", "1a", "A1", "a0", "a00", "a01", "a-1", "ab", "a1 ", "a1000"] {
+        for bad in [
+            "", "a", "1a", "A1", "a0", "a00", "a01", "a-1", "ab", "a1 ", "a1000",
+        ] {
             assert!(Coord::parse(bad).is_err(), "{bad}");
         }
     }

@@ -208,6 +208,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
         self.to_move().is_none()
     }
 
+    /// Scores and winner together; games override it to score the position only once.
+    fn outcome(&self) -> (BySeat<Self::Score>, Option<Seat>) {
+        (self.scores(), self.winner())
+    }
+
     /// The legal moves in ascending action order.
     fn legal_moves(&self) -> Vec<Self::Move> {
         let mut moves = Vec::new();

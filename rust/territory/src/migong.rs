@@ -17,6 +17,7 @@ use crate::scoring;
 
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;
+const WEDGES: usize = 6 * CELLS;
 const DIRECTION_NAMES: [&str; 6] = ["E", "NE", "NW", "W", "SW", "SE"];
 
 /// A piece's pattern: bit i is set when wedge i is Yellow (wedge i faces direction i).
@@ -37,18 +38,25 @@ impl Piece {
         if text.len() != 6 {
             return None;
         }
-        text.bytes().enumerate().try_fold(0u8, |p, (i, b)| match b {
-            b'B' => Some(p),
-            b'Y' => Some(p | 1 << i),
-            _ => None,
-        }).map(Piece)
+        text.bytes()
+            .enumerate()
+            .try_fold(0u8, |p, (i, b)| match b {
+                b'B' => Some(p),
+                b'Y' => Some(p | 1 << i),
+                _ => None,
+            })
+            .map(Piece)
     }
 }
 
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for i in 0..6 {
-            f.write_str(if self.wedge(i) == Color::First { "B" } else { "Y" })?;
+            f.write_str(if self.wedge(i) == Color::First {
+                "B"
+            } else {
+                "Y"
+            })?;
         }
         Ok(())
     }
@@ -84,7 +92,11 @@ pub struct MigongConfig {
 
 impl Default for MigongConfig {
     fn default() -> MigongConfig {
-        MigongConfig { pie: true, border: Border::Alternate, group_size: GroupSize::Extent }
+        MigongConfig {
+            pie: true,
+            border: Border::Alternate,
+            group_size: GroupSize::Extent,
+        }
     }
 }
 
@@ -117,7 +129,11 @@ struct Geometry {
 fn geometry() -> &'static Geometry {
     static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
     GEOMETRY.get_or_init(|| {
-        let board = Board::hex(-6..=6, |q, r| q.abs().max(r.abs()).max((q + r).abs()) <= 6 && (q, r) != (0, 0), (6, 6));
+        let board = Board::hex(
+            -6..=6,
+            |q, r| q.abs().max(r.abs()).max((q + r).abs()) <= 6 && (q, r) != (0, 0),
+            (6, 6),
+        );
         let mut next = 0;
         let borders = (0..board.len())
             .map(|cell| {
@@ -160,6 +176,10 @@ pub struct Migong {
     /// Yellow bits of the border edges of each cell, by direction.
     border_yellow: Arc<[u8; CELLS]>,
     pieces: [Option<Piece>; CELLS],
+    /// Per cell, the directions whose wedge colour is fixed (by a border edge or a
+    /// neighbouring piece), and which of those must be Yellow.
+    need_mask: [u8; CELLS],
+    need_yellow: [u8; CELLS],
     /// Patterns that fit each empty cell (0 for occupied cells).
     fit: [u64; CELLS],
     /// The patterns each colour still has.
@@ -194,6 +214,8 @@ impl Migong {
             config,
             border_yellow: Arc::new(border_yellow),
             pieces: [None; CELLS],
+            need_mask: [0; CELLS],
+            need_yellow: [0; CELLS],
             fit: [0; CELLS],
             remaining: FULL_SETS,
             swapped: false,
@@ -241,36 +263,35 @@ impl Migong {
 
     /// The wedge colours required on an empty cell: (constrained directions, yellow bits).
     fn constraint(&self, cell: usize) -> (u8, u8) {
-        let board = Self::board();
-        let mut mask = 0u8;
-        let mut yellow = self.border_yellow[cell];
-        for d in 0..6 {
-            match board.step(cell, d) {
-                None => mask |= 1 << d,
-                Some(n) => {
-                    if let Some(piece) = self.pieces[n] {
-                        mask |= 1 << d;
-                        yellow |= (piece.0 >> ((d + 3) % 6) & 1) << d;
-                    }
-                }
-            }
-        }
-        (mask, yellow & mask)
+        (self.need_mask[cell], self.need_yellow[cell])
     }
 
     fn refresh_fit(&mut self, cell: usize) {
         self.fit[cell] = if self.pieces[cell].is_some() {
             0
         } else {
-            let (mask, yellow) = self.constraint(cell);
-            fits(mask, yellow)
+            fits(self.need_mask[cell], self.need_yellow[cell])
         };
     }
 
-    fn refresh_around(&mut self, cell: usize) {
+    /// Places (`Some`) or lifts (`None`) the piece on `cell`, updating what its
+    /// neighbours require: wedge d of this piece touches wedge d + 3 of the neighbour.
+    fn set_piece(&mut self, cell: usize, piece: Option<Piece>) {
+        self.pieces[cell] = piece;
         self.refresh_fit(cell);
         for d in 0..6 {
             if let Some(n) = Self::board().step(cell, d) {
+                let facing = 1u8 << ((d + 3) % 6);
+                match piece {
+                    Some(p) => {
+                        self.need_mask[n] |= facing;
+                        self.need_yellow[n] |= ((p.0 >> d) & 1) << ((d + 3) % 6);
+                    }
+                    None => {
+                        self.need_mask[n] &= !facing;
+                        self.need_yellow[n] &= !facing;
+                    }
+                }
                 self.refresh_fit(n);
             }
         }
@@ -285,85 +306,98 @@ impl Migong {
     }
 
     fn placement_count(&self, set: u64) -> usize {
-        self.fit.iter().map(|&f| (f & set).count_ones() as usize).sum()
+        self.fit
+            .iter()
+            .map(|&f| (f & set).count_ones() as usize)
+            .sum()
     }
 
-    /// Wedge groups as (colour, wedge ids), ordered by first wedge id.
-    fn wedge_groups(&self) -> Vec<(Color, Vec<usize>)> {
-        let board = Self::board();
-        let mut parent: Vec<u16> = (0..6 * CELLS as u16).collect();
-        fn find(parent: &mut [u16], mut x: usize) -> usize {
-            while parent[x] as usize != x {
-                parent[x] = parent[parent[x] as usize];
-                x = parent[x] as usize;
+    /// For every wedge id, the smallest wedge id of its group (meaningless for empty
+    /// cells). Wedges touching across pieces always match, so they always join.
+    fn wedge_roots(&self) -> [u16; WEDGES] {
+        let mut root: [u16; WEDGES] = std::array::from_fn(|i| i as u16);
+        fn find(root: &mut [u16; WEDGES], mut x: usize) -> usize {
+            while root[x] as usize != x {
+                root[x] = root[root[x] as usize];
+                x = root[x] as usize;
             }
             x
         }
-        let union = |parent: &mut Vec<u16>, a: usize, b: usize| {
-            let (ra, rb) = (find(parent, a), find(parent, b));
-            // The smaller id becomes the root, so a root is its group's first wedge.
-            if ra != rb {
-                parent[ra.max(rb)] = ra.min(rb) as u16;
-            }
-        };
+        fn union(root: &mut [u16; WEDGES], a: usize, b: usize) {
+            let (ra, rb) = (find(root, a), find(root, b));
+            root[ra.max(rb)] = ra.min(rb) as u16;
+        }
+        let board = Self::board();
         for cell in 0..CELLS {
-            let Some(piece) = self.pieces[cell] else { continue };
+            let Some(piece) = self.pieces[cell] else {
+                continue;
+            };
             for i in 0..6 {
                 if piece.wedge(i) == piece.wedge((i + 1) % 6) {
-                    union(&mut parent, 6 * cell + i, 6 * cell + (i + 1) % 6);
+                    union(&mut root, 6 * cell + i, 6 * cell + (i + 1) % 6);
                 }
-                // Touching wedges of neighbouring pieces always match (placement rule).
-                if let Some(n) = board.step(cell, i).filter(|&n| n > cell && self.pieces[n].is_some()) {
-                    union(&mut parent, 6 * cell + i, 6 * n + (i + 3) % 6);
+                if let Some(n) = board
+                    .step(cell, i)
+                    .filter(|&n| n > cell && self.pieces[n].is_some())
+                {
+                    union(&mut root, 6 * cell + i, 6 * n + (i + 3) % 6);
                 }
             }
         }
-        let mut groups: Vec<(Color, Vec<usize>)> = Vec::new();
-        let mut slot = vec![usize::MAX; 6 * CELLS];
+        for x in 0..WEDGES {
+            root[x] = find(&mut root, x) as u16;
+        }
+        root
+    }
+
+    /// Visits each group as (colour, first wedge id, wedges, extent), by first wedge id.
+    fn for_each_group(&self, mut visit: impl FnMut(Color, usize, usize, usize)) {
+        let root = self.wedge_roots();
+        let mut wedges = [0u16; WEDGES];
+        let mut extent = [0u16; WEDGES];
         for cell in 0..CELLS {
-            let Some(piece) = self.pieces[cell] else { continue };
+            if self.pieces[cell].is_none() {
+                continue;
+            }
+            let roots = &root[6 * cell..6 * cell + 6];
             for i in 0..6 {
-                let root = find(&mut parent, 6 * cell + i);
-                if slot[root] == usize::MAX {
-                    slot[root] = groups.len();
-                    groups.push((piece.wedge(i), Vec::new()));
+                let r = roots[i] as usize;
+                wedges[r] += 1;
+                if !roots[..i].contains(&roots[i]) {
+                    extent[r] += 1;
                 }
-                groups[slot[root]].1.push(6 * cell + i);
             }
         }
-        groups
+        for x in 0..WEDGES {
+            if wedges[x] > 0 {
+                let piece = self.pieces[x / 6].expect("wedges only on pieces");
+                visit(
+                    piece.wedge(x % 6),
+                    x,
+                    wedges[x] as usize,
+                    extent[x] as usize,
+                );
+            }
+        }
     }
 
     fn held(&self) -> [u32; 2] {
-        let groups = self.wedge_groups();
-        scoring::largest_held(groups.iter().map(|(color, wedges)| {
-            let size = match self.config.group_size {
-                GroupSize::Wedges => wedges.len(),
-                GroupSize::Extent => extent(wedges),
-            };
-            (*color, size)
-        }))
+        let mut tally = scoring::Tally::<{ WEDGES + 1 }>::new();
+        let by_wedges = self.config.group_size == GroupSize::Wedges;
+        self.for_each_group(|color, _, wedges, extent| {
+            tally.add(color, if by_wedges { wedges } else { extent })
+        });
+        tally.held()
     }
 
     fn index_of(&self, cell: Coord) -> Result<usize, IllegalMove> {
         if cell == Coord::new(6, 6) {
             return Err(IllegalMove::new("g7 is the central border, not a cell"));
         }
-        Self::board().index(cell).ok_or_else(|| IllegalMove::new(format!("cell {cell} is not on the board")))
+        Self::board()
+            .index(cell)
+            .ok_or_else(|| IllegalMove::new(format!("cell {cell} is not on the board")))
     }
-}
-
-/// Distinct cells among wedge ids listed in ascending order.
-fn extent(wedges: &[usize]) -> usize {
-    let mut count = 0;
-    let mut last = usize::MAX;
-    for &w in wedges {
-        if w / 6 != last {
-            count += 1;
-            last = w / 6;
-        }
-    }
-    count
 }
 
 const COLOR_NAMES: [&str; 2] = ["blue", "yellow"];
@@ -376,7 +410,9 @@ impl Game for Migong {
 
     fn to_move(&self) -> Option<Seat> {
         let n = self.history.len();
-        let over = n >= 2 && self.history[n - 1] == MigongMove::Pass && self.history[n - 2] == MigongMove::Pass;
+        let over = n >= 2
+            && self.history[n - 1] == MigongMove::Pass
+            && self.history[n - 2] == MigongMove::Pass;
         (!over).then(|| Seat::of_ply(n))
     }
 
@@ -399,7 +435,10 @@ impl Game for Migong {
             while fitting != 0 {
                 let p = fitting.trailing_zeros() as u8;
                 fitting &= fitting - 1;
-                out.push(MigongMove::Place { cell: board.name(cell), piece: Piece(p) });
+                out.push(MigongMove::Place {
+                    cell: board.name(cell),
+                    piece: Piece(p),
+                });
             }
         }
         if self.pie_available() {
@@ -432,7 +471,10 @@ impl Game for Migong {
                     fitting &= fitting - 1;
                 }
                 let piece = Piece(fitting.trailing_zeros() as u8);
-                return Some(MigongMove::Place { cell: Self::board().name(cell), piece });
+                return Some(MigongMove::Place {
+                    cell: Self::board().name(cell),
+                    piece,
+                });
             }
             r -= count;
         }
@@ -461,7 +503,9 @@ impl Game for Migong {
                     return Err(IllegalMove::new(format!("{name} has already used {piece}")));
                 }
                 let (mask, yellow) = self.constraint(cell);
-                if let Some(d) = (0..6).find(|&d| mask >> d & 1 == 1 && (piece.0 ^ yellow) >> d & 1 == 1) {
+                if let Some(d) =
+                    (0..6).find(|&d| mask >> d & 1 == 1 && (piece.0 ^ yellow) >> d & 1 == 1)
+                {
                     let needed = if yellow >> d & 1 == 1 { "Y" } else { "B" };
                     let what = match Self::board().step(cell, d) {
                         Some(n) => format!("the piece on {}", Self::board().name(n)),
@@ -474,15 +518,22 @@ impl Game for Migong {
                 }
                 Ok(())
             }
-            MigongMove::Swap if !self.config.pie => Err(IllegalMove::new("swap is not allowed: the pie rule is off")),
-            MigongMove::Swap if !self.pie_available() => Err(IllegalMove::new("swap is only legal on seat 1's first turn")),
+            MigongMove::Swap if !self.config.pie => {
+                Err(IllegalMove::new("swap is not allowed: the pie rule is off"))
+            }
+            MigongMove::Swap if !self.pie_available() => Err(IllegalMove::new(
+                "swap is only legal on seat 1's first turn",
+            )),
             MigongMove::Swap => Ok(()),
             MigongMove::Pass => {
-                let n = self.placement_count(self.remaining[color.index()]) + self.pie_available() as usize;
+                let n = self.placement_count(self.remaining[color.index()])
+                    + self.pie_available() as usize;
                 if n == 0 {
                     Ok(())
                 } else {
-                    Err(IllegalMove::new(format!("pass is only legal without other moves, and {n} are legal")))
+                    Err(IllegalMove::new(format!(
+                        "pass is only legal without other moves, and {n} are legal"
+                    )))
                 }
             }
         }
@@ -493,9 +544,8 @@ impl Game for Migong {
             MigongMove::Place { cell, piece } => {
                 let color = self.mover_color();
                 let cell = Self::board().index(cell).unwrap();
-                self.pieces[cell] = Some(piece);
+                self.set_piece(cell, Some(piece));
                 self.remaining[color.index()] &= !(1 << piece.0);
-                self.refresh_around(cell);
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -509,9 +559,8 @@ impl Game for Migong {
             MigongMove::Place { cell, piece } => {
                 let color = self.mover_color();
                 let cell = Self::board().index(cell).unwrap();
-                self.pieces[cell] = None;
+                self.set_piece(cell, None);
                 self.remaining[color.index()] |= 1 << piece.0;
-                self.refresh_around(cell);
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -525,6 +574,10 @@ impl Game for Migong {
         self.swapped = false;
         self.history.clear();
         for cell in 0..CELLS {
+            self.need_mask[cell] = Self::border_edges(cell)
+                .iter()
+                .fold(0, |m, &(d, _)| m | 1 << d);
+            self.need_yellow[cell] = self.border_yellow[cell];
             self.refresh_fit(cell);
         }
     }
@@ -534,7 +587,10 @@ impl Game for Migong {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        self.history.iter().rposition(|&m| m != MigongMove::Pass).map(Seat::of_ply)
+        self.history
+            .iter()
+            .rposition(|&m| m != MigongMove::Pass)
+            .map(Seat::of_ply)
     }
 
     fn scores(&self) -> BySeat<u32> {
@@ -542,7 +598,8 @@ impl Game for Migong {
     }
 
     fn winner(&self) -> Option<Seat> {
-        self.is_over().then(|| scoring::winner(self.scores(), self.last_mover()))
+        self.is_over()
+            .then(|| scoring::winner(self.scores(), self.last_mover()))
     }
 
     fn parse_move(&self, text: &str) -> Result<MigongMove, IllegalMove> {
@@ -552,12 +609,16 @@ impl Game for Migong {
             _ => {}
         }
         let (cell, piece) = text.split_once(':').ok_or_else(|| {
-            IllegalMove::new(format!("'{text}' is not a Migong move (expected like 'h7:BYBYBY', 'swap' or 'pass')"))
+            IllegalMove::new(format!(
+                "'{text}' is not a Migong move (expected like 'h7:BYBYBY', 'swap' or 'pass')"
+            ))
         })?;
         let coord = Coord::parse(cell)?;
         self.index_of(coord)?;
         let piece = Piece::parse(piece).ok_or_else(|| {
-            IllegalMove::new(format!("'{piece}' is not a piece: six letters B or Y, for wedges E, NE, NW, W, SW, SE"))
+            IllegalMove::new(format!(
+                "'{piece}' is not a piece: six letters B or Y, for wedges E, NE, NW, W, SW, SE"
+            ))
         })?;
         Ok(MigongMove::Place { cell: coord, piece })
     }
@@ -568,7 +629,9 @@ impl Game for Migong {
 
     fn action_of(&self, mv: MigongMove) -> Option<usize> {
         match mv {
-            MigongMove::Place { cell, piece } => Some(Self::board().index(cell)? * 64 + piece.0 as usize),
+            MigongMove::Place { cell, piece } => {
+                Some(Self::board().index(cell)? * 64 + piece.0 as usize)
+            }
             MigongMove::Swap => Some(CELLS * 64),
             MigongMove::Pass => Some(CELLS * 64 + 1),
         }
@@ -576,7 +639,10 @@ impl Game for Migong {
 
     fn move_of(&self, action: usize) -> Option<MigongMove> {
         Some(match action {
-            a if a < CELLS * 64 => MigongMove::Place { cell: Self::board().name(a / 64), piece: Piece((a % 64) as u8) },
+            a if a < CELLS * 64 => MigongMove::Place {
+                cell: Self::board().name(a / 64),
+                piece: Piece((a % 64) as u8),
+            },
             a if a == CELLS * 64 => MigongMove::Swap,
             a if a == CELLS * 64 + 1 => MigongMove::Pass,
             _ => return None,
@@ -592,14 +658,34 @@ impl Game for Migong {
     }
 
     fn groups(&self) -> Vec<GroupInfo> {
-        self.wedge_groups()
-            .into_iter()
-            .map(|(color, wedges)| {
-                let mut cells: Vec<usize> = wedges.iter().map(|w| w / 6).collect();
-                cells.dedup();
-                GroupInfo { color, size: cells.len(), cells, wedges: Some(wedges.len()), numbers: None, price: None }
-            })
-            .collect()
+        let root = self.wedge_roots();
+        let mut groups = Vec::new();
+        self.for_each_group(|color, first, wedges, extent| {
+            let cells: Vec<usize> = (0..CELLS)
+                .filter(|&c| {
+                    self.pieces[c].is_some() && root[6 * c..6 * c + 6].contains(&(first as u16))
+                })
+                .collect();
+            debug_assert_eq!(cells.len(), extent);
+            groups.push(GroupInfo {
+                color,
+                size: extent,
+                cells,
+                wedges: Some(wedges),
+                numbers: None,
+                price: None,
+            });
+        });
+        groups
+    }
+
+    fn outcome(&self) -> (BySeat<u32>, Option<Seat>) {
+        let scores = self.scores();
+        (
+            scores,
+            self.is_over()
+                .then(|| scoring::winner(scores, self.last_mover())),
+        )
     }
 
     fn is_pie_swap(mv: MigongMove) -> bool {
@@ -635,7 +721,9 @@ mod tests {
     fn fits_table_matches_definition() {
         for mask in 0..64u8 {
             for value in 0..64u8 {
-                let expected = (0..64u64).filter(|&p| (p as u8 & mask) == (value & mask)).fold(0u64, |m, p| m | 1 << p);
+                let expected = (0..64u64)
+                    .filter(|&p| (p as u8 & mask) == (value & mask))
+                    .fold(0u64, |m, p| m | 1 << p);
                 if value & !mask == 0 {
                     assert_eq!(fits(mask, value), expected);
                 }

@@ -35,7 +35,13 @@ pub struct NumeConfig {
 
 impl Default for NumeConfig {
     fn default() -> NumeConfig {
-        NumeConfig { n: 4, square: None, komi: Some(0), komi_to: Color::First, komi_phase: false }
+        NumeConfig {
+            n: 4,
+            square: None,
+            komi: Some(0),
+            komi_to: Color::First,
+            komi_phase: false,
+        }
     }
 }
 
@@ -56,7 +62,10 @@ impl fmt::Display for NumeMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NumeMove::Place { cell, number: None } => write!(f, "{cell}"),
-            NumeMove::Place { cell, number: Some(w) } => write!(f, "{cell}={w}"),
+            NumeMove::Place {
+                cell,
+                number: Some(w),
+            } => write!(f, "{cell}={w}"),
             NumeMove::Komi { k, to } => write!(f, "komi {k}.5 {}", COLOR_NAMES[to.index()]),
             NumeMove::Side(color) => write!(f, "side {}", COLOR_NAMES[color.index()]),
         }
@@ -99,20 +108,33 @@ impl Nume {
         let err = |parameter, message: String| Err(ConfigError { parameter, message });
         let board = match config.square {
             Some(k) if !(2..=MAX_SQUARE).contains(&k) => {
-                return err("square", format!("must be None or an int from 2 to {MAX_SQUARE}, got {k}"))
+                return err(
+                    "square",
+                    format!("must be None or an int from 2 to {MAX_SQUARE}, got {k}"),
+                )
             }
             Some(k) => Board::square(k),
             None if !(1..=MAX_N).contains(&config.n) => {
-                return err("n", format!("must be an int from 1 to {MAX_N}, got {}", config.n))
+                return err(
+                    "n",
+                    format!("must be an int from 1 to {MAX_N}, got {}", config.n),
+                )
             }
             None => {
                 let n = config.n as i32;
-                Board::hex(0..=2 * n, |q, r| (0..=2 * n).contains(&(3 * n - 1 - q - r)), (0, 0))
+                Board::hex(
+                    0..=2 * n,
+                    |q, r| (0..=2 * n).contains(&(3 * n - 1 - q - r)),
+                    (0, 0),
+                )
             }
         };
         if let Some(k) = config.komi {
             if k > MAX_KOMI {
-                return err("komi", format!("must be k + 0.5 with k from 0 to {MAX_KOMI}, got k = {k}"));
+                return err(
+                    "komi",
+                    format!("must be k + 0.5 with k from 0 to {MAX_KOMI}, got k = {k}"),
+                );
             }
         }
         let mut game = Nume {
@@ -145,7 +167,9 @@ impl Nume {
 
     /// The stone on a cell: its colour and number.
     pub fn stone_at(&self, cell: usize) -> Option<(Color, Option<u32>)> {
-        let color = Color::BOTH.into_iter().find(|c| self.stones[c.index()].contains(cell))?;
+        let color = Color::BOTH
+            .into_iter()
+            .find(|c| self.stones[c.index()].contains(cell))?;
         let number = self.numbers[cell];
         Some((color, (number != NO_NUMBER).then_some(number)))
     }
@@ -225,19 +249,25 @@ impl Nume {
     }
 
     fn recompute_adjacent(&mut self, color: Color) {
-        self.adjacent[color.index()] =
-            self.stones[color.index()].iter().fold(Bits::EMPTY, |acc, c| acc | self.board.neighbours(c));
+        self.adjacent[color.index()] = self.stones[color.index()]
+            .iter()
+            .fold(Bits::EMPTY, |acc, c| acc | self.board.neighbours(c));
     }
 
     fn parse_number(text: &str, whole: &str) -> Result<u32, IllegalMove> {
-        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) || (text.len() > 1 && text.starts_with('0')) {
+        if text.is_empty()
+            || !text.bytes().all(|b| b.is_ascii_digit())
+            || (text.len() > 1 && text.starts_with('0'))
+        {
             return Err(IllegalMove::new(format!(
                 "'{whole}': the number must be a whole number from 0 to {MAX_NUMBER} written plainly, got '{text}'"
             )));
         }
         match text.parse::<u64>() {
             Ok(w) if w <= MAX_NUMBER as u64 => Ok(w as u32),
-            _ => Err(IllegalMove::new(format!("'{whole}': the number {text} is above the largest allowed, {MAX_NUMBER}"))),
+            _ => Err(IllegalMove::new(format!(
+                "'{whole}': the number {text} is above the largest allowed, {MAX_NUMBER}"
+            ))),
         }
     }
 
@@ -245,7 +275,9 @@ impl Nume {
         match text {
             "black" => Ok(Color::First),
             "white" => Ok(Color::Second),
-            _ => Err(IllegalMove::new(format!("'{whole}': expected 'black' or 'white', got '{text}'"))),
+            _ => Err(IllegalMove::new(format!(
+                "'{whole}': expected 'black' or 'white', got '{text}'"
+            ))),
         }
     }
 }
@@ -284,9 +316,15 @@ impl Game for Nume {
             Phase::Stones => {
                 let (joining, starting) = self.placements();
                 let name = |c| self.board.name(c);
-                out.extend(joining.iter().map(|c| NumeMove::Place { cell: name(c), number: None }));
+                out.extend(joining.iter().map(|c| NumeMove::Place {
+                    cell: name(c),
+                    number: None,
+                }));
                 for c in starting {
-                    out.extend((0..=self.n_cells() as u32).map(|w| NumeMove::Place { cell: name(c), number: Some(w) }));
+                    out.extend((0..=self.n_cells() as u32).map(|w| NumeMove::Place {
+                        cell: name(c),
+                        number: Some(w),
+                    }));
                 }
             }
         }
@@ -297,7 +335,10 @@ impl Game for Nume {
         match self.phase {
             Phase::ChooseKomi => {
                 let r = rng.random_range(0..2 * (n + 1));
-                Some(NumeMove::Komi { k: (r / 2) as u64, to: Color::BOTH[r % 2] })
+                Some(NumeMove::Komi {
+                    k: (r / 2) as u64,
+                    to: Color::BOTH[r % 2],
+                })
             }
             Phase::ChooseSide => Some(NumeMove::Side(Color::BOTH[rng.random_range(0..2)])),
             Phase::Stones => {
@@ -309,11 +350,17 @@ impl Game for Nume {
                 }
                 let r = rng.random_range(0..total);
                 Some(if r < plain {
-                    NumeMove::Place { cell: self.board.name(joining.nth(r).unwrap()), number: None }
+                    NumeMove::Place {
+                        cell: self.board.name(joining.nth(r).unwrap()),
+                        number: None,
+                    }
                 } else {
                     let r = r - plain;
                     let cell = starting.nth(r / (n + 1)).unwrap();
-                    NumeMove::Place { cell: self.board.name(cell), number: Some((r % (n + 1)) as u32) }
+                    NumeMove::Place {
+                        cell: self.board.name(cell),
+                        number: Some((r % (n + 1)) as u32),
+                    }
                 })
             }
         }
@@ -353,9 +400,15 @@ impl Game for Nume {
                     _ => Ok(()),
                 }
             }
-            (_, Phase::ChooseKomi) => Err(IllegalMove::new("seat 0 must first choose the komi, like 'komi 2.5 white'")),
-            (_, Phase::ChooseSide) => Err(IllegalMove::new("seat 1 must first choose a colour: 'side black' or 'side white'")),
-            (_, Phase::Stones) => Err(IllegalMove::new("komi and side moves only belong to the komi phase")),
+            (_, Phase::ChooseKomi) => Err(IllegalMove::new(
+                "seat 0 must first choose the komi, like 'komi 2.5 white'",
+            )),
+            (_, Phase::ChooseSide) => Err(IllegalMove::new(
+                "seat 1 must first choose a colour: 'side black' or 'side white'",
+            )),
+            (_, Phase::Stones) => Err(IllegalMove::new(
+                "komi and side moves only belong to the komi phase",
+            )),
         }
     }
 
@@ -373,7 +426,11 @@ impl Game for Nume {
                 self.phase = Phase::ChooseSide;
             }
             NumeMove::Side(color) => {
-                self.black_seat = if color == Color::First { Seat::Second } else { Seat::First };
+                self.black_seat = if color == Color::First {
+                    Seat::Second
+                } else {
+                    Seat::First
+                };
                 self.phase = Phase::Stones;
             }
         }
@@ -385,7 +442,11 @@ impl Game for Nume {
         match mv {
             NumeMove::Place { cell, .. } => {
                 let i = self.board.index(cell).unwrap();
-                let color = if self.stones[0].contains(i) { Color::First } else { Color::Second };
+                let color = if self.stones[0].contains(i) {
+                    Color::First
+                } else {
+                    Color::Second
+                };
                 self.stones[color.index()].remove(i);
                 self.numbers[i] = NO_NUMBER;
                 self.recompute_adjacent(color);
@@ -461,15 +522,28 @@ impl Game for Nume {
 
     fn parse_move(&self, text: &str) -> Result<NumeMove, IllegalMove> {
         if let Some(rest) = text.strip_prefix("komi ") {
-            let (value, color) = rest
-                .split_once(' ')
-                .ok_or_else(|| IllegalMove::new(format!("'{text}' is not a komi move (expected like 'komi 2.5 white')")))?;
+            let (value, color) = rest.split_once(' ').ok_or_else(|| {
+                IllegalMove::new(format!(
+                    "'{text}' is not a komi move (expected like 'komi 2.5 white')"
+                ))
+            })?;
             let k = value
                 .strip_suffix(".5")
-                .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (k.len() == 1 || !k.starts_with('0')))
+                .filter(|k| {
+                    !k.is_empty()
+                        && k.bytes().all(|b| b.is_ascii_digit())
+                        && (k.len() == 1 || !k.starts_with('0'))
+                })
                 .and_then(|k| k.parse::<u64>().ok())
-                .ok_or_else(|| IllegalMove::new(format!("'{text}': the komi must be k + 0.5 with k a whole number, like 2.5")))?;
-            return Ok(NumeMove::Komi { k, to: Self::parse_color(color, text)? });
+                .ok_or_else(|| {
+                    IllegalMove::new(format!(
+                        "'{text}': the komi must be k + 0.5 with k a whole number, like 2.5"
+                    ))
+                })?;
+            return Ok(NumeMove::Komi {
+                k,
+                to: Self::parse_color(color, text)?,
+            });
         }
         if let Some(color) = text.strip_prefix("side ") {
             return Ok(NumeMove::Side(Self::parse_color(color, text)?));
@@ -499,11 +573,16 @@ impl Game for Nume {
         let n = self.n_cells();
         match mv {
             NumeMove::Place { cell, number: None } => self.board.index(cell),
-            NumeMove::Place { cell, number: Some(w) } => {
+            NumeMove::Place {
+                cell,
+                number: Some(w),
+            } => {
                 let c = self.board.index(cell)?;
                 ((w as usize) <= n).then(|| n + c * (n + 1) + w as usize)
             }
-            NumeMove::Komi { k, to } => (k <= n as u64).then(|| self.komi_base() + 2 * k as usize + to.index()),
+            NumeMove::Komi { k, to } => {
+                (k <= n as u64).then(|| self.komi_base() + 2 * k as usize + to.index())
+            }
             NumeMove::Side(color) => Some(self.side_base() + color.index()),
         }
     }
@@ -512,12 +591,21 @@ impl Game for Nume {
         let n = self.n_cells();
         let (komi, side) = (self.komi_base(), self.side_base());
         Some(match action {
-            a if a < n => NumeMove::Place { cell: self.board.name(a), number: None },
+            a if a < n => NumeMove::Place {
+                cell: self.board.name(a),
+                number: None,
+            },
             a if a < komi => {
                 let a = a - n;
-                NumeMove::Place { cell: self.board.name(a / (n + 1)), number: Some((a % (n + 1)) as u32) }
+                NumeMove::Place {
+                    cell: self.board.name(a / (n + 1)),
+                    number: Some((a % (n + 1)) as u32),
+                }
             }
-            a if a < side => NumeMove::Komi { k: ((a - komi) / 2) as u64, to: Color::BOTH[(a - komi) % 2] },
+            a if a < side => NumeMove::Komi {
+                k: ((a - komi) / 2) as u64,
+                to: Color::BOTH[(a - komi) % 2],
+            },
             a if a < side + 2 => NumeMove::Side(Color::BOTH[a - side]),
             _ => return None,
         })
@@ -539,7 +627,13 @@ impl Game for Nume {
                 cells: group.iter().collect(),
                 size: group.count(),
                 wedges: None,
-                numbers: Some(group.iter().map(|c| self.numbers[c]).filter(|&w| w != NO_NUMBER).collect()),
+                numbers: Some(
+                    group
+                        .iter()
+                        .map(|c| self.numbers[c])
+                        .filter(|&w| w != NO_NUMBER)
+                        .collect(),
+                ),
                 price: Some(price),
             })
             .collect()
@@ -559,7 +653,11 @@ mod tests {
     use super::*;
 
     fn hex(n: usize) -> Nume {
-        Nume::new(NumeConfig { n, ..NumeConfig::default() }).unwrap()
+        Nume::new(NumeConfig {
+            n,
+            ..NumeConfig::default()
+        })
+        .unwrap()
     }
 
     #[test]
@@ -567,25 +665,43 @@ mod tests {
         for (n, cells) in [(1, 6), (2, 18), (3, 36), (4, 60), (8, 216)] {
             assert_eq!(hex(n).num_cells(), cells);
         }
-        let sq = Nume::new(NumeConfig { square: Some(9), ..NumeConfig::default() }).unwrap();
+        let sq = Nume::new(NumeConfig {
+            square: Some(9),
+            ..NumeConfig::default()
+        })
+        .unwrap();
         assert_eq!(sq.num_cells(), 81);
     }
 
     #[test]
     fn merge_keeps_every_number() {
-        let mut g = Nume::new(NumeConfig { square: Some(3), komi: None, ..NumeConfig::default() }).unwrap();
+        let mut g = Nume::new(NumeConfig {
+            square: Some(3),
+            komi: None,
+            ..NumeConfig::default()
+        })
+        .unwrap();
         // Black a1=2, c1=7, b2=9 ... White fills elsewhere; then Black b1 joins all three.
         for mv in ["a1=2", "a3=0", "c1=7", "c3=0", "b2=9", "a2", "b1"] {
             g.play_str(mv).unwrap();
         }
-        let black = g.groups().into_iter().find(|gr| gr.color == Color::First && gr.size == 4).unwrap();
+        let black = g
+            .groups()
+            .into_iter()
+            .find(|gr| gr.color == Color::First && gr.size == 4)
+            .unwrap();
         assert_eq!(black.numbers, Some(vec![2, 7, 9]));
         assert_eq!(black.price, Some(5)); // |9 - 4|
     }
 
     #[test]
     fn actions_round_trip() {
-        let g = Nume::new(NumeConfig { n: 1, komi_phase: true, ..NumeConfig::default() }).unwrap();
+        let g = Nume::new(NumeConfig {
+            n: 1,
+            komi_phase: true,
+            ..NumeConfig::default()
+        })
+        .unwrap();
         assert_eq!(g.num_actions(), 64);
         for a in 0..g.num_actions() {
             let mv = g.move_of(a).unwrap();

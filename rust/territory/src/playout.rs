@@ -43,9 +43,9 @@ pub fn play_out<G: Game>(game: &mut G, rng: &mut Xoshiro256PlusPlus) -> PlayoutR
         result.passes += G::is_pass(mv) as u32;
         result.swapped |= G::is_pie_swap(mv);
     }
-    let scores = game.scores();
+    let (scores, winner) = game.outcome();
     result.scores = [scores[Seat::First].into(), scores[Seat::Second].into()];
-    result.winner = game.winner().map_or(-1, |seat| seat.index() as i8);
+    result.winner = winner.map_or(-1, |seat| seat.index() as i8);
     result
 }
 
@@ -58,7 +58,13 @@ pub fn replay<G: Game>(start: &G, seed: u64, index: u64) -> G {
 
 /// Plays games `first .. first + out.len()` of the run seeded with `seed` from `start`,
 /// on `threads` threads (`None`: all cores), writing game `first + i` to `out[i]`.
-pub fn run<G: Game>(start: &G, seed: u64, first: u64, out: &mut [PlayoutResult], threads: Option<usize>) {
+pub fn run<G: Game>(
+    start: &G,
+    seed: u64,
+    first: u64,
+    out: &mut [PlayoutResult],
+    threads: Option<usize>,
+) {
     const CHUNK: usize = 256;
     let work = |out: &mut [PlayoutResult]| {
         out.par_chunks_mut(CHUNK).enumerate().for_each_init(
@@ -90,7 +96,10 @@ pub fn restart<G: Game>(game: &mut G, start: &G) {
 /// A cached thread pool with `threads` threads.
 fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let mut pools = POOLS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     pools
         .entry(threads.max(1))
         .or_insert_with(|| {
@@ -120,6 +129,9 @@ mod tests {
         assert_eq!(one, two);
         let replayed = replay(&start, 7, 321);
         assert_eq!(replayed.history().len() as u32, one[321].length);
-        assert_eq!(replayed.winner().map_or(-1, |s| s.index() as i8), one[321].winner);
+        assert_eq!(
+            replayed.winner().map_or(-1, |s| s.index() as i8),
+            one[321].winner
+        );
     }
 }

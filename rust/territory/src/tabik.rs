@@ -4,10 +4,12 @@
 //! `rods_east` for the edge to `i + 1`, `rods_north` for the edge to `i + k`.
 
 use std::fmt;
+use std::sync::Arc;
 
 use rand::{Rng, RngExt};
 
 use crate::bitset::Bits;
+use crate::board::Board;
 use crate::coords::Coord;
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
 use crate::scoring;
@@ -34,10 +36,16 @@ impl Default for TabikConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TabikMove {
     /// A black and a white stone on adjacent empty squares, a rod between them.
-    Place { black: Coord, white: Coord },
+    Place {
+        black: Coord,
+        white: Coord,
+    },
     /// Two adjacent stones of different colours trade places; `first` is the square
     /// with the lower row, then the lower column.
-    StoneSwap { first: Coord, second: Coord },
+    StoneSwap {
+        first: Coord,
+        second: Coord,
+    },
     /// The pie rule's exchange of colours.
     Swap,
     Pass,
@@ -58,13 +66,13 @@ impl fmt::Display for TabikMove {
 #[derive(Clone, Debug)]
 pub struct Tabik {
     k: usize,
+    board: Arc<Board>,
     pie: bool,
     /// Stones by colour: [black, white].
     stones: [Bits; 2],
     rods_east: Bits,
     rods_north: Bits,
     all: Bits,
-    not_first_col: Bits,
     not_last_col: Bits,
     /// Whether the pie swap has been taken (seat 0 then plays White).
     swapped: bool,
@@ -88,16 +96,15 @@ impl Tabik {
             });
         }
         let all = Bits::below(k * k);
-        let first_col: Bits = (0..k).map(|r| r * k).collect();
         let last_col: Bits = (0..k).map(|r| r * k + k - 1).collect();
         Ok(Tabik {
             k,
+            board: Arc::new(Board::square(k)),
             pie: config.pie,
             stones: [Bits::EMPTY; 2],
             rods_east: Bits::EMPTY,
             rods_north: Bits::EMPTY,
             all,
-            not_first_col: all & !first_col,
             not_last_col: all & !last_col,
             swapped: false,
             history: Vec::with_capacity(2 * k * k),
@@ -105,29 +112,41 @@ impl Tabik {
     }
 
     pub fn config(&self) -> TabikConfig {
-        TabikConfig { size: self.k, pie: self.pie }
+        TabikConfig {
+            size: self.k,
+            pie: self.pie,
+        }
     }
 
     /// The colour of the stone on a square, if any.
     pub fn stone_at(&self, square: Coord) -> Option<Color> {
         let i = self.index(square)?;
-        Color::BOTH.into_iter().find(|c| self.stones[c.index()].contains(i))
+        Color::BOTH
+            .into_iter()
+            .find(|c| self.stones[c.index()].contains(i))
     }
 
     /// The rods as (first square, second square), in edge-index order.
     pub fn rods(&self) -> Vec<(Coord, Coord)> {
-        let east = self.rods_east.iter().map(|i| (self.coord(i), self.coord(i + 1)));
-        let north = self.rods_north.iter().map(|i| (self.coord(i), self.coord(i + self.k)));
+        let east = self
+            .rods_east
+            .iter()
+            .map(|i| (self.coord(i), self.coord(i + 1)));
+        let north = self
+            .rods_north
+            .iter()
+            .map(|i| (self.coord(i), self.coord(i + self.k)));
         east.chain(north).collect()
     }
 
+    #[inline]
     fn index(&self, square: Coord) -> Option<usize> {
-        let (c, r) = (square.col as usize, square.row as usize);
-        (c < self.k && r < self.k).then(|| r * self.k + c)
+        self.board.index(square)
     }
 
+    #[inline]
     fn coord(&self, i: usize) -> Coord {
-        Coord::new((i % self.k) as u8, (i / self.k) as u8)
+        self.board.name(i)
     }
 
     fn num_edges(&self) -> usize {
@@ -165,22 +184,27 @@ impl Tabik {
     /// Edge index and whether `second` is the east neighbour, for adjacent squares
     /// given in either order; also returns the first square's index.
     fn edge(&self, a: usize, b: usize) -> Option<(usize, usize, bool)> {
+        let (first, east) = self.adjacency(a, b)?;
+        let k = self.k;
+        Some(if east {
+            (first / k * (k - 1) + first % k, first, true)
+        } else {
+            (k * (k - 1) + first, first, false)
+        })
+    }
+
+    /// For adjacent squares in either order: the first square, and whether the second is
+    /// its east neighbour (else its north neighbour).
+    #[inline]
+    fn adjacency(&self, a: usize, b: usize) -> Option<(usize, bool)> {
         let (first, second) = (a.min(b), a.max(b));
-        let (k, r, c) = (self.k, first / self.k, first % self.k);
-        if second == first + 1 && c + 1 < k {
-            Some((r * (k - 1) + c, first, true))
-        } else if second == first + k {
-            Some((k * (k - 1) + first, first, false))
+        if second == first + 1 && self.not_last_col.contains(first) {
+            Some((first, true))
+        } else if second == first + self.k {
+            Some((first, false))
         } else {
             None
         }
-    }
-
-    fn neighbours(&self, set: Bits) -> Bits {
-        ((set << 1) & self.not_first_col)
-            | ((set >> 1) & self.not_last_col)
-            | ((set << self.k) & self.all)
-            | (set >> self.k)
     }
 
     /// Stone groups as (colour, cells), ordered by first cell.
@@ -196,14 +220,7 @@ impl Tabik {
             let stones = self.stones[color.index()];
             let mut left = stones;
             while let Some(seed) = left.first() {
-                let mut group = Bits::single(seed);
-                loop {
-                    let grown = (group | self.neighbours(group)) & stones;
-                    if grown == group {
-                        break;
-                    }
-                    group = grown;
-                }
+                let group = self.board.flood(seed, stones);
                 left = left & !group;
                 visit(color, group);
             }
@@ -213,16 +230,21 @@ impl Tabik {
     fn held(&self) -> [u32; 2] {
         let mut sizes: [Vec<usize>; 2] = Default::default();
         self.for_each_group(|color, set| sizes[color.index()].push(set.count()));
-        scoring::largest_held(
-            Color::BOTH
-                .into_iter()
-                .flat_map(|c| sizes[c.index()].iter().map(move |&s| (c, s)).collect::<Vec<_>>()),
-        )
+        scoring::largest_held(Color::BOTH.into_iter().flat_map(|c| {
+            sizes[c.index()]
+                .iter()
+                .map(move |&s| (c, s))
+                .collect::<Vec<_>>()
+        }))
     }
 
     fn toggle_rod(&mut self, a: usize, b: usize) {
-        let (_, first, east) = self.edge(a, b).expect("rod squares are adjacent");
-        let rods = if east { &mut self.rods_east } else { &mut self.rods_north };
+        let (first, east) = self.adjacency(a, b).expect("rod squares are adjacent");
+        let rods = if east {
+            &mut self.rods_east
+        } else {
+            &mut self.rods_north
+        };
         *rods = *rods ^ Bits::single(first);
     }
 
@@ -272,7 +294,9 @@ impl Game for Tabik {
 
     fn to_move(&self) -> Option<Seat> {
         let n = self.history.len();
-        let over = n >= 2 && self.history[n - 1] == TabikMove::Pass && self.history[n - 2] == TabikMove::Pass;
+        let over = n >= 2
+            && self.history[n - 1] == TabikMove::Pass
+            && self.history[n - 2] == TabikMove::Pass;
         (!over).then(|| Seat::of_ply(n))
     }
 
@@ -298,10 +322,16 @@ impl Game for Tabik {
             out.push(self.place_across(i, i + k, false));
         }
         for i in self.swappable_east() {
-            out.push(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + 1) });
+            out.push(TabikMove::StoneSwap {
+                first: self.coord(i),
+                second: self.coord(i + 1),
+            });
         }
         for i in self.swappable_north() {
-            out.push(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + k) });
+            out.push(TabikMove::StoneSwap {
+                first: self.coord(i),
+                second: self.coord(i + k),
+            });
         }
         if self.pie_available() {
             out.push(TabikMove::Swap);
@@ -318,7 +348,12 @@ impl Game for Tabik {
         let (k, empty) = (self.k, self.empty());
         let (east, north) = (self.open_east(empty), self.open_north(empty));
         let (swap_east, swap_north) = (self.swappable_east(), self.swappable_north());
-        let counts = [2 * east.count(), 2 * north.count(), swap_east.count(), swap_north.count()];
+        let counts = [
+            2 * east.count(),
+            2 * north.count(),
+            swap_east.count(),
+            swap_north.count(),
+        ];
         let total: usize = counts.iter().sum::<usize>() + self.pie_available() as usize;
         if total == 0 {
             return Some(TabikMove::Pass);
@@ -336,12 +371,18 @@ impl Game for Tabik {
         r -= counts[1];
         if r < counts[2] {
             let i = swap_east.nth(r).unwrap();
-            return Some(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + 1) });
+            return Some(TabikMove::StoneSwap {
+                first: self.coord(i),
+                second: self.coord(i + 1),
+            });
         }
         r -= counts[2];
         if r < counts[3] {
             let i = swap_north.nth(r).unwrap();
-            return Some(TabikMove::StoneSwap { first: self.coord(i), second: self.coord(i + k) });
+            return Some(TabikMove::StoneSwap {
+                first: self.coord(i),
+                second: self.coord(i + k),
+            });
         }
         Some(TabikMove::Swap)
     }
@@ -351,13 +392,17 @@ impl Game for Tabik {
             return Err(IllegalMove::new("the game is over"));
         }
         let on_board = |c: Coord| {
-            self.index(c).ok_or_else(|| IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k)))
+            self.index(c).ok_or_else(|| {
+                IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k))
+            })
         };
         match mv {
             TabikMove::Place { black, white } => {
                 let (b, w) = (on_board(black)?, on_board(white)?);
                 if self.edge(b, w).is_none() {
-                    return Err(IllegalMove::new(format!("squares {black} and {white} are not adjacent")));
+                    return Err(IllegalMove::new(format!(
+                        "squares {black} and {white} are not adjacent"
+                    )));
                 }
                 for (i, c) in [(b, black), (w, white)] {
                     if !self.empty().contains(i) {
@@ -369,30 +414,46 @@ impl Game for Tabik {
             TabikMove::StoneSwap { first, second } => {
                 let (a, b) = (on_board(first)?, on_board(second)?);
                 let Some((_, low, east)) = self.edge(a, b) else {
-                    return Err(IllegalMove::new(format!("squares {first} and {second} are not adjacent")));
+                    return Err(IllegalMove::new(format!(
+                        "squares {first} and {second} are not adjacent"
+                    )));
                 };
                 for (i, c) in [(a, first), (b, second)] {
                     if self.empty().contains(i) {
-                        return Err(IllegalMove::new(format!("square {c} is empty: no stone to swap")));
+                        return Err(IllegalMove::new(format!(
+                            "square {c} is empty: no stone to swap"
+                        )));
                     }
                 }
                 if self.stone_at(first) == self.stone_at(second) {
-                    return Err(IllegalMove::new(format!("{first} and {second} hold stones of the same colour")));
+                    return Err(IllegalMove::new(format!(
+                        "{first} and {second} hold stones of the same colour"
+                    )));
                 }
-                let rods = if east { self.rods_east } else { self.rods_north };
+                let rods = if east {
+                    self.rods_east
+                } else {
+                    self.rods_north
+                };
                 if rods.contains(low) {
-                    return Err(IllegalMove::new(format!("a rod lies between {first} and {second}")));
+                    return Err(IllegalMove::new(format!(
+                        "a rod lies between {first} and {second}"
+                    )));
                 }
                 Ok(())
             }
-            TabikMove::Swap if !self.pie => Err(IllegalMove::new("swap is not allowed: the pie rule is off")),
-            TabikMove::Swap if !self.pie_available() => {
-                Err(IllegalMove::new("swap is only legal on seat 1's first turn"))
+            TabikMove::Swap if !self.pie => {
+                Err(IllegalMove::new("swap is not allowed: the pie rule is off"))
             }
+            TabikMove::Swap if !self.pie_available() => Err(IllegalMove::new(
+                "swap is only legal on seat 1's first turn",
+            )),
             TabikMove::Swap => Ok(()),
             TabikMove::Pass => match self.regular_move_count() {
                 0 => Ok(()),
-                n => Err(IllegalMove::new(format!("pass is only legal without other moves, and {n} are legal"))),
+                n => Err(IllegalMove::new(format!(
+                    "pass is only legal without other moves, and {n} are legal"
+                ))),
             },
         }
     }
@@ -421,7 +482,10 @@ impl Game for Tabik {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        self.history.iter().rposition(|&m| m != TabikMove::Pass).map(Seat::of_ply)
+        self.history
+            .iter()
+            .rposition(|&m| m != TabikMove::Pass)
+            .map(Seat::of_ply)
     }
 
     fn scores(&self) -> BySeat<u32> {
@@ -429,7 +493,17 @@ impl Game for Tabik {
     }
 
     fn winner(&self) -> Option<Seat> {
-        self.is_over().then(|| scoring::winner(self.scores(), self.last_mover()))
+        self.is_over()
+            .then(|| scoring::winner(self.scores(), self.last_mover()))
+    }
+
+    fn outcome(&self) -> (BySeat<u32>, Option<Seat>) {
+        let scores = self.scores();
+        (
+            scores,
+            self.is_over()
+                .then(|| scoring::winner(scores, self.last_mover())),
+        )
     }
 
     fn parse_move(&self, text: &str) -> Result<TabikMove, IllegalMove> {
@@ -448,20 +522,35 @@ impl Game for Tabik {
             .find_map(|sep| text.split_once(sep).map(|(a, b)| (a, sep, b)))
             .ok_or_else(malformed)?;
         let square = |t: &str| {
-            Coord::parse(t).map_err(|e| if e.0.contains("off the board") { e } else { malformed() })
+            Coord::parse(t).map_err(|e| {
+                if e.0.contains("off the board") {
+                    e
+                } else {
+                    malformed()
+                }
+            })
         };
         let (a, b) = (square(a)?, square(b)?);
         for c in [a, b] {
             if self.index(c).is_none() {
-                return Err(IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k)));
+                return Err(IllegalMove::new(format!(
+                    "square {c} is off the {0} x {0} board",
+                    self.k
+                )));
             }
         }
         Ok(if sep == "-" {
             TabikMove::Place { black: a, white: b }
         } else if (a.row, a.col) <= (b.row, b.col) {
-            TabikMove::StoneSwap { first: a, second: b }
+            TabikMove::StoneSwap {
+                first: a,
+                second: b,
+            }
         } else {
-            TabikMove::StoneSwap { first: b, second: a }
+            TabikMove::StoneSwap {
+                first: b,
+                second: a,
+            }
         })
     }
 
@@ -504,7 +593,10 @@ impl Game for Tabik {
             }
             a if a < 3 * e => {
                 let (first, second) = squares(a - 2 * e);
-                TabikMove::StoneSwap { first: self.coord(first), second: self.coord(second) }
+                TabikMove::StoneSwap {
+                    first: self.coord(first),
+                    second: self.coord(second),
+                }
             }
             a if a == 3 * e => TabikMove::Swap,
             a if a == 3 * e + 1 => TabikMove::Pass,
@@ -590,7 +682,12 @@ mod tests {
     #[test]
     fn rejects_bad_sizes() {
         for size in [0, 1, 17] {
-            assert_eq!(Tabik::new(TabikConfig { size, pie: true }).unwrap_err().parameter, "size");
+            assert_eq!(
+                Tabik::new(TabikConfig { size, pie: true })
+                    .unwrap_err()
+                    .parameter,
+                "size"
+            );
         }
     }
 }
