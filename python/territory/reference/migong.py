@@ -11,6 +11,7 @@ import operator
 import re
 
 from territory.errors import IllegalMoveError
+from territory._presentation import Presentation
 from territory.types import Group
 
 # --- geometry ---------------------------------------------------------------------------
@@ -102,7 +103,7 @@ def _border_colors(border: str) -> dict[tuple[tuple[int, int], int], str]:
     return colors
 
 
-class Migong:
+class Migong(Presentation):
     """Migong, simply: a dict cell -> piece string, replayed from the history on undo."""
 
     game = "migong"
