@@ -85,8 +85,12 @@ class Game:
     alphabet: str
     #: hand-picked odd strings, most of them illegal everywhere
     specials: tuple[str, ...]
-    #: relative cost of one reference step, used to scale the number of examples
+    #: relative cost of a test that asks the reference for legal moves at every step
+    #: (Migong's reference scans 126 cells x 63 pieces each time), and of one that only
+    #: lets the reference play moves picked from the native lists; used to scale the
+    #: number of examples
     cost: float
+    play_cost: float
 
     def native(self):
         return getattr(importlib.import_module("territory"), self.cls_name, None)
@@ -107,9 +111,10 @@ class Game:
             pytest.skip(f"reference territory.reference.{self.name}.{self.cls_name} not available")
         return native, reference
 
-    def examples(self, base: int) -> int:
-        """How many hypothesis examples a test with ``base`` examples for Tabik gets here."""
-        return max(3, round(base / self.cost))
+    def examples(self, base: int, every_step: bool = True) -> int:
+        """How many hypothesis examples a test with ``base`` examples for Tabik gets here;
+        ``every_step``: the test generates the reference's legal moves at every step."""
+        return max(3, round(base / (self.cost if every_step else self.play_cost)))
 
     def __repr__(self) -> str:  # shows in test ids and failure reports
         return self.name
@@ -131,6 +136,7 @@ GAMES = {
                                      "a1-b2", "a1xb2", "i1-h1", "a17-a16", "p16-p15",
                                      "a1-a2\n", "a1xa2\n", "A1-A2", "a1Xa2", "a1_a2"),
         cost=1.0,
+        play_cost=1.0,
     ),
     "migong": Game(
         name="migong",
@@ -145,6 +151,7 @@ GAMES = {
                                      "a7:BYBYBY", "m7:BYBYBY", "g14:BYBYBY", "g0:BYBYBY",
                                      "h7:BYBYBY\n", ":BYBYBY", "h7:", "h7:BBBBBB:"),
         cost=12.0,
+        play_cost=4.0,
     ),
     "nume": Game(
         name="nume",
@@ -165,6 +172,7 @@ GAMES = {
                                      "side white", "side  black", "side grey", "side",
                                      "side black\n", "Side white"),
         cost=1.5,
+        play_cost=1.0,
     ),
 }
 GAME_NAMES = list(GAMES)
@@ -173,7 +181,9 @@ GAME_NAMES = list(GAMES)
 # --------------------------------------------------------------------------- move choices
 
 #: one step of a random game: (index into the legal moves, how to play it, a number to
-#: write instead of the listed one on a numbered Nume placement or None)
+#: write instead of the listed one on a numbered Nume placement or None). A negative
+#: index counts from the end of the list, where the rare moves are: the pie swap, Nume's
+#: "side white", the last komi choices and the highest numbers.
 #: how: 0 play() on both, 1 apply_action() on both, 2 native apply_action / reference
 #: play, 3 native play / reference apply_action
 big_number = st.one_of(
@@ -183,25 +193,34 @@ big_number = st.one_of(
     st.integers(0, MAX_NUMBER),
     st.sampled_from([MAX_NUMBER, MAX_NUMBER - 1, 2**30, 61, 62, 100]),
 )
-step = st.tuples(st.integers(0, 2**20), st.integers(0, 3), big_number)
+index = st.one_of(st.integers(0, 2**20), st.integers(-3, -1))
+step = st.tuples(index, st.integers(0, 3), big_number)
+
+
+def random_index(rng: random.Random) -> int:
+    return rng.randrange(-3, 0) if rng.random() < 0.1 else rng.randrange(2**20)
 
 
 def random_step(rng: random.Random) -> tuple[int, int, int | None]:
     number = rng.choice([None, None, None, rng.randrange(MAX_NUMBER + 1)])
-    return (rng.randrange(2**20), rng.randrange(4), number)
+    return (random_index(rng), rng.randrange(4), number)
 
 
 @st.composite
 def game_plan(draw, game: Game, max_steps: int | None = None, min_steps: int = 0):
     """Parameters and a list of steps. The steps come from a drawn list (shrinks well),
-    padded from a drawn seed so that long games are common too."""
+    then a drawn number of further steps from a drawn seed, so that long games (up to the
+    game's bound on its length) are common too."""
     params = draw(game.params)
     limit = game.max_length(params) if max_steps is None else max_steps
-    length = draw(st.integers(min(min_steps, limit), limit))
-    steps = draw(st.lists(step, max_size=length))
-    if len(steps) < length:
+    steps = draw(st.lists(step, max_size=limit))
+    extra = draw(st.integers(max(0, min_steps - len(steps)), limit - len(steps)))
+    if extra:
         rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-        steps = steps + [random_step(rng) for _ in range(length - len(steps))]
+        steps = steps + [random_step(rng) for _ in range(extra)]
+    if len(steps) >= 2 and draw(st.integers(0, 2)) == 0:
+        # the last move of the second action: the pie swap, or Nume's "side white"
+        steps[1] = (-1,) + tuple(steps[1][1:])
     return params, steps
 
 

@@ -19,6 +19,12 @@ Pictures
         thick bars in their colours, drawn just outside the cells they touch (inside the
         central hex for the six edges around it).
 
+The last move (the last placement or stone swap in ``history``; passes, pie swaps and
+Nume's komi-phase moves are skipped) is marked on each of its cells: a dot (Tabik, Migong)
+or a ring around the stone (Nume, so that the number stays readable). A highlight is a
+translucent fill with an outline, drawn under stones; on Migong pieces only the outline,
+so that the wedge colours stay true.
+
 Coordinates (``coordinates=True``) are the letters and numbers of the cell names: on
 square boards letters below and numbers on the left; on hex boards each row's number at
 the row's west end and each letter at the south-east end of its line of constant q

@@ -7,6 +7,7 @@ None)``, groups are found by plain flood fill, and ``undo`` replays the history.
 from __future__ import annotations
 
 import math
+import operator
 import re
 
 from territory.errors import IllegalMoveError
@@ -392,7 +393,10 @@ class Nume(Presentation):
         return [self.action_to_move(a) for a in self.legal_actions()]
 
     def action_to_move(self, action) -> str:
-        if not _is_int(action) or not 0 <= action < self.num_actions:
+        if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+            raise IllegalMoveError(f"action must be an int from 0 to {self.num_actions - 1}, got {action!r}")
+        action = operator.index(action)  # numpy integers too
+        if not 0 <= action < self.num_actions:
             raise IllegalMoveError(f"action must be an int from 0 to {self.num_actions - 1}, got {action!r}")
         N = self._N
         if action < N:

@@ -33,8 +33,8 @@ from territory.types import Group
 BLACK = "black"
 WHITE = "white"
 
-_SQUARE_RE = re.compile(r"^([a-z])([0-9]+)$")
-_MOVE_RE = re.compile(r"^([a-z][0-9]+)([-x])([a-z][0-9]+)$")
+_SQUARE_RE = re.compile(r"([a-z])([0-9]+)")
+_MOVE_RE = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")
 
 
 class Tabik(Presentation):
@@ -112,7 +112,7 @@ class Tabik(Presentation):
 
     def _parse_square(self, text, move):
         """Cell index of a square name; raises IllegalMoveError if malformed/off-board."""
-        m = _SQUARE_RE.match(text)
+        m = _SQUARE_RE.fullmatch(text)
         if m is None or (len(m.group(2)) > 1 and m.group(2)[0] == "0"):
             raise IllegalMoveError(f"malformed move {move!r}: {text!r} is not a square name")
         c = ord(m.group(1)) - ord("a")
@@ -169,7 +169,7 @@ class Tabik(Presentation):
             return 3 * E
         if m == "pass":
             return 3 * E + 1
-        match = _MOVE_RE.match(m)
+        match = _MOVE_RE.fullmatch(m)
         if match is None:
             raise IllegalMoveError(
                 f"malformed move {m!r}: expected '<square>-<square>', "

@@ -90,6 +90,16 @@ pub fn groups<'py, G: Game>(py: Python<'py>, game: &G) -> PyResult<Vec<Bound<'py
         .collect()
 }
 
+/// The text of a move given from Python, or an IllegalMoveError if it is not a string.
+pub fn move_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    value.extract().map_err(|_| {
+        IllegalMoveError::new_err(format!(
+            "a move must be a string, got {}",
+            value.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })
+}
+
 pub fn no_undo() -> PyErr {
     PyIndexError::new_err("undo: no action has been played")
 }
@@ -126,12 +136,7 @@ macro_rules! game_class {
             /// Plays a move string. Raises IllegalMoveError (state unchanged) if it is
             /// malformed or illegal.
             fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-                let text: String = r#move.extract().map_err(|_| {
-                    $crate::game_class::IllegalMoveError::new_err(format!(
-                        "a move must be a string, got {}",
-                        r#move.repr().map(|r| r.to_string()).unwrap_or_default()
-                    ))
-                })?;
+                let text = $crate::game_class::move_text(r#move)?;
                 self.game.play_str(&text).map(|_| ()).map_err($crate::game_class::illegal)
             }
 
@@ -213,10 +218,11 @@ macro_rules! game_class {
             }
 
             /// The action number of a move string.
-            fn move_to_action(&self, r#move: &str) -> PyResult<usize> {
-                let mv = self.game.parse_move(r#move).map_err($crate::game_class::illegal)?;
+            fn move_to_action(&self, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
+                let text = $crate::game_class::move_text(r#move)?;
+                let mv = self.game.parse_move(&text).map_err($crate::game_class::illegal)?;
                 self.game.action_of(mv).ok_or_else(|| {
-                    $crate::game_class::IllegalMoveError::new_err(format!("'{move}' has no action number", move = r#move))
+                    $crate::game_class::IllegalMoveError::new_err(format!("'{text}' has no action number"))
                 })
             }
 
