@@ -130,19 +130,29 @@ macro_rules! game_class {
 
             /// The legal moves as canonical strings, in ascending action order.
             fn legal_moves(&self) -> Vec<String> {
-                self.game.legal_moves().iter().map(ToString::to_string).collect()
+                self.game
+                    .legal_moves()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
             }
 
             /// Plays a move string. Raises IllegalMoveError (state unchanged) if it is
             /// malformed or illegal.
             fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
                 let text = $crate::game_class::move_text(r#move)?;
-                self.game.play_str(&text).map(|_| ()).map_err($crate::game_class::illegal)
+                self.game
+                    .play_str(&text)
+                    .map(|_| ())
+                    .map_err($crate::game_class::illegal)
             }
 
             /// Takes back the last action and returns its move string.
             fn undo(&mut self) -> PyResult<String> {
-                self.game.undo().map(|m| m.to_string()).ok_or_else($crate::game_class::no_undo)
+                self.game
+                    .undo()
+                    .map(|m| m.to_string())
+                    .ok_or_else($crate::game_class::no_undo)
             }
 
             #[getter]
@@ -171,12 +181,18 @@ macro_rules! game_class {
             /// The canonical moves played so far.
             #[getter]
             fn history(&self) -> Vec<String> {
-                self.game.history().iter().map(ToString::to_string).collect()
+                self.game
+                    .history()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
             }
 
             /// An independent copy.
             fn copy(&self) -> Self {
-                Self { game: self.game.clone() }
+                Self {
+                    game: self.game.clone(),
+                }
             }
 
             fn __copy__(&self) -> Self {
@@ -200,7 +216,11 @@ macro_rules! game_class {
 
             /// The legal actions, ascending.
             fn legal_actions(&self) -> Vec<usize> {
-                self.game.legal_moves().into_iter().filter_map(|m| self.game.action_of(m)).collect()
+                self.game
+                    .legal_moves()
+                    .into_iter()
+                    .filter_map(|m| self.game.action_of(m))
+                    .collect()
             }
 
             /// Plays an action number. Raises IllegalMoveError (state unchanged) if it is
@@ -220,30 +240,47 @@ macro_rules! game_class {
             /// The action number of a move string.
             fn move_to_action(&self, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
                 let text = $crate::game_class::move_text(r#move)?;
-                let mv = self.game.parse_move(&text).map_err($crate::game_class::illegal)?;
+                let mv = self
+                    .game
+                    .parse_move(&text)
+                    .map_err($crate::game_class::illegal)?;
                 self.game.action_of(mv).ok_or_else(|| {
-                    $crate::game_class::IllegalMoveError::new_err(format!("'{text}' has no action number"))
+                    $crate::game_class::IllegalMoveError::new_err(format!(
+                        "'{text}' has no action number"
+                    ))
                 })
             }
 
             /// The position as a text diagram.
             fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "diagram")?.call1((slf,))?.extract()
+                $crate::game_class::presentation(slf.py(), "diagram")?
+                    .call1((slf,))?
+                    .extract()
             }
 
             fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "state_repr")?.call1((slf,))?.extract()
+                $crate::game_class::presentation(slf.py(), "state_repr")?
+                    .call1((slf,))?
+                    .extract()
             }
 
             /// A self-describing text record (docs/records.md); `territory.load` reads it.
             #[pyo3(signature = (**options))]
-            fn to_record(slf: &Bound<'_, Self>, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "to_record")?.call((slf,), options)?.extract()
+            fn to_record(
+                slf: &Bound<'_, Self>,
+                options: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<String> {
+                $crate::game_class::presentation(slf.py(), "to_record")?
+                    .call((slf,), options)?
+                    .extract()
             }
 
             /// The position as SVG text; see `territory.svg.render` for the options.
             #[pyo3(signature = (**options))]
-            fn svg<'py>(slf: &Bound<'py, Self>, options: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+            fn svg<'py>(
+                slf: &Bound<'py, Self>,
+                options: Option<&Bound<'py, PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
                 $crate::game_class::presentation(slf.py(), "svg")?.call((slf,), options)
             }
 
@@ -260,11 +297,15 @@ macro_rules! game_class {
             /// Equal when parameters and histories agree (so position, side to move and
             /// remaining pieces agree too).
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-                other.cast::<Self>().map_or(false, |o| self.game == o.borrow().game)
+                other
+                    .cast::<Self>()
+                    .map_or(false, |o| self.game == o.borrow().game)
             }
 
             fn __hash__(&self) -> PyResult<isize> {
-                Err(pyo3::exceptions::PyTypeError::new_err("game states are mutable and unhashable"))
+                Err(pyo3::exceptions::PyTypeError::new_err(
+                    "game states are mutable and unhashable",
+                ))
             }
         }
     };

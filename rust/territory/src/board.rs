@@ -146,6 +146,16 @@ impl Board {
         self.steps[cell][d].map(usize::from)
     }
 
+    /// Visits the connected components of `set`, ordered by their first cell.
+    pub fn components(&self, set: Bits, mut visit: impl FnMut(Bits)) {
+        let mut left = set;
+        while let Some(seed) = left.first() {
+            let component = self.flood(seed, set);
+            left = left & !component;
+            visit(component);
+        }
+    }
+
     /// The cells reachable from `seed` through cells of `within` (which holds `seed`).
     pub fn flood(&self, seed: usize, within: Bits) -> Bits {
         let mut group = Bits::single(seed);

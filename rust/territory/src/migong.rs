@@ -14,6 +14,7 @@ use crate::board::Board;
 use crate::coords::Coord;
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
 use crate::scoring;
+use crate::turns;
 
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;
@@ -302,7 +303,7 @@ impl Migong {
     }
 
     fn pie_available(&self) -> bool {
-        self.config.pie && self.history.len() == 1
+        turns::pie_available(self.config.pie, &self.history)
     }
 
     fn placement_count(&self, set: u64) -> usize {
@@ -409,18 +410,11 @@ impl Game for Migong {
     const COLOR_NAMES: [&'static str; 2] = COLOR_NAMES;
 
     fn to_move(&self) -> Option<Seat> {
-        let n = self.history.len();
-        let over = n >= 2
-            && self.history[n - 1] == MigongMove::Pass
-            && self.history[n - 2] == MigongMove::Pass;
-        (!over).then(|| Seat::of_ply(n))
+        turns::to_move(&self.history, MigongMove::Pass)
     }
 
     fn color_of(&self, seat: Seat) -> Color {
-        match (seat, self.swapped) {
-            (Seat::First, false) | (Seat::Second, true) => Color::First,
-            _ => Color::Second,
-        }
+        turns::color_of(seat, self.swapped)
     }
 
     fn legal_moves_into(&self, out: &mut Vec<MigongMove>) {
@@ -587,10 +581,7 @@ impl Game for Migong {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        self.history
-            .iter()
-            .rposition(|&m| m != MigongMove::Pass)
-            .map(Seat::of_ply)
+        turns::last_mover(&self.history, MigongMove::Pass)
     }
 
     fn scores(&self) -> BySeat<u32> {

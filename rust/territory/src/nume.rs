@@ -218,13 +218,9 @@ impl Nume {
     fn group_prices(&self) -> Vec<(Color, Bits, u64)> {
         let mut groups = Vec::new();
         for color in Color::BOTH {
-            let stones = self.stones[color.index()];
-            let mut left = stones;
-            while let Some(seed) = left.first() {
-                let group = self.board.flood(seed, stones);
-                left = left & !group;
-                groups.push((color, group, self.price(group)));
-            }
+            self.board.components(self.stones[color.index()], |group| {
+                groups.push((color, group, self.price(group)))
+            });
         }
         groups.sort_by_key(|(_, group, _)| group.first());
         groups

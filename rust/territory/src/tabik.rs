@@ -13,6 +13,7 @@ use crate::board::Board;
 use crate::coords::Coord;
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
 use crate::scoring;
+use crate::turns;
 
 pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 16;
@@ -178,7 +179,7 @@ impl Tabik {
     }
 
     fn pie_available(&self) -> bool {
-        self.pie && self.history.len() == 1
+        turns::pie_available(self.pie, &self.history)
     }
 
     /// Edge index and whether `second` is the east neighbour, for adjacent squares
@@ -217,13 +218,8 @@ impl Tabik {
 
     fn for_each_group(&self, mut visit: impl FnMut(Color, Bits)) {
         for color in Color::BOTH {
-            let stones = self.stones[color.index()];
-            let mut left = stones;
-            while let Some(seed) = left.first() {
-                let group = self.board.flood(seed, stones);
-                left = left & !group;
-                visit(color, group);
-            }
+            self.board
+                .components(self.stones[color.index()], |group| visit(color, group));
         }
     }
 
@@ -293,18 +289,11 @@ impl Game for Tabik {
     const COLOR_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn to_move(&self) -> Option<Seat> {
-        let n = self.history.len();
-        let over = n >= 2
-            && self.history[n - 1] == TabikMove::Pass
-            && self.history[n - 2] == TabikMove::Pass;
-        (!over).then(|| Seat::of_ply(n))
+        turns::to_move(&self.history, TabikMove::Pass)
     }
 
     fn color_of(&self, seat: Seat) -> Color {
-        match (seat, self.swapped) {
-            (Seat::First, false) | (Seat::Second, true) => Color::First,
-            _ => Color::Second,
-        }
+        turns::color_of(seat, self.swapped)
     }
 
     fn legal_moves_into(&self, out: &mut Vec<TabikMove>) {
@@ -482,10 +471,7 @@ impl Game for Tabik {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        self.history
-            .iter()
-            .rposition(|&m| m != TabikMove::Pass)
-            .map(Seat::of_ply)
+        turns::last_mover(&self.history, TabikMove::Pass)
     }
 
     fn scores(&self) -> BySeat<u32> {
