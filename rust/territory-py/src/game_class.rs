@@ -1,10 +1,13 @@
 //! The Python class methods every game shares, written once over the engine's `Game`
 //! trait. `game_class!` stamps them onto each game's `#[pyclass]`.
 
+use std::sync::{Arc, OnceLock};
+
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
+use pyo3::types::PyString;
 use territory::{Game, GroupInfo, IllegalMove, Seat};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
@@ -100,14 +103,50 @@ pub fn move_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     })
 }
 
+/// The Python strings of a game's moves, made once per action number and shared by a
+/// state and its copies: listing thousands of legal moves then costs no allocation.
+pub struct MoveNames(Vec<OnceLock<Py<PyString>>>);
+
+impl MoveNames {
+    pub fn for_game<G: Game>(game: &G) -> Arc<MoveNames> {
+        Arc::new(MoveNames(
+            (0..game.num_actions()).map(|_| OnceLock::new()).collect(),
+        ))
+    }
+
+    /// The Python string of a move (made on first use when it has an action number).
+    pub fn get<'py, G: Game>(
+        &self,
+        py: Python<'py>,
+        game: &G,
+        mv: G::Move,
+    ) -> Bound<'py, PyString> {
+        match game.action_of(mv) {
+            Some(a) => self.0[a]
+                .get_or_init(|| PyString::new(py, &mv.to_string()).unbind())
+                .bind(py)
+                .clone(),
+            None => PyString::new(py, &mv.to_string()),
+        }
+    }
+}
+
 pub fn no_undo() -> PyErr {
     PyIndexError::new_err("undo: no action has been played")
 }
 
-/// Adds the shared methods to a `#[pyclass] struct $class { game: $game }`.
+/// Adds the shared methods to a
+/// `#[pyclass] struct $class { game: $game, names: Arc<MoveNames> }`.
 #[macro_export]
 macro_rules! game_class {
     ($class:ident, $game:ty) => {
+        impl $class {
+            pub fn from_game(game: $game) -> Self {
+                let names = $crate::game_class::MoveNames::for_game(&game);
+                Self { game, names }
+            }
+        }
+
         #[pymethods]
         impl $class {
             /// The game's name: "migong", "nume" or "tabik".
@@ -129,11 +168,11 @@ macro_rules! game_class {
             }
 
             /// The legal moves as canonical strings, in ascending action order.
-            fn legal_moves(&self) -> Vec<String> {
+            fn legal_moves<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, pyo3::types::PyString>> {
                 self.game
                     .legal_moves()
-                    .iter()
-                    .map(ToString::to_string)
+                    .into_iter()
+                    .map(|m| self.names.get(py, &self.game, m))
                     .collect()
             }
 
@@ -148,11 +187,12 @@ macro_rules! game_class {
             }
 
             /// Takes back the last action and returns its move string.
-            fn undo(&mut self) -> PyResult<String> {
-                self.game
-                    .undo()
-                    .map(|m| m.to_string())
-                    .ok_or_else($crate::game_class::no_undo)
+            fn undo<'py>(
+                &mut self,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                let mv = self.game.undo().ok_or_else($crate::game_class::no_undo)?;
+                Ok(self.names.get(py, &self.game, mv))
             }
 
             #[getter]
@@ -180,11 +220,11 @@ macro_rules! game_class {
 
             /// The canonical moves played so far.
             #[getter]
-            fn history(&self) -> Vec<String> {
+            fn history<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, pyo3::types::PyString>> {
                 self.game
                     .history()
                     .iter()
-                    .map(ToString::to_string)
+                    .map(|&m| self.names.get(py, &self.game, m))
                     .collect()
             }
 
@@ -192,6 +232,7 @@ macro_rules! game_class {
             fn copy(&self) -> Self {
                 Self {
                     game: self.game.clone(),
+                    names: self.names.clone(),
                 }
             }
 
@@ -232,9 +273,16 @@ macro_rules! game_class {
             }
 
             /// The move string of an action number.
-            fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+            fn action_to_move<'py>(
+                &self,
+                action: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
                 let a = $crate::game_class::action_index(&self.game, action)?;
-                Ok(self.game.move_of(a).expect("in range").to_string())
+                Ok(self.names.get(
+                    action.py(),
+                    &self.game,
+                    self.game.move_of(a).expect("in range"),
+                ))
             }
 
             /// The action number of a move string.

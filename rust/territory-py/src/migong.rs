@@ -13,6 +13,7 @@ use crate::params;
 #[pyclass(module = "territory", name = "Migong")]
 pub struct PyMigong {
     pub game: Migong,
+    pub names: std::sync::Arc<crate::game_class::MoveNames>,
 }
 
 crate::game_class!(PyMigong, Migong);
@@ -65,7 +66,7 @@ impl PyMigong {
             },
         };
         let game = Migong::new(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyMigong { game })
+        Ok(PyMigong::from_game(game))
     }
 
     /// The parameters, as keyword arguments of the constructor.

@@ -12,6 +12,7 @@ use crate::params;
 #[pyclass(module = "territory", name = "Nume")]
 pub struct PyNume {
     pub game: Nume,
+    pub names: std::sync::Arc<crate::game_class::MoveNames>,
 }
 
 crate::game_class!(PyNume, Nume);
@@ -63,7 +64,7 @@ impl PyNume {
         };
         let game = Nume::new(config)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        Ok(PyNume { game })
+        Ok(PyNume::from_game(game))
     }
 
     /// The parameters, as keyword arguments of the constructor.

@@ -106,15 +106,15 @@ fn replay_playout<'py>(
     let py = state.py();
     if let Ok(s) = state.cast::<PyTabik>() {
         let game = playout::replay(&s.borrow().game, seed, index);
-        return Ok(Bound::new(py, PyTabik { game })?.into_any());
+        return Ok(Bound::new(py, PyTabik::from_game(game))?.into_any());
     }
     if let Ok(s) = state.cast::<PyMigong>() {
         let game = playout::replay(&s.borrow().game, seed, index);
-        return Ok(Bound::new(py, PyMigong { game })?.into_any());
+        return Ok(Bound::new(py, PyMigong::from_game(game))?.into_any());
     }
     if let Ok(s) = state.cast::<PyNume>() {
         let game = playout::replay(&s.borrow().game, seed, index);
-        return Ok(Bound::new(py, PyNume { game })?.into_any());
+        return Ok(Bound::new(py, PyNume::from_game(game))?.into_any());
     }
     Err(not_a_game(state))
 }

@@ -10,6 +10,7 @@ use crate::params;
 #[pyclass(module = "territory", name = "Tabik")]
 pub struct PyTabik {
     pub game: Tabik,
+    pub names: std::sync::Arc<crate::game_class::MoveNames>,
 }
 
 crate::game_class!(PyTabik, Tabik);
@@ -31,7 +32,7 @@ impl PyTabik {
         };
         let game = Tabik::new(config)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        Ok(PyTabik { game })
+        Ok(PyTabik::from_game(game))
     }
 
     /// The parameters, as keyword arguments of the constructor.
