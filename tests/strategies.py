@@ -183,9 +183,9 @@ GAME_NAMES = list(GAMES)
 #: one step of a random game: (index into the legal moves, how to play it, a number to
 #: write instead of the listed one on a numbered Nume placement or None). A negative
 #: index counts from the end of the list, where the rare moves are: the pie swap, Nume's
-#: "side white", the last komi choices and the highest numbers.
-#: how: 0 play() on both, 1 apply_action() on both, 2 native apply_action / reference
-#: play, 3 native play / reference apply_action
+#: "side white", the last komi choices and the highest numbers. How to play it: 0 play()
+#: on both, 1 apply_action() on both, 2 native apply_action / reference play, 3 native
+#: play / reference apply_action.
 big_number = st.one_of(
     st.none(),
     st.none(),
