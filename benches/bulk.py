@@ -40,7 +40,7 @@ def rate(game: str, games: int, threads: int | None) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200_000, help="games per measurement (Migong: a fifth)")
+    parser.add_argument("--games", type=int, default=200_000, help="games per measurement")
     parser.add_argument("--reference-seconds", type=float, default=3.0)
     parser.add_argument("--only", default="tabik,migong,nume")
     parser.add_argument("--memory", type=int, default=0, metavar="N", help="measure RSS over N games instead")
@@ -59,7 +59,7 @@ def main() -> None:
     cores = cpu_count()
     print(f"{'game':<8}{'1 thread':>12}{f'{cores} threads':>12}{'speedup':>9}{'reference':>12}{'target/core':>13}")
     for game in games:
-        n = args.games // 5 if game == "migong" else args.games
+        n = args.games
         one = rate(game, n, 1)
         every = rate(game, n, None)
         reference = games_per_second(GAMES[game][1], PARAMS[game], args.reference_seconds)[0]

@@ -81,6 +81,153 @@ enum Phase {
 
 const NO_NUMBER: u32 = u32::MAX;
 
+/// The stone groups as a union-find forest, kept up to date on every placement and undo.
+///
+/// There is no path compression (union by size keeps trees shallow), so a placement is
+/// undone exactly by detaching the roots it merged and restoring the new root's record.
+/// Each root keeps its group's size and smallest and largest number, which fix the
+/// price: |w - size| is largest at an extreme w. The price sums per colour follow along.
+#[derive(Clone, Debug)]
+struct GroupForest {
+    parent: [u8; 256],
+    size: [u16; 256],
+    low: [u32; 256],
+    high: [u32; 256],
+    price_sums: [u64; 2],
+    log: Vec<Merge>,
+}
+
+/// What a placement changed in the forest.
+#[derive(Clone, Copy, Debug)]
+struct Merge {
+    color: usize,
+    root: u8,
+    /// The root's (size, low, high) before; unused when the stone started a group.
+    before: (u16, u32, u32),
+    /// Former roots now under `root`.
+    children: [u8; 6],
+    n_children: u8,
+    price_sum: u64,
+}
+
+impl GroupForest {
+    fn new() -> GroupForest {
+        GroupForest {
+            parent: [0; 256],
+            size: [0; 256],
+            low: [0; 256],
+            high: [0; 256],
+            price_sums: [0; 2],
+            log: Vec::with_capacity(256),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.price_sums = [0; 2];
+        self.log.clear();
+    }
+
+    #[inline]
+    fn find(&self, mut cell: usize) -> usize {
+        while self.parent[cell] as usize != cell {
+            cell = self.parent[cell] as usize;
+        }
+        cell
+    }
+
+    #[inline]
+    fn price(&self, root: usize) -> u64 {
+        let size = self.size[root] as i64;
+        (self.high[root] as i64 - size)
+            .unsigned_abs()
+            .max((size - self.low[root] as i64).unsigned_abs())
+    }
+
+    /// Adds a stone of `color` on `cell`, next to the same-coloured stones `friends`.
+    fn place(&mut self, cell: usize, color: usize, number: Option<u32>, friends: Bits) {
+        let mut roots = [0u8; 6];
+        let mut n = 0;
+        for friend in friends {
+            let r = self.find(friend) as u8;
+            if !roots[..n].contains(&r) {
+                roots[n] = r;
+                n += 1;
+            }
+        }
+        let price_sum = self.price_sums[color];
+        let (w_low, w_high) = number.map_or((u32::MAX, 0), |w| (w, w));
+        if n == 0 {
+            self.parent[cell] = cell as u8;
+            (self.size[cell], self.low[cell], self.high[cell]) = (1, w_low, w_high);
+            self.price_sums[color] += self.price(cell);
+            let before = (0, 0, 0);
+            self.log.push(Merge {
+                color,
+                root: cell as u8,
+                before,
+                children: [0; 6],
+                n_children: 0,
+                price_sum,
+            });
+            return;
+        }
+        let root = *roots[..n]
+            .iter()
+            .max_by_key(|&&r| self.size[r as usize])
+            .unwrap() as usize;
+        let before = (self.size[root], self.low[root], self.high[root]);
+        let (mut size, mut low, mut high) = (1u16, w_low, w_high);
+        let mut children = [0u8; 6];
+        let mut n_children = 0;
+        for &r in &roots[..n] {
+            let r = r as usize;
+            self.price_sums[color] -= self.price(r);
+            size += self.size[r];
+            low = low.min(self.low[r]);
+            high = high.max(self.high[r]);
+            if r != root {
+                self.parent[r] = root as u8;
+                children[n_children] = r as u8;
+                n_children += 1;
+            }
+        }
+        self.parent[cell] = root as u8;
+        (self.size[root], self.low[root], self.high[root]) = (size, low, high);
+        self.price_sums[color] += self.price(root);
+        self.log.push(Merge {
+            color,
+            root: root as u8,
+            before,
+            children,
+            n_children: n_children as u8,
+            price_sum,
+        });
+    }
+
+    /// Takes back the last placement.
+    fn undo(&mut self) {
+        let Merge {
+            color,
+            root,
+            before,
+            children,
+            n_children,
+            price_sum,
+        } = self.log.pop().expect("a placement to undo");
+        for &child in &children[..n_children as usize] {
+            self.parent[child as usize] = child;
+        }
+        if before.0 > 0 {
+            (
+                self.size[root as usize],
+                self.low[root as usize],
+                self.high[root as usize],
+            ) = before;
+        }
+        self.price_sums[color] = price_sum;
+    }
+}
+
 /// A Nume position with its history.
 #[derive(Clone, Debug)]
 pub struct Nume {
@@ -90,6 +237,7 @@ pub struct Nume {
     /// Cells next to a stone of each colour (a stone placed there joins a group).
     adjacent: [Bits; 2],
     numbers: [u32; 256],
+    groups: GroupForest,
     komi: Option<(u64, Color)>,
     black_seat: Seat,
     phase: Phase,
@@ -143,6 +291,7 @@ impl Nume {
             stones: [Bits::EMPTY; 2],
             adjacent: [Bits::EMPTY; 2],
             numbers: [NO_NUMBER; 256],
+            groups: GroupForest::new(),
             komi: None,
             black_seat: Seat::First,
             phase: Phase::Stones,
@@ -219,29 +368,14 @@ impl Nume {
         let mut groups = Vec::new();
         for color in Color::BOTH {
             self.board.components(self.stones[color.index()], |group| {
-                groups.push((color, group, self.price(group)))
+                let root = self
+                    .groups
+                    .find(group.first().expect("groups are not empty"));
+                groups.push((color, group, self.groups.price(root)))
             });
         }
         groups.sort_by_key(|(_, group, _)| group.first());
         groups
-    }
-
-    fn price(&self, group: Bits) -> u64 {
-        let size = group.count() as i64;
-        group
-            .iter()
-            .filter(|&c| self.numbers[c] != NO_NUMBER)
-            .map(|c| (self.numbers[c] as i64 - size).unsigned_abs())
-            .max()
-            .unwrap_or(0)
-    }
-
-    fn price_sums(&self) -> [u64; 2] {
-        let mut sums = [0u64; 2];
-        for (color, _, price) in self.group_prices() {
-            sums[color.index()] += price;
-        }
-        sums
     }
 
     fn recompute_adjacent(&mut self, color: Color) {
@@ -413,6 +547,8 @@ impl Game for Nume {
             NumeMove::Place { cell, number } => {
                 let i = self.board.index(cell).unwrap();
                 let color = self.color_to_place().index();
+                let friends = self.board.neighbours(i) & self.stones[color];
+                self.groups.place(i, color, number, friends);
                 self.stones[color].insert(i);
                 self.adjacent[color] |= self.board.neighbours(i);
                 self.numbers[i] = number.unwrap_or(NO_NUMBER);
@@ -445,6 +581,7 @@ impl Game for Nume {
                 };
                 self.stones[color.index()].remove(i);
                 self.numbers[i] = NO_NUMBER;
+                self.groups.undo();
                 self.recompute_adjacent(color);
             }
             NumeMove::Komi { .. } => {
@@ -463,6 +600,7 @@ impl Game for Nume {
         self.stones = [Bits::EMPTY; 2];
         self.adjacent = [Bits::EMPTY; 2];
         self.numbers = [NO_NUMBER; 256];
+        self.groups.clear();
         self.black_seat = Seat::First;
         self.history.clear();
         if self.config.komi_phase {
@@ -491,7 +629,7 @@ impl Game for Nume {
     }
 
     fn scores(&self) -> BySeat<f64> {
-        let sums = self.price_sums();
+        let sums = self.groups.price_sums;
         BySeat(Seat::BOTH.map(|seat| {
             let color = self.color_of(seat);
             let komi = match self.komi {
@@ -688,6 +826,64 @@ mod tests {
             .unwrap();
         assert_eq!(black.numbers, Some(vec![2, 7, 9]));
         assert_eq!(black.price, Some(5)); // |9 - 4|
+    }
+
+    /// Prices recomputed from scratch, straight from the rules.
+    fn price_sums_from_scratch(g: &Nume) -> [u64; 2] {
+        let mut sums = [0; 2];
+        for color in Color::BOTH {
+            g.board.components(g.stones[color.index()], |group| {
+                let size = group.count() as i64;
+                let numbers = group
+                    .iter()
+                    .map(|c| g.numbers[c])
+                    .filter(|&w| w != NO_NUMBER);
+                sums[color.index()] += numbers
+                    .map(|w| (w as i64 - size).unsigned_abs())
+                    .max()
+                    .unwrap();
+            });
+        }
+        sums
+    }
+
+    #[test]
+    fn incremental_prices_match_recomputation_through_play_and_undo() {
+        for (index, config) in [
+            NumeConfig::default(),
+            NumeConfig {
+                square: Some(6),
+                ..NumeConfig::default()
+            },
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut g = Nume::new(config).unwrap();
+            let mut rng = crate::playout::game_rng(9, index as u64);
+            let mut sums = vec![price_sums_from_scratch(&g)];
+            while let Some(mv) = g.random_move(&mut rng) {
+                // Sometimes a huge number, so prices are large too.
+                let mv = match mv {
+                    NumeMove::Place {
+                        cell,
+                        number: Some(w),
+                    } if w % 3 == 0 => NumeMove::Place {
+                        cell,
+                        number: Some(MAX_NUMBER - w),
+                    },
+                    other => other,
+                };
+                g.play(mv).unwrap();
+                assert_eq!(g.groups.price_sums, price_sums_from_scratch(&g));
+                sums.push(g.groups.price_sums);
+            }
+            while g.undo().is_some() {
+                sums.pop();
+                assert_eq!(g.groups.price_sums, *sums.last().unwrap());
+                assert_eq!(g.groups.price_sums, price_sums_from_scratch(&g));
+            }
+        }
     }
 
     #[test]
