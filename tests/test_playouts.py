@@ -118,6 +118,7 @@ def test_zero_games():
         ({"game": "tabik", "games": 1.5}, "games"),
         ({"game": "tabik", "games": 1, "seed": -1}, "seed"),
         ({"game": "tabik", "games": 1, "threads": 0}, "threads"),
+        ({"game": "tabik", "games": 1, "threads": 100_000}, "threads"),
         ({"game": "tabik", "games": 1, "size": 1}, "size"),
         ({"game": "tabik", "games": 1, "komi": 0.5}, "komi"),
         ({"game": "nume", "games": 1, "komi": 2.0}, "komi"),
@@ -126,6 +127,15 @@ def test_zero_games():
 def test_bad_arguments_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         territory.random_playouts(**kwargs)
+
+
+def test_native_playouts_reject_absurd_thread_counts():
+    import territory._core as core
+
+    with pytest.raises(ValueError, match="threads"):
+        core.run_playouts(territory.Tabik(), 0, 0, 10, core.MAX_THREADS + 1)
+    with pytest.raises(TypeError, match="native game state"):
+        core.run_playouts(object(), 0, 0, 10, 1)
 
 
 def test_wilson_interval():

@@ -20,6 +20,7 @@ import numpy as np
 from territory import _core
 
 GAMES = ("migong", "nume", "tabik")
+MAX_THREADS: int = _core.MAX_THREADS
 #: The per-game arrays of a run.
 FIELDS = ("winner", "length", "passes", "swapped", "scores")
 
@@ -183,8 +184,8 @@ def random_playouts(
         raise ValueError(f"games must be a non-negative int, got {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be None or an int >= 1, got {threads!r}")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS):
+        raise ValueError(f"threads must be None or an int from 1 to {MAX_THREADS}, got {threads!r}")
     start = new_game(game, **params)
     result = PlayoutResults(game, dict(start.params), seed, games)
     kept: dict[str, list[np.ndarray]] = {name: [] for name in FIELDS}

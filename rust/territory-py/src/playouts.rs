@@ -13,6 +13,9 @@ use crate::migong::PyMigong;
 use crate::nume::PyNume;
 use crate::tabik::PyTabik;
 
+/// More threads than this is a mistake, not a machine.
+pub const MAX_THREADS: usize = 1024;
+
 /// Plays games `first .. first + count` of the run seeded with `seed`, each from `state`,
 /// on `threads` threads (None: all cores). Returns a dict of numpy arrays: `winner`
 /// (int8, -1 for a draw), `length` and `passes` (uint32), `swapped` (bool) and `scores`
@@ -26,10 +29,10 @@ fn run_playouts<'py>(
     count: usize,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for every core)",
-        ));
+    if let Some(t) = threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
+        return Err(PyValueError::new_err(format!(
+            "threads must be None (every core) or from 1 to {MAX_THREADS}, got {t}"
+        )));
     }
     let py = state.py();
     if let Ok(s) = state.cast::<PyTabik>() {
@@ -67,7 +70,12 @@ fn run<'py, G: Game>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut results = vec![PlayoutResult::default(); count];
-    py.detach(|| playout::run(start, seed, first, &mut results, threads));
+    py.detach(|| playout::run(start, seed, first, &mut results, threads))
+        .map_err(|e| {
+            pyo3::exceptions::PyRuntimeError::new_err(format!(
+                "cannot start {threads:?} threads: {e}"
+            ))
+        })?;
     let dict = PyDict::new(py);
     dict.set_item(
         "winner",
@@ -120,6 +128,7 @@ fn replay_playout<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_THREADS", MAX_THREADS)?;
     m.add_function(wrap_pyfunction!(run_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(replay_playout, m)?)?;
     Ok(())

@@ -58,13 +58,16 @@ pub fn replay<G: Game>(start: &G, seed: u64, index: u64) -> G {
 
 /// Plays games `first .. first + out.len()` of the run seeded with `seed` from `start`,
 /// on `threads` threads (`None`: all cores), writing game `first + i` to `out[i]`.
+///
+/// # Errors
+/// If a pool of `threads` threads cannot be started.
 pub fn run<G: Game>(
     start: &G,
     seed: u64,
     first: u64,
     out: &mut [PlayoutResult],
     threads: Option<usize>,
-) {
+) -> Result<(), rayon::ThreadPoolBuildError> {
     const CHUNK: usize = 256;
     let work = |out: &mut [PlayoutResult]| {
         out.par_chunks_mut(CHUNK).enumerate().for_each_init(
@@ -80,8 +83,9 @@ pub fn run<G: Game>(
     };
     match threads {
         None => work(out),
-        Some(n) => pool(n).install(|| work(out)),
+        Some(n) => pool(n)?.install(|| work(out)),
     }
+    Ok(())
 }
 
 /// Puts `game` back to `start`, reusing its allocations when `start` is a fresh game.
@@ -94,23 +98,23 @@ pub fn restart<G: Game>(game: &mut G, start: &G) {
 }
 
 /// A cached thread pool with `threads` threads.
-fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    pools
-        .entry(threads.max(1))
-        .or_insert_with(|| {
-            Arc::new(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads.max(1))
-                    .build()
-                    .expect("building a thread pool"),
-            )
-        })
-        .clone()
+    let threads = threads.max(1);
+    if let Some(pool) = pools.get(&threads) {
+        return Ok(pool.clone());
+    }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?,
+    );
+    pools.insert(threads, pool.clone());
+    Ok(pool)
 }
 
 #[cfg(test)]
@@ -122,10 +126,10 @@ mod tests {
     fn same_results_for_any_thread_count_and_split() {
         let start = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();
         let mut one = vec![PlayoutResult::default(); 600];
-        run(&start, 7, 0, &mut one, Some(1));
+        run(&start, 7, 0, &mut one, Some(1)).unwrap();
         let mut two = vec![PlayoutResult::default(); 600];
-        run(&start, 7, 0, &mut two[..250], Some(2));
-        run(&start, 7, 250, &mut two[250..], Some(2));
+        run(&start, 7, 0, &mut two[..250], Some(2)).unwrap();
+        run(&start, 7, 250, &mut two[250..], Some(2)).unwrap();
         assert_eq!(one, two);
         let replayed = replay(&start, 7, 321);
         assert_eq!(replayed.history().len() as u32, one[321].length);
