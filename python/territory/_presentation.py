@@ -106,7 +106,7 @@ def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
             if piece is None:
                 art = ("", "  #" if cell.name == "#" else "  .", "")
             else:
-                e, ne, nw, w, sw, se = piece
+                e, ne, nw, w, sw, se = tuple(piece)
                 art = (f" {nw} {ne}", f"{w} * {e}", f" {sw} {se}")
             for line, text in zip(block, art):
                 for i, ch in enumerate(text):

@@ -179,5 +179,5 @@ def new_game(record: Record, *, reference: bool = False) -> Any:
                 raise RecordError(f"unknown {record.game} parameter {key!r}", line) from None
         raise
     except ValueError as error:
-        line = next((n for key, n in lines.items() if str(error).startswith(key)), None)
-        raise RecordError(f"bad parameter: {error}", line) from None
+        bad_line = next((n for key, n in lines.items() if str(error).startswith(key)), None)
+        raise RecordError(f"bad parameter: {error}", bad_line) from None

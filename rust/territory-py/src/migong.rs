@@ -46,6 +46,7 @@ fn parse_border(value: &Bound<'_, PyAny>) -> PyResult<Border> {
 #[pymethods]
 impl PyMigong {
     #[new]
+    #[pyo3(text_signature = "(pie=True, border=\"alternate\", group_size=\"extent\")")]
     #[pyo3(signature = (pie = params::default(true), border = params::default("alternate"), group_size = params::default("extent")))]
     fn new(
         py: Python<'_>,

@@ -20,6 +20,7 @@ crate::game_class!(PyNume, Nume);
 #[pymethods]
 impl PyNume {
     #[new]
+    #[pyo3(text_signature = "(n=4, square=None, komi=0.5, komi_to=\"black\", komi_phase=False)")]
     #[pyo3(signature = (
         n = params::default(4),
         square = params::default(None::<usize>),

@@ -18,6 +18,7 @@ crate::game_class!(PyTabik, Tabik);
 #[pymethods]
 impl PyTabik {
     #[new]
+    #[pyo3(text_signature = "(size=8, pie=True)")]
     #[pyo3(signature = (size = params::default(8), pie = params::default(true)))]
     fn new(py: Python<'_>, size: Py<PyAny>, pie: Py<PyAny>) -> PyResult<Self> {
         let (size, pie) = (size.bind(py), pie.bind(py));

@@ -1,0 +1,30 @@
+"""The shipped type information: the native module's stubs match it (stubtest), and the
+pure-Python modules type-check."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mypy")
+PACKAGE = Path(__import__("territory").__file__).parent
+
+
+def test_stubs_match_the_native_module():
+    result = subprocess.run([sys.executable, "-m", "mypy.stubtest", "territory._core"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_package_ships_stubs_and_marker():
+    assert (PACKAGE / "py.typed").exists() and (PACKAGE / "_core.pyi").exists()
+
+
+def test_public_modules_type_check():
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--exclude", "reference/", str(PACKAGE)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
