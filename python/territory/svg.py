@@ -331,38 +331,18 @@ def _number(d: _Drawing, name: str, color: str, number: int, x: float, y: float,
 
 
 def _last_mark(d: _Drawing, name: str, x: float, y: float, radius: float) -> None:
-    d.add(
-        "marks",
-        "circle",
-        {
-            "class": "last-move",
-            "data-cell": name,
-            "cx": x,
-            "cy": y,
-            "r": radius,
-            "fill": LAST_MOVE,
-            "stroke": LAST_MOVE_EDGE,
-            "stroke-width": radius * 0.3,
-        },
-    )
+    """A dot on the last move's cell."""
+    _last_move_circle(d, name, x, y, radius, fill=LAST_MOVE, stroke=LAST_MOVE_EDGE, width=radius * 0.3)
 
 
 def _last_ring(d: _Drawing, name: str, x: float, y: float, radius: float) -> None:
     """The last-move marker around a Nume stone, which keeps its number readable."""
-    d.add(
-        "marks",
-        "circle",
-        {
-            "class": "last-move",
-            "data-cell": name,
-            "cx": x,
-            "cy": y,
-            "r": radius,
-            "fill": "none",
-            "stroke": LAST_MOVE,
-            "stroke-width": radius * 0.12,
-        },
-    )
+    _last_move_circle(d, name, x, y, radius, fill="none", stroke=LAST_MOVE, width=radius * 0.12)
+
+
+def _last_move_circle(d: _Drawing, name: str, x: float, y: float, radius: float, *, fill: str, stroke: str, width: float) -> None:
+    attrs = {"class": "last-move", "data-cell": name, "cx": x, "cy": y, "r": radius}
+    d.add("marks", "circle", {**attrs, "fill": fill, "stroke": stroke, "stroke-width": width})
 
 
 def _highlight_attrs(name: str, width: float) -> dict[str, Any]:

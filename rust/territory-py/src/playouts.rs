@@ -2,7 +2,7 @@
 //! The GIL is released while games run; the Python caller splits long runs into
 //! batches, so Ctrl-C and progress reports come between batches.
 
-use numpy::{PyArray1, PyArray2};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -34,21 +34,41 @@ fn run_playouts<'py>(
             "threads must be None (every core) or from 1 to {MAX_THREADS}, got {t}"
         )));
     }
-    let py = state.py();
-    if let Ok(s) = state.cast::<PyTabik>() {
-        let start = s.borrow().game.clone();
-        return run(py, &start, seed, first, count, threads);
-    }
-    if let Ok(s) = state.cast::<PyMigong>() {
-        let start = s.borrow().game.clone();
-        return run(py, &start, seed, first, count, threads);
-    }
-    if let Ok(s) = state.cast::<PyNume>() {
-        let start = s.borrow().game.clone();
-        return run(py, &start, seed, first, count, threads);
-    }
-    Err(not_a_game(state))
+    with_native_game!(state, |_Class, start| run(
+        state.py(),
+        &start,
+        seed,
+        first,
+        count,
+        threads
+    ))
 }
+
+/// Evaluates `$body` with `$start` a copy of the engine game inside `$state` and
+/// `$class` its Python class, for whichever of the three native classes `$state` is.
+macro_rules! with_native_game {
+    ($state:expr, |$class:ident, $start:ident| $body:expr) => {{
+        if let Ok(s) = $state.cast::<PyTabik>() {
+            #[allow(non_camel_case_types, unused)]
+            type $class = PyTabik;
+            let $start = s.borrow().game.clone();
+            $body
+        } else if let Ok(s) = $state.cast::<PyMigong>() {
+            #[allow(non_camel_case_types, unused)]
+            type $class = PyMigong;
+            let $start = s.borrow().game.clone();
+            $body
+        } else if let Ok(s) = $state.cast::<PyNume>() {
+            #[allow(non_camel_case_types, unused)]
+            type $class = PyNume;
+            let $start = s.borrow().game.clone();
+            $body
+        } else {
+            Err(not_a_game($state))
+        }
+    }};
+}
+use with_native_game;
 
 fn not_a_game(state: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
@@ -93,12 +113,8 @@ fn run<'py, G: Game>(
         "swapped",
         PyArray1::from_iter(py, results.iter().map(|r| r.swapped)),
     )?;
-    let scores: Vec<Vec<f64>> = results.iter().map(|r| r.scores.to_vec()).collect();
-    let scores = if scores.is_empty() {
-        PyArray2::zeros(py, [0, 2], false)
-    } else {
-        PyArray2::from_vec2(py, &scores).map_err(|e| PyValueError::new_err(e.to_string()))?
-    };
+    let scores =
+        PyArray1::from_iter(py, results.iter().flat_map(|r| r.scores)).reshape([count, 2])?;
     dict.set_item("scores", scores)?;
     Ok(dict)
 }
@@ -111,20 +127,10 @@ fn replay_playout<'py>(
     seed: u64,
     index: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let py = state.py();
-    if let Ok(s) = state.cast::<PyTabik>() {
-        let game = playout::replay(&s.borrow().game, seed, index);
-        return Ok(Bound::new(py, PyTabik::from_game(game))?.into_any());
-    }
-    if let Ok(s) = state.cast::<PyMigong>() {
-        let game = playout::replay(&s.borrow().game, seed, index);
-        return Ok(Bound::new(py, PyMigong::from_game(game))?.into_any());
-    }
-    if let Ok(s) = state.cast::<PyNume>() {
-        let game = playout::replay(&s.borrow().game, seed, index);
-        return Ok(Bound::new(py, PyNume::from_game(game))?.into_any());
-    }
-    Err(not_a_game(state))
+    with_native_game!(state, |Class, start| {
+        let game = playout::replay(&start, seed, index);
+        Ok(Bound::new(state.py(), Class::from_game(game))?.into_any())
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
