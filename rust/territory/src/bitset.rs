@@ -246,11 +246,10 @@ impl Shr<usize> for Bits {
         }
         let (words, bits) = (n / 64, n % 64);
         let mut out = [0u64; 4];
-        for k in 0..4 - words.min(4) {
-            let hi = self.0[k + words];
-            out[k] = hi >> bits;
+        for (k, word) in out.iter_mut().enumerate().take(4 - words.min(4)) {
+            *word = self.0[k + words] >> bits;
             if bits != 0 && k + words + 1 < 4 {
-                out[k] |= self.0[k + words + 1] << (64 - bits);
+                *word |= self.0[k + words + 1] << (64 - bits);
             }
         }
         Bits(out)

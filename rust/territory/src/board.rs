@@ -151,7 +151,7 @@ impl Board {
         let mut left = set;
         while let Some(seed) = left.first() {
             let component = self.flood(seed, set);
-            left = left & !component;
+            left &= !component;
             visit(component);
         }
     }
