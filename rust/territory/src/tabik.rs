@@ -224,14 +224,9 @@ impl Tabik {
     }
 
     fn held(&self) -> [u32; 2] {
-        let mut sizes: [Vec<usize>; 2] = Default::default();
-        self.for_each_group(|color, set| sizes[color.index()].push(set.count()));
-        scoring::largest_held(Color::BOTH.into_iter().flat_map(|c| {
-            sizes[c.index()]
-                .iter()
-                .map(move |&s| (c, s))
-                .collect::<Vec<_>>()
-        }))
+        let mut tally = scoring::Tally::<{ MAX_SIZE * MAX_SIZE + 1 }>::new();
+        self.for_each_group(|color, set| tally.add(color, set.count()));
+        tally.held()
     }
 
     fn toggle_rod(&mut self, a: usize, b: usize) {
