@@ -15,6 +15,8 @@ from territory import playouts, record
 from territory.errors import RecordError
 
 GAME_CHOICES = ("migong", "nume", "tabik")
+#: The argparse destinations of the game options.
+OPTION_DESTS = ("size", "pie", "border", "group_size", "n", "square", "komi", "komi_to", "komi_phase")
 
 #: Which command-line options each game takes: option dest -> constructor parameter.
 GAME_OPTIONS = {
@@ -39,7 +41,7 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
 
 def _game_params(parser: argparse.ArgumentParser, args: argparse.Namespace, game: str) -> dict[str, Any]:
     params: dict[str, Any] = {}
-    for dest in ("size", "pie", "border", "group_size", "n", "square", "komi", "komi_to", "komi_phase"):
+    for dest in OPTION_DESTS:
         value = getattr(args, dest)
         if value is None:
             continue
@@ -111,7 +113,7 @@ def format_summary(summary: dict[str, Any]) -> str:
 
 def cmd_simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     games = GAME_CHOICES if args.game == "all" else (args.game,)
-    if args.game == "all" and any(getattr(args, d) is not None for d in ("size", "pie", "border", "group_size", "n", "square", "komi", "komi_to", "komi_phase")):
+    if args.game == "all" and any(getattr(args, d) is not None for d in OPTION_DESTS):
         parser.error("game options need a single game, not 'all'")
     if args.games < 0:
         parser.error(f"--games must be >= 0, got {args.games}")

@@ -209,9 +209,10 @@ def random_playouts(
             progress(done, games, time.perf_counter() - began)
     result.seconds = time.perf_counter() - began
     if keep_games:
+        if not done:  # no batch ran: take correctly typed empty arrays from an empty one
+            kept = {name: [array] for name, array in _core.run_playouts(start, seed, 0, 0, 1).items()}
         for name in FIELDS:
-            parts = kept[name]
-            setattr(result, name, np.concatenate(parts) if parts else _core.run_playouts(start, seed, 0, 0, 1)[name])
+            setattr(result, name, np.concatenate(kept[name]))
     return result
 
 

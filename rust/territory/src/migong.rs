@@ -589,8 +589,7 @@ impl Game for Migong {
     }
 
     fn winner(&self) -> Option<Seat> {
-        self.is_over()
-            .then(|| scoring::winner(self.scores(), self.last_mover()))
+        self.outcome().1
     }
 
     fn parse_move(&self, text: &str) -> Result<MigongMove, IllegalMove> {

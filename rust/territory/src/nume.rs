@@ -617,15 +617,15 @@ impl Game for Nume {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        // Nume has no pass: every action counts. Seats alternate within each phase, but
-        // the first stone may be seat 1's, so ask who made the action.
-        let n = self.history.len();
-        if n == 0 {
-            return None;
-        }
-        let mut game = self.clone();
-        game.undo();
-        game.to_move()
+        // Nume has no pass, so the last action counts; a stone is its colour's seat's.
+        Some(match *self.history.last()? {
+            NumeMove::Komi { .. } => Seat::First,
+            NumeMove::Side(_) => Seat::Second,
+            NumeMove::Place { cell, .. } => {
+                let (color, _) = self.stone_at(self.board.index(cell)?)?;
+                self.seat_of(color)
+            }
+        })
     }
 
     fn scores(&self) -> BySeat<f64> {

@@ -474,8 +474,7 @@ impl Game for Tabik {
     }
 
     fn winner(&self) -> Option<Seat> {
-        self.is_over()
-            .then(|| scoring::winner(self.scores(), self.last_mover()))
+        self.outcome().1
     }
 
     fn outcome(&self) -> (BySeat<u32>, Option<Seat>) {
