@@ -9,7 +9,8 @@ use crate::coords::Coord;
 pub const HEX_DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 const SQUARE_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const TABLE: usize = 32;
-const NONE: u8 = u8::MAX;
+/// Marks a (column, row) with no cell; cell indices go up to 255, so the table holds u16.
+const NONE: u16 = u16::MAX;
 
 /// A board: cells numbered by index (sorted by row, then column), each with its name and
 /// neighbours.
@@ -23,7 +24,7 @@ pub struct Board {
     steps: Vec<[Option<u8>; 6]>,
     all: Bits,
     /// Cell index by (column letter, row number) of the name.
-    by_name: Vec<[u8; TABLE]>,
+    by_name: Vec<[u16; TABLE]>,
 }
 
 impl Board {
@@ -89,7 +90,7 @@ impl Board {
             .enumerate()
             .map(|(i, &p)| {
                 let (col, row) = name_of(p);
-                by_name[col as usize][row as usize] = i as u8;
+                by_name[col as usize][row as usize] = i as u16;
                 Coord::new(col as u8, row as u8)
             })
             .collect();

@@ -1,0 +1,67 @@
+"""Checksums of seeded random playouts, pinned so that no refactoring or speed work can
+change a result for a given seed (the random policy and per-game seeding are a contract).
+
+``python tests/pin_playouts.py`` rewrites ``tests/data/playout_checksums.json``: run it
+only when a change of results is intended, and say so in the commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DATA = Path(__file__).parent / "data" / "playout_checksums.json"
+FIELDS = ("winner", "length", "passes", "swapped", "scores")
+
+#: (game, params, games): every board size family and rule option.
+CONFIGS: list[tuple[str, dict[str, Any], int]] = [
+    *[("tabik", {"size": k}, 400) for k in (2, 3, 4, 5, 8, 11)],
+    ("tabik", {"size": 8, "pie": False}, 400),
+    *[("nume", {"n": n}, 400) for n in (1, 2, 4, 7)],
+    *[("nume", {"square": k}, 400) for k in (2, 3, 9, 15)],
+    ("nume", {"komi": None}, 400),
+    ("nume", {"komi": 3.5, "komi_to": "white"}, 400),
+    ("nume", {"komi_phase": True}, 400),
+    ("nume", {"square": 4, "komi": None, "komi_phase": True}, 400),
+    ("migong", {}, 200),
+    ("migong", {"pie": False}, 200),
+    ("migong", {"border": "blue"}, 200),
+    ("migong", {"border": "yellow", "group_size": "wedges"}, 200),
+]
+SEEDS = (0, 12345)
+
+
+def key(game: str, params: dict[str, Any], games: int, seed: int) -> str:
+    return f"{game} {json.dumps(params, sort_keys=True)} games={games} seed={seed}"
+
+
+def checksum(game: str, params: dict[str, Any], games: int, seed: int) -> str:
+    import territory
+
+    result = territory.random_playouts(game, games, seed=seed, threads=2, **params)
+    digest = hashlib.sha256()
+    for name in FIELDS:
+        array = np.ascontiguousarray(getattr(result, name))
+        digest.update(name.encode())
+        digest.update(array.astype(array.dtype.newbyteorder("<")).tobytes())
+    for index in (0, games - 1):
+        history = territory.replay_playout(game, seed, index, **params).history
+        digest.update(" ".join(history).encode())
+    return digest.hexdigest()
+
+
+def compute() -> dict[str, str]:
+    return {
+        key(game, params, games, seed): checksum(game, params, games, seed)
+        for game, params, games in CONFIGS
+        for seed in SEEDS
+    }
+
+
+if __name__ == "__main__":
+    DATA.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
+    print(f"wrote {DATA}")
