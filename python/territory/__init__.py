@@ -5,13 +5,14 @@ classes here are native (Rust); ``territory.reference`` holds slow, plain pure-P
 implementations of the same API for cross-checking.
 """
 
-from territory._core import Migong, Nume, Tabik
+from territory._core import Migong, Nume, Tabik, __version__
 from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.errors import IllegalMoveError, RecordError
 from territory.record import load
 from territory.types import Group
 
 __all__ = [
+    "__version__",
     "Migong",
     "Nume",
     "Tabik",

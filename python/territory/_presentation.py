@@ -7,9 +7,13 @@ the ``Presentation`` mixin. Both therefore print identically for equal positions
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from territory import geometry, record
+from territory.record import Seats
+
+if TYPE_CHECKING:
+    from territory.svg import Highlight, SvgText
 
 _STONE = {"black": "X", "white": "O"}
 
@@ -120,14 +124,14 @@ def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def to_record(state: Any, **options: Any) -> str:
-    return record.dumps(state, **options)
+def to_record(state: Any, seats: Seats | None = None, comment: str | None = None) -> str:
+    return record.dumps(state, seats=(None, None) if seats is None else seats, comment=comment)
 
 
-def svg(state: Any, **options: Any) -> Any:
+def svg(state: Any, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
     from territory import svg as svg_module
 
-    return svg_module.render(state, **options)
+    return svg_module.render(state, size=size, coordinates=coordinates, highlight=highlight)
 
 
 class Presentation:
@@ -139,11 +143,15 @@ class Presentation:
     def __repr__(self) -> str:
         return state_repr(self)
 
-    def to_record(self, **options: Any) -> str:
-        return to_record(self, **options)
+    def to_record(self, *, seats: Seats | None = None, comment: str | None = None) -> str:
+        """A self-describing text record (docs/records.md); ``territory.load`` reads it.
+        ``seats``: the players' names, a pair (seat 0, seat 1) of str or None;
+        ``comment``: text written as ``#`` lines at the top."""
+        return to_record(self, seats, comment)
 
-    def svg(self, **options: Any) -> Any:
-        return svg(self, **options)
+    def svg(self, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
+        """The position as SVG text; see ``territory.svg.render`` for the options."""
+        return svg(self, size, coordinates, highlight)
 
-    def _repr_svg_(self) -> Any:
+    def _repr_svg_(self) -> SvgText:
         return svg(self)

@@ -13,11 +13,15 @@ import math
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 import numpy as np
 
 from territory import _core
+from territory._core import Migong, Nume, Tabik
+
+#: A native game state.
+State = Union[Tabik, Migong, Nume]
 
 GAMES = ("migong", "nume", "tabik")
 MAX_THREADS: int = _core.MAX_THREADS
@@ -25,7 +29,7 @@ MAX_THREADS: int = _core.MAX_THREADS
 FIELDS = ("winner", "length", "passes", "swapped", "scores")
 
 
-def new_game(game: str, **params: Any) -> Any:
+def new_game(game: str, **params: Any) -> State:
     """A native state of ``game`` ("migong", "nume", "tabik") with ``params``."""
     import territory
 
@@ -129,7 +133,10 @@ class PlayoutResults:
 
     def summary(self) -> dict[str, Any]:
         """Seat-0 win rate with its 95% Wilson interval, draw and swap rates, game length
-        and score distributions (mean, std, min, max, quantiles q5..q95)."""
+        and score distributions (mean, std, min, max, quantiles q5..q95).
+
+        Plain Python values only (int, float, str, bool, None, tuple, dict); a quantity
+        with no games behind it (e.g. any mean of a run of 0 games) is ``math.nan``."""
         t = self._tally
         n = t.games
         lengths = np.arange(len(t.lengths), dtype=np.float64)
@@ -139,18 +146,19 @@ class PlayoutResults:
             values = np.array(sorted(table), dtype=np.float64)
             counts = np.array([table[v] for v in sorted(table)], dtype=np.int64)
             scores[f"seat{seat}"] = _distribution(values, counts)
-        decided = int(t.wins[0] + t.wins[1])
+        wins0, wins1, draws = (int(w) for w in t.wins)
+        decided = wins0 + wins1
         return {
             "game": self.game,
             "params": dict(self.params),
             "seed": self.seed,
             "games": n,
-            "seat0_wins": int(t.wins[0]),
-            "seat1_wins": int(t.wins[1]),
-            "draws": int(t.wins[2]),
+            "seat0_wins": wins0,
+            "seat1_wins": wins1,
+            "draws": draws,
             # Draws count as half a win, so the rate is seat 0's expected result.
-            "seat0_win_rate": (t.wins[0] + 0.5 * t.wins[2]) / n if n else math.nan,
-            "seat0_win_rate_ci95": wilson_interval(t.wins[0] + 0.5 * t.wins[2], n),
+            "seat0_win_rate": (wins0 + 0.5 * draws) / n if n else math.nan,
+            "seat0_win_rate_ci95": wilson_interval(wins0 + 0.5 * draws, n),
             "decided_games": decided,
             "swap_rate": t.swaps / n if n else math.nan,
             "passes_mean": t.passes / n if n else math.nan,
@@ -216,7 +224,7 @@ def random_playouts(
     return result
 
 
-def replay_playout(game: str, seed: int, index: int, **params: Any) -> Any:
+def replay_playout(game: str, seed: int, index: int, **params: Any) -> State:
     """The finished state of game ``index`` of the run ``random_playouts(game, ...,
     seed=seed, **params)``: its ``history`` is the full move list."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**64:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Optional, Tuple
 
 from territory.errors import IllegalMoveError, RecordError
 
@@ -81,8 +81,20 @@ def format_score(score: float) -> str:
     return str(int(score)) if float(score).is_integer() else str(score)
 
 
+#: The players' names in a record: (seat 0, seat 1), each a str or None.
+Seats = Tuple[Optional[str], Optional[str]]
+
+
 def dumps(state: Any, seats: tuple[str | None, str | None] = (None, None), comment: str | None = None) -> str:
-    """A record of a state: its game, parameters, result and moves."""
+    """A record of a state: its game, parameters, result and moves.
+
+    ``seats``: the players' names, a pair (seat 0, seat 1) of str or None; ``comment``:
+    text written as ``#`` lines at the top.
+    """
+    if not isinstance(seats, (tuple, list)) or len(seats) != 2 or not all(n is None or isinstance(n, str) for n in seats):
+        raise TypeError(f"seats must be a pair (seat 0, seat 1) of names (str or None), got {seats!r}")
+    if comment is not None and not isinstance(comment, str):
+        raise TypeError(f"comment must be a str or None, got {comment!r}")
     lines = ["# territory game record"]
     if comment:
         lines += [f"# {line}" for line in comment.splitlines()]
@@ -114,8 +126,11 @@ def parse(text: str) -> Record:
         if in_moves:
             numbered = _NUMBERED.match(line)
             if numbered:
-                if int(numbered.group(1)) != len(moves) + 1:
-                    raise RecordError(f"move number {numbered.group(1)} out of order, expected {len(moves) + 1}", number)
+                # Compared as text: int() of a huge number would take long or refuse.
+                given = numbered.group(1).lstrip("0") or "0"
+                if given != str(len(moves) + 1):
+                    shown = given if len(given) <= 20 else f"{given[:8]}...({len(given)} digits)"
+                    raise RecordError(f"move number {shown} out of order, expected {len(moves) + 1}", number)
                 line = numbered.group(2).strip()
                 if not line:
                     raise RecordError("move number without a move", number)

@@ -55,10 +55,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Union
 from xml.sax.saxutils import escape, quoteattr
 
 from territory import geometry
+from territory.types import Group
+
+#: What ``highlight=`` takes: None, a cell name, "legal", cell names, or a Group.
+Highlight = Union[None, str, Iterable[str], Group]
 
 # --- colours ------------------------------------------------------------------------------
 
@@ -120,7 +124,7 @@ class SvgText(str):
 # --- public entry point -------------------------------------------------------------------
 
 
-def render(state: Any, *, size: float | None = None, coordinates: bool = True, highlight: Any = None) -> SvgText:
+def render(state: Any, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
     """An SVG picture of ``state``.
 
     ``size``: width in pixels (default 480); the picture scales through its viewBox.
@@ -184,7 +188,7 @@ def _highlight_cells(state: Any, highlight: Any, names: dict[str, geometry.Cell]
             wanted = [c for move in state.legal_moves() for c in move_cells(move)]
         else:
             wanted = [highlight]
-    elif hasattr(highlight, "cells"):  # territory.types.Group
+    elif isinstance(highlight, Group) or hasattr(highlight, "cells"):
         wanted = list(highlight.cells)
     elif isinstance(highlight, Iterable):
         wanted = list(highlight)

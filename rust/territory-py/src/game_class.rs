@@ -313,23 +313,30 @@ macro_rules! game_class {
             }
 
             /// A self-describing text record (docs/records.md); `territory.load` reads it.
-            #[pyo3(signature = (**options))]
+            /// `seats`: the players' names, a pair (seat 0, seat 1) of str or None;
+            /// `comment`: text written as `#` lines at the top.
+            #[pyo3(signature = (*, seats = None, comment = None))]
             fn to_record(
                 slf: &Bound<'_, Self>,
-                options: Option<&Bound<'_, PyDict>>,
+                seats: Option<Bound<'_, PyAny>>,
+                comment: Option<Bound<'_, PyAny>>,
             ) -> PyResult<String> {
                 $crate::game_class::presentation(slf.py(), "to_record")?
-                    .call((slf,), options)?
+                    .call1((slf, seats, comment))?
                     .extract()
             }
 
-            /// The position as SVG text; see `territory.svg.render` for the options.
-            #[pyo3(signature = (**options))]
+            /// The position as SVG text: `size` (width in pixels, default 480),
+            /// `coordinates` (cell letters and numbers), `highlight` (None, a cell name, a
+            /// list of them, "legal" or a Group); see `territory.svg.render`.
+            #[pyo3(signature = (*, size = None, coordinates = true, highlight = None))]
             fn svg<'py>(
                 slf: &Bound<'py, Self>,
-                options: Option<&Bound<'py, PyDict>>,
+                size: Option<Bound<'py, PyAny>>,
+                coordinates: bool,
+                highlight: Option<Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, PyAny>> {
-                $crate::game_class::presentation(slf.py(), "svg")?.call((slf,), options)
+                $crate::game_class::presentation(slf.py(), "svg")?.call1((slf, size, coordinates, highlight))
             }
 
             fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
@@ -338,7 +345,7 @@ macro_rules! game_class {
 
             fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
                 let py = slf.py();
-                let record: String = Self::to_record(slf, None)?;
+                let record: String = Self::to_record(slf, None, None)?;
                 Ok((py.import("territory")?.getattr("load")?, (record,)))
             }
 

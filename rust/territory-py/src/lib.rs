@@ -14,6 +14,8 @@ mod tabik;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The package's version: the Cargo workspace's, which maturin also gives the wheel.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<tabik::PyTabik>()?;
     m.add_class::<nume::PyNume>()?;
     m.add_class::<migong::PyMigong>()?;
