@@ -1,66 +1,247 @@
 """The ``territory`` command: ``simulate`` random games in bulk, ``replay`` one of them,
-``show`` a game record. Run ``territory --help`` or ``territory COMMAND --help``."""
+``show`` a game record. Run ``territory --help`` or ``territory COMMAND --help``.
+
+Conventions every subcommand follows (and the helpers below give a new one for free):
+
+- Bad arguments, unreadable inputs and unwritable outputs exit with code 2 and one line
+  naming the problem, never a traceback; output paths are checked before any work starts.
+- An output path ``-`` means standard output; the human-readable text then goes to
+  standard error, so that standard output holds only the requested output.
+- ``--json`` always writes a JSON list with one summary object per game, each with
+  ``"format": JSON_FORMAT`` (bumped when a key changes meaning or disappears). Values
+  that do not exist (e.g. any mean of a run of 0 games) are ``null``, never NaN.
+- A closed pipe (``territory show game.txt | head -5``) ends the command quietly.
+
+Adding a subcommand: write ``add_NAME(commands)``, which calls ``add_command`` with a
+description, an example and the function that runs it (``run(args) -> int``; raise
+``UsageError`` for a bad argument), and call it from ``build_parser``. The shared option
+groups are ``add_game_options``, ``add_run_options`` and ``add_json_option``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TextIO
 
-from territory import playouts, record
+from territory import __version__, playouts, record
+from territory._core import MAX_THREADS, Migong, Nume, Tabik
 from territory.errors import RecordError
 
-GAME_CHOICES = ("migong", "nume", "tabik")
-#: The argparse destinations of the game options.
-OPTION_DESTS = ("size", "pie", "border", "group_size", "n", "square", "komi", "komi_to", "komi_phase")
+#: Version of the JSON written by ``--json``: the ``"format"`` key of every entry.
+JSON_FORMAT = 1
 
-#: Which command-line options each game takes: option dest -> constructor parameter.
-GAME_OPTIONS = {
-    "tabik": {"size": "size", "pie": "pie"},
-    "migong": {"pie": "pie", "border": "border", "group_size": "group_size"},
-    "nume": {"n": "n", "square": "square", "komi": "komi", "komi_to": "komi_to", "komi_phase": "komi_phase"},
+#: The games the command line knows.
+GAME_CLASSES: dict[str, Any] = {"migong": Migong, "nume": Nume, "tabik": Tabik}
+GAME_CHOICES = tuple(GAME_CLASSES)
+
+
+def game_defaults() -> dict[str, dict[str, Any]]:
+    """Each game's parameters with their defaults: the one place the command line learns
+    them (with the game registry this becomes ``cls.default_params()``)."""
+    return {game: dict(cls().params) for game, cls in GAME_CLASSES.items()}
+
+
+#: What each game parameter means, for ``--help`` (any parameter missing here still gets
+#: an option; its values are read like record values: true/false, none, numbers, text).
+PARAMETER_HELP = {
+    "size": "board side, 2..16",
+    "pie": "the pie rule (seat 1 may swap after the first move)",
+    "border": "border colours: alternate | blue | yellow | 84 letters B/Y",
+    "group_size": "what a group's size counts: extent | wedges",
+    "n": "hexagonal board of side n, 1..8",
+    "square": "k x k square board (2..16) instead of the hexagon, or none",
+    "komi": "k + 0.5 points (e.g. 2.5), or none",
+    "komi_to": "who receives the komi: black | white",
+    "komi_phase": "the players choose komi and sides before the game",
 }
 
 
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("game options (defaults: the game's own)")
-    group.add_argument("--size", type=int, help="tabik: board side, 2..16 (default 8)")
-    group.add_argument("--no-pie", dest="pie", action="store_const", const=False, help="migong, tabik: no pie rule")
-    group.add_argument("--border", help="migong: alternate | blue | yellow | 84 letters B/Y")
-    group.add_argument("--group-size", choices=("extent", "wedges"), help="migong: what a group's size counts")
-    group.add_argument("--n", type=int, help="nume: hex board parameter, 1..8 (default 4)")
-    group.add_argument("--square", type=int, help="nume: k x k square board instead of hex")
-    group.add_argument("--komi", help="nume: k + 0.5 (default 0.5), or 'none'")
-    group.add_argument("--komi-to", choices=("black", "white"), help="nume: who receives the komi")
-    group.add_argument("--komi-phase", action="store_const", const=True, help="nume: players choose komi and sides")
+class UsageError(Exception):
+    """A bad argument or an unusable file: exit 2 with this one-line message."""
 
 
-def _game_params(parser: argparse.ArgumentParser, args: argparse.Namespace, game: str) -> dict[str, Any]:
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Keeps the examples' line breaks."""
+
+
+# --- shared options -----------------------------------------------------------------------
+
+
+def integer(low: int, high: int | None = None, what: str = "") -> Callable[[str], int]:
+    """An argparse type: an int from ``low`` to ``high`` (inclusive), with a clear message."""
+    limit = f"from {low} to {high}" if high is not None else f">= {low}"
+
+    def parse(text: str) -> int:
+        shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
+        try:
+            value = int(text) if len(text) <= 30 else None
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be an integer {limit}{what}, got {shown}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+SEED = integer(0, 2**64 - 1, " (2**64 - 1)")
+
+
+def add_command(
+    commands: Any, name: str, summary: str, description: str, examples: str, run: Callable[[argparse.Namespace], int]
+) -> argparse.ArgumentParser:
+    """A subcommand with its one-line summary, a description and examples for ``--help``."""
+    parser = commands.add_parser(
+        name, help=summary, description=description, epilog="examples:\n" + examples, formatter_class=HelpFormatter
+    )
+    parser.set_defaults(run=run, parser=parser)
+    return parser
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """One option per game parameter (``--komi-to`` for ``komi_to``), built from the game
+    classes' own parameters and defaults."""
+    takers: dict[str, list[tuple[str, Any]]] = {}
+    for game, params in game_defaults().items():
+        for name, default in params.items():
+            takers.setdefault(name, []).append((game, default))
+    group = parser.add_argument_group("game options (each applies to the games named; defaults: the game's own)")
+    for name, games in takers.items():
+        flag = "--" + name.replace("_", "-")
+        games_text = ", ".join(f"{game}: default {_option_text(default)}" for game, default in games)
+        help_text = f"{PARAMETER_HELP.get(name, 'game parameter')} ({games_text})"
+        if all(isinstance(default, bool) for _, default in games):
+            group.add_argument(flag, dest=f"param_{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        else:
+            group.add_argument(flag, dest=f"param_{name}", metavar="VALUE", type=_param_value, default=None, help=help_text)
+
+
+def add_run_options(parser: argparse.ArgumentParser, *, progress: bool = True) -> None:
+    """``--seed``, ``--threads`` and (optionally) ``--progress``."""
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the run, 0 .. 2**64 - 1 (default 0)")
+    parser.add_argument(
+        "--threads", type=integer(1, MAX_THREADS), default=None, help=f"threads, 1..{MAX_THREADS} (default: every core)"
+    )
+    if progress:
+        parser.add_argument(
+            "--progress", action=argparse.BooleanOptionalAction, default=None,
+            help="a progress bar on stderr (default: when stderr is a terminal)",
+        )
+
+
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json", metavar="FILE",
+        help=f"also write the result as JSON to FILE ('-': stdout): a list of one object per game, format {JSON_FORMAT}",
+    )
+
+
+def game_params(args: argparse.Namespace, game: str) -> dict[str, Any]:
+    """The game options given on the command line for ``game``, checked one by one (so
+    that a bad value names its option) and together."""
+    cls = GAME_CLASSES[game]
+    accepted = game_defaults()[game]
     params: dict[str, Any] = {}
-    for dest in OPTION_DESTS:
-        value = getattr(args, dest)
-        if value is None:
+    for key, value in vars(args).items():
+        if not key.startswith("param_") or value is None:
             continue
-        if dest not in GAME_OPTIONS[game]:
-            parser.error(f"option --{dest.replace('_', '-')} does not apply to {game}")
-        if dest == "komi":
-            if value == "none":
-                value = None
-            else:
-                try:
-                    value = float(value)
-                except ValueError:
-                    parser.error(f"--komi must be a number like 2.5 or 'none', got {value!r}")
-        params[GAME_OPTIONS[game][dest]] = value
+        name = key[len("param_"):]
+        flag = "--" + name.replace("_", "-")
+        if name not in accepted:
+            raise UsageError(f"option {flag} does not apply to {game}")
+        value = None if value == "none" else value
+        try:
+            cls(**{name: value})
+        except (TypeError, ValueError) as error:
+            raise UsageError(f"{flag}: {error}") from None
+        params[name] = value
     try:
-        playouts.new_game(game, **params)
-    except ValueError as error:
-        parser.error(f"bad {game} option: {error}")
+        cls(**params)
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"bad {game} options: {error}") from None
     return params
+
+
+def given_game_options(args: argparse.Namespace) -> list[str]:
+    return ["--" + key[len("param_"):].replace("_", "-") for key, value in vars(args).items() if key.startswith("param_") and value is not None]
+
+
+def _param_value(text: str) -> Any:
+    value = record.parse_value(text) if len(text) <= 30 else text
+    return "none" if value is None else value  # None means "not given"
+
+
+def _option_text(value: Any) -> str:
+    return record.format_value(value)
+
+
+# --- output files -------------------------------------------------------------------------
+
+
+def check_output(path: str | None, option: str) -> None:
+    """Fails now, before any work, if ``path`` cannot be written (``-`` is stdout)."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    parent = target.parent
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: is a directory")
+    if not parent.is_dir():
+        raise UsageError(f"{option} {path}: directory {str(parent)!r} does not exist")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"{option} {path}: not writable")
+        return
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as error:
+        raise UsageError(f"{option} {path}: cannot write in {str(parent)!r}: {error.strerror or error}") from None
+
+
+def write_output(path: str, text: str, option: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"{option} {path}: cannot write: {error.strerror or error}") from None
+
+
+def human_stream(*outputs: str | None) -> TextIO:
+    """Where the human-readable text goes: stderr when an output goes to stdout."""
+    return sys.stderr if "-" in outputs else sys.stdout
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` with tuples as lists and NaN or infinities as None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if hasattr(value, "item"):  # a numpy scalar
+        return json_safe(value.item())
+    return value
+
+
+def json_text(entries: list[dict[str, Any]]) -> str:
+    """The ``--json`` document: a list of entries, each with the format version first."""
+    payload = [{"format": JSON_FORMAT, **json_safe(entry)} for entry in entries]
+    return json.dumps(payload, indent=2, allow_nan=False) + "\n"
+
+
+# --- simulate -----------------------------------------------------------------------------
 
 
 class Progress:
@@ -111,112 +292,179 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def cmd_simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def run_simulate(args: argparse.Namespace) -> int:
     games = GAME_CHOICES if args.game == "all" else (args.game,)
-    if args.game == "all" and any(getattr(args, d) is not None for d in OPTION_DESTS):
-        parser.error("game options need a single game, not 'all'")
-    if args.games < 0:
-        parser.error(f"--games must be >= 0, got {args.games}")
-    if args.threads is not None and args.threads < 1:
-        parser.error(f"--threads must be >= 1, got {args.threads}")
-    if not 0 <= args.seed < 2**64:
-        parser.error(f"--seed must be from 0 to 2**64 - 1, got {args.seed}")
+    if args.game == "all" and given_game_options(args):
+        raise UsageError(f"game options ({', '.join(given_game_options(args))}) need a single game, not 'all'")
+    params = {game: game_params(args, game) for game in games}
+    check_output(args.json, "--json")
+    out = human_stream(args.json)
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress
     summaries = []
     for game in games:
-        params = _game_params(parser, args, game)
         result = playouts.random_playouts(
             game, args.games, seed=args.seed, threads=args.threads, keep_games=False,
-            progress=Progress(game, show_progress), **params,
+            progress=Progress(game, show_progress), **params[game],
         )
         summary = result.summary()
         summaries.append(summary)
-        print(format_summary(summary))
-        print()
+        print(format_summary(summary) + "\n", file=out, flush=True)
     if args.json:
-        payload = summaries[0] if len(summaries) == 1 else summaries
-        Path(args.json).write_text(json.dumps(payload, indent=2, default=float) + "\n")
-        print(f"summary written to {args.json}")
+        write_output(args.json, json_text(summaries), "--json")
+        if args.json != "-":
+            print(f"summary written to {args.json}", file=out)
     return 0
 
 
-def cmd_replay(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    if args.index < 0 or not 0 <= args.seed < 2**64:
-        parser.error("--seed and --index must be non-negative")
-    params = _game_params(parser, args, args.game)
+def add_simulate(commands: Any) -> None:
+    parser = add_command(
+        commands, "simulate", "play uniform random games in bulk and summarise them",
+        "Plays GAMES uniform random games in Rust on every core and prints seat 0's win rate\n"
+        "(95% interval), wins, draws, pie swaps, passes and the distributions of game length\n"
+        "and scores. The same --seed gives the same games on any number of threads.",
+        "  territory simulate all\n"
+        "  territory simulate tabik --games 10000 --size 6 --seed 3\n"
+        "  territory simulate nume --games 1000000 --komi 2.5 --komi-to white --json nume.json\n"
+        "  territory simulate migong --games 1000 --json - | python -m json.tool\n",
+        run_simulate,
+    )
+    parser.add_argument("game", choices=GAME_CHOICES + ("all",), help="the game, or 'all' for each game in turn")
+    parser.add_argument("--games", type=integer(0, 2**64 - 1), default=100_000, help="number of games (default 100000)")
+    add_run_options(parser)
+    add_json_option(parser)
+    add_game_options(parser)
+
+
+# --- replay -------------------------------------------------------------------------------
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    params = game_params(args, args.game)
+    check_output(args.record, "--record")
+    out = human_stream(args.record)
     state = playouts.replay_playout(args.game, args.seed, args.index, **params)
     moves = state.history
-    print(f"{args.game} game {args.index} of seed {args.seed}: {len(moves)} actions")
+    print(f"{args.game} game {args.index} of seed {args.seed}: {len(moves)} moves", file=out)
     for start in range(0, len(moves), 8):
-        print("  " + "  ".join(f"{i + 1}. {m}" for i, m in enumerate(moves[start : start + 8], start=start)))
-    print()
-    print(state)
+        print("  " + "  ".join(f"{i + 1}. {m}" for i, m in enumerate(moves[start : start + 8], start=start)), file=out)
+    print(file=out)
+    print(state, file=out)
     if args.record:
-        Path(args.record).write_text(state.to_record(comment=f"game {args.index} of seed {args.seed}"))
-        print(f"record written to {args.record}")
+        write_output(args.record, state.to_record(comment=f"game {args.index} of seed {args.seed}"), "--record")
+        if args.record != "-":
+            print(f"record written to {args.record}", file=out)
     return 0
 
 
-def cmd_show(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def add_replay(commands: Any) -> None:
+    parser = add_command(
+        commands, "replay", "replay one game of a simulate run",
+        "Replays game INDEX of the run `territory simulate GAME --seed SEED` (with the same\n"
+        "game options) and prints its moves and final position; --record saves it as a game\n"
+        "record (docs/records.md) that `territory show` and territory.load() read.",
+        "  territory replay migong --index 17\n"
+        "  territory replay tabik --seed 3 --index 0 --size 6 --record game.txt\n",
+        run_replay,
+    )
+    parser.add_argument("game", choices=GAME_CHOICES, help="the game of the run")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the run, as given to simulate (default 0)")
+    parser.add_argument("--index", type=integer(0, 2**64 - 1), required=True, help="the game's index in the run, from 0")
+    parser.add_argument("--record", metavar="FILE", help="also write the game record to FILE ('-': stdout)")
+    add_game_options(parser)
+
+
+# --- show ---------------------------------------------------------------------------------
+
+
+def read_record(path: str) -> Any:
+    """The state a record file describes; a UsageError naming the file and the problem."""
     try:
-        text = Path(args.record_file).read_text()
+        data = Path(path).read_bytes()
     except OSError as error:
-        parser.error(f"cannot read {args.record_file}: {error.strerror}")
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
     try:
-        state = record.load(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{path}: not a UTF-8 text file (byte {data[error.start]:#04x} at offset {error.start})") from None
+    try:
+        return record.load(text)
     except RecordError as error:
-        print(f"territory show: {args.record_file}: {error}", file=sys.stderr)
-        return 1
-    if args.move is not None:
-        if not 0 <= args.move <= len(state.history):
-            parser.error(f"--move must be from 0 to {len(state.history)}, got {args.move}")
-        while len(state.history) > args.move:
+        raise UsageError(f"{path}: {error}") from None
+
+
+def run_show(args: argparse.Namespace) -> int:
+    check_output(args.svg, "--svg")
+    state = read_record(args.record_file)
+    if args.moves is not None:
+        if args.moves > len(state.history):
+            raise UsageError(f"--moves must be from 0 to {len(state.history)} (the record's moves), got {args.moves}")
+        while len(state.history) > args.moves:
             state.undo()
     if args.svg:
-        Path(args.svg).write_text(state.svg())
-        print(f"picture of the position after {len(state.history)} actions written to {args.svg}")
+        write_output(args.svg, state.svg(), "--svg")
+        if args.svg != "-":
+            print(f"picture of the position after {len(state.history)} moves written to {args.svg}")
     else:
         print(state)
     return 0
 
 
+def add_show(commands: Any) -> None:
+    parser = add_command(
+        commands, "show", "print or draw the position of a game record",
+        "Reads a game record (docs/records.md), checks every move, and prints the final\n"
+        "position as a text diagram, or the position after the first K moves.",
+        "  territory show game.txt\n"
+        "  territory show game.txt --moves 10\n"
+        "  territory show game.txt --moves 10 --svg position.svg\n",
+        run_show,
+    )
+    parser.add_argument("record_file", metavar="RECORD", help="a game record file, as written by replay --record or to_record()")
+    parser.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE ('-': stdout) instead of printing")
+    parser.add_argument(
+        "--moves", metavar="K", type=integer(0), default=None,
+        help="show the position after the first K moves of the record (passes and swaps count; default: all)",
+    )
+    parser.add_argument("--move", dest="moves", type=integer(0), help=argparse.SUPPRESS)  # the old name
+
+
+# --- the command --------------------------------------------------------------------------
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="territory", description="Fast rules engine for Migong, Nume and Tabik.")
+    parser = argparse.ArgumentParser(
+        prog="territory", formatter_class=HelpFormatter,
+        description="Fast, exact rules engine for the territory games Migong, Nume and Tabik.",
+        epilog="Run `territory COMMAND --help` for a command's options and examples.\n"
+        "Bad arguments exit with code 2 and a message naming the problem.",
+    )
+    parser.add_argument("--version", action="version", version=f"territory {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    simulate = commands.add_parser("simulate", help="play uniform random games in bulk and summarise them")
-    simulate.add_argument("game", choices=GAME_CHOICES + ("all",), help="the game, or 'all' for each in turn")
-    simulate.add_argument("--games", type=int, default=100_000, help="number of games (default 100000)")
-    simulate.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    simulate.add_argument("--threads", type=int, help="threads (default: every core)")
-    simulate.add_argument("--json", metavar="FILE", help="also write the summary as JSON")
-    simulate.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                          help="progress bar on stderr (default: when stderr is a terminal)")
-    _add_game_options(simulate)
-
-    replay = commands.add_parser("replay", help="replay one game of a simulate run")
-    replay.add_argument("game", choices=GAME_CHOICES)
-    replay.add_argument("--seed", type=int, required=True)
-    replay.add_argument("--index", type=int, required=True, help="the game's index in the run (from 0)")
-    replay.add_argument("--record", metavar="OUT", help="write the game record to OUT")
-    _add_game_options(replay)
-
-    show = commands.add_parser("show", help="print or draw the position of a game record")
-    show.add_argument("record_file")
-    show.add_argument("--svg", metavar="OUT", help="write an SVG picture instead of printing")
-    show.add_argument("--move", type=int, help="show the position after this many actions")
+    add_simulate(commands)
+    add_replay(commands)
+    add_show(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    command = {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show}[args.command]
     try:
-        return command(parser, args)
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
+    except UsageError as error:
+        print(f"{args.parser.prog}: error: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`territory ... | head`): stop quietly. Point stdout at
+        # /dev/null so that the interpreter's last flush does not complain either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # like a process ended by SIGPIPE
 
 
 if __name__ == "__main__":
