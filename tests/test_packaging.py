@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -81,3 +82,33 @@ def test_the_sdist_carries_the_cpu_baseline_licence_docs_and_tests(tmp_path):
     assert not any("__pycache__" in name for name in names)
     for field in ("Name: territory-games", "License-Expression: MIT", "License-File: LICENSE", "Author: ", "Project-URL: Repository", "Keywords: "):
         assert field in pkg_info, field
+
+
+# --- docs match the code ------------------------------------------------------------------
+
+
+def test_readme_shows_the_real_group_repr():
+    import territory
+
+    readme = (ROOT / "README.md").read_text()
+    shown = re.search(r"s\.groups\(\) +# \[(Group\(.*?\)), \.\.\.\]", readme)
+    assert shown, "README no longer shows a Group"
+    s = territory.Tabik(size=8, pie=True)
+    s.play("b2-b3")
+    s.play("swap")
+    assert shown.group(1) == repr(s.groups()[0])
+
+
+def test_docs_cited_in_the_package_exist():
+    cited = set()
+    for path in (ROOT / "python" / "territory").rglob("*.py"):
+        cited |= set(re.findall(r"docs/[A-Za-z_]+\.md", path.read_text()))
+    assert cited and not {doc for doc in cited if not (ROOT / doc).exists()}
+    assert "../shared" not in (ROOT / "docs" / "conventions.md").read_text()
+
+
+def test_readme_opens_with_the_two_commands_and_ci_runs_the_second():
+    lines = (ROOT / "README.md").read_text().split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("pip install . && territory simulate all")
+    assert lines[1].startswith("bash .ci/run")

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 class Group:
     """A connected group on the board.
 
-    ``cells`` are cell names in ascending cell-index order (docs/actions.md).
+    ``cells`` are cell names in ascending cell-index order (docs/conventions.md, "Cells"
+    and "Groups").
     ``size`` is the number of stones (Tabik, Nume) or the extent, i.e. the number of
     distinct pieces (Migong). ``wedges`` is set for Migong only; ``numbers`` (the numbers
     written on the group's stones, in cell order) and ``price`` for Nume only.
