@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 pub mod game_class;
+mod evaluate;
 mod migong;
 mod nume;
 mod params;
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<nume::PyNume>()?;
     m.add_class::<migong::PyMigong>()?;
     playouts::register(m)?;
+    evaluate::register(m)?;
     Ok(())
 }
