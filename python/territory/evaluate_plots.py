@@ -128,10 +128,10 @@ def _heat_map(ax: Any, plt: Any, game: str, params: dict[str, Any], rates: dict[
     polygons = cell_polygons(game, params)
     names = list(polygons)
     values = np.array([rates.get(n, np.nan) for n in names])
-    collection = PolyCollection([polygons[n] for n in names], array=np.ma.masked_invalid(values), cmap="RdBu_r",
+    cmap = plt.get_cmap("RdBu_r").with_extremes(bad="#f4ecdc")
+    collection = PolyCollection([polygons[n] for n in names], array=np.ma.masked_invalid(values), cmap=cmap,
                                 edgecolors="#6e5a44", linewidths=0.6)
     collection.set_clim(0.0, 1.0)
-    collection.cmap.set_bad("#f4ecdc")
     ax.add_collection(collection)
     if game == "migong":  # the central border, as the SVG board draws it
         from matplotlib.patches import Polygon

@@ -272,6 +272,8 @@ pub fn run_actions<G: Game>(
                         .map_err(|(i, why)| format!("game {g}, action {i}: {why}"))
                 },
             )
+            .collect::<Vec<_>>()
+            .into_iter()
             .collect::<Result<Vec<_>, _>>()
     };
     in_pool(threads, work).map_err(|e| format!("cannot start {threads:?} threads: {e}"))?
