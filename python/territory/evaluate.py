@@ -271,10 +271,10 @@ class _AgentTraces:
 def trace_games(start: Any, games: Iterable[Sequence[int]], threads: int | None = None) -> dict[str, np.ndarray]:
     """Per-game traces (numpy arrays named as in ``TRACE_FIELDS``) of games given as
     action lists, each played from the native state ``start``."""
-    games = [np.asarray(g, dtype=np.uint32) for g in games]
-    offsets = np.zeros(len(games) + 1, dtype=np.uint64)
-    offsets[1:] = np.cumsum([len(g) for g in games])
-    flat = np.concatenate(games) if games else np.zeros(0, dtype=np.uint32)
+    arrays = [np.asarray(g, dtype=np.uint32) for g in games]
+    offsets = np.zeros(len(arrays) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum([len(g) for g in arrays])
+    flat = np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.uint32)
     return _core.trace_actions(start, flat, offsets, threads)
 
 
@@ -629,9 +629,12 @@ DEFAULT_KOMI = tuple(k + 0.5 for k in range(-21, 21))  # -20.5 .. 20.5
 
 
 def _check_komi(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)) or not math.isfinite(value) or not float(value - 0.5).is_integer() or abs(value) > 2**31:
+    if not isinstance(value, (int, float, np.floating, np.integer)):
         raise ValueError(f"komi values must be numbers k + 0.5 (k a whole number), got {value!r}")
-    return float(value)
+    number = float(value)
+    if isinstance(value, bool) or not math.isfinite(number) or not (number - 0.5).is_integer() or abs(number) > 2**31:
+        raise ValueError(f"komi values must be numbers k + 0.5 (k a whole number), got {value!r}")
+    return number
 
 
 def _komi_params(params: dict[str, Any], komi: float) -> dict[str, Any]:
@@ -864,9 +867,9 @@ def openings(
     return Openings(
         name, params, _agent_name(agent), games, seed, [r[0] for r in rows],
         [r[1][0] for r in rows], [r[1][1] for r in rows], [r[1][2] for r in rows],
-        [r[2][0] for r in rows] if has_pie else None,
-        [r[2][1] for r in rows] if has_pie else None,
-        [r[2][2] for r in rows] if has_pie else None,
+        [r[2][0] for r in rows if r[2] is not None] if has_pie else None,
+        [r[2][1] for r in rows if r[2] is not None] if has_pie else None,
+        [r[2][2] for r in rows if r[2] is not None] if has_pie else None,
         len(legal), time.perf_counter() - began,
     )
 
