@@ -420,3 +420,35 @@ def test_plot_without_matplotlib(monkeypatch, tmp_path):
     with pytest.raises(ImportError, match=r'pip install "territory\[plot\]"'):
         e.plot(tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
+
+
+# --- command line -------------------------------------------------------------------------
+
+
+def test_cli_evaluate_komi_openings(tmp_path, capsys):
+    from territory.cli import main
+
+    out = tmp_path / "e.json"
+    assert main(["evaluate", "tabik", "--size", "4", "--games", "300", "--seed", "2", "--threads", "1", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    direct = territory.evaluate("tabik", games=300, seed=2, size=4)
+    assert data["metrics"]["AdvantageP1"]["estimate"] == direct.metrics["AdvantageP1"].estimate
+    assert "DecisivenessMoves" in capsys.readouterr().out
+    assert main(["komi", "--n", "2", "--games", "100", "--komi-min", "-2.5", "--komi-max", "2.5"]) == 0
+    assert "fair komi" in capsys.readouterr().out
+    assert main(["openings", "tabik", "--size", "3", "--games", "10", "--moves", "a1-b1,b2-b3"]) == 0
+    assert "b2-b3" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["evaluate", "tabik", "--games", "0"], ["evaluate", "tabik", "--agent", "nobody"], ["komi", "--komi-min", "3", "--komi-max", "1"],
+     ["komi", "--komi-min", "2"], ["openings", "tabik", "--moves", "z9-z8"], ["evaluate", "tabik", "--plot", "x.pdf"]],
+)
+def test_cli_bad_arguments(argv, capsys):
+    from territory.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert "error" in capsys.readouterr().err

@@ -205,13 +205,17 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("record_file")
     show.add_argument("--svg", metavar="OUT", help="write an SVG picture instead of printing")
     show.add_argument("--move", type=int, help="show the position after this many actions")
+
+    from territory import cli_evaluate  # evaluate, komi, openings
+
+    cli_evaluate.register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    command = {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show}[args.command]
+    command = getattr(args, "handler", None) or {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show}[args.command]
     try:
         return command(parser, args)
     except KeyboardInterrupt:
