@@ -47,7 +47,10 @@ def plot_evaluation(result: Any, path: Any) -> None:
     t = result.traces
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
     moves = t["moves"]
-    bins = np.arange(moves.min(), moves.max() + 2) - 0.5 if moves.max() - moves.min() < 120 else 60
+    low, high = int(moves.min()), int(moves.max())
+    if high - low < 10:  # a few lengths (Nume: always the number of cells): room around them
+        low, high = low - 5, high + 5
+    bins = np.arange(low, high + 2) - 0.5 if high - low < 120 else 60
     axes[0].hist(moves, bins=bins, color="#4a7ab5")
     axes[0].set_xlabel("actions per game (DurationMoves)")
     axes[0].set_ylabel("games")
@@ -57,7 +60,7 @@ def plot_evaluation(result: Any, path: Any) -> None:
     span = np.linspace(difference.min(), difference.max() + 1e-9, 41)
     axes[1].hist([difference[wins == 0], difference[wins == 1], difference[wins < 0]], bins=span, stacked=True,
                  color=["#2b6cb0", "#dd6b20", "#999999"], label=["seat 0 wins", "seat 1 wins", "draws"])
-    axes[1].set_xlabel("final score of seat 0 minus seat 1")
+    axes[1].set_xlabel("final score of seat 0 minus seat 1" + (" (the lower score wins)" if result.game == "nume" else ""))
     axes[1].set_title("final score difference")
     axes[1].legend(fontsize=8)
     names = ["AdvantageP1", "Balance", "Completion", "DecisionMoves", "LeadChange", "DecisivenessMoves"]
