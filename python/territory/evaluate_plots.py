@@ -66,10 +66,10 @@ def plot_evaluation(result: Any, path: Any) -> None:
     names = ["AdvantageP1", "Balance", "Completion", "DecisionMoves", "LeadChange", "DecisivenessMoves"]
     metrics = [result.metrics[n] for n in names]
     est = np.array([m.estimate for m in metrics])
-    low = np.array([m.interval[0] for m in metrics])
-    high = np.array([m.interval[1] for m in metrics])
+    lows = np.array([m.interval[0] for m in metrics])
+    highs = np.array([m.interval[1] for m in metrics])
     y = np.arange(len(names))[::-1]
-    axes[2].errorbar(est, y, xerr=[np.maximum(est - low, 0), np.maximum(high - est, 0)], fmt="o", color="#2d3748", capsize=3)
+    axes[2].errorbar(est, y, xerr=[np.maximum(est - lows, 0), np.maximum(highs - est, 0)], fmt="o", color="#2d3748", capsize=3)
     axes[2].set_yticks(y, names)
     axes[2].set_xlim(0, 1)
     axes[2].axvline(0.5, color="#cccccc", lw=0.8, zorder=0)
