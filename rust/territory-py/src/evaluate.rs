@@ -40,7 +40,9 @@ fn trace_random<'py>(
     let mut traces = vec![GameTrace::default(); count];
     with_native_game!(state, |_Class, start| py
         .detach(|| trace::run_random(&start, seed, first, &mut traces, threads))
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"))))?;
+        .map_err(|e| PyRuntimeError::new_err(format!(
+            "cannot start {threads:?} threads: {e}"
+        ))))?;
     to_dict(py, &traces)
 }
 
@@ -99,8 +101,8 @@ fn to_dict<'py>(py: Python<'py>, traces: &[GameTrace]) -> PyResult<Bound<'py, Py
     field!(drama_max);
     field!(decisive_at);
     field!(final_lead);
-    let scores = PyArray1::from_iter(py, traces.iter().flat_map(|t| t.scores))
-        .reshape([traces.len(), 2])?;
+    let scores =
+        PyArray1::from_iter(py, traces.iter().flat_map(|t| t.scores)).reshape([traces.len(), 2])?;
     dict.set_item("scores", scores)?;
     Ok(dict)
 }

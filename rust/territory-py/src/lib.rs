@@ -5,8 +5,8 @@
 
 use pyo3::prelude::*;
 
-pub mod game_class;
 mod evaluate;
+pub mod game_class;
 mod migong;
 mod nume;
 mod params;

@@ -200,7 +200,10 @@ impl<G: Game> Tracer<G> {
             game.play_unchecked(mv);
         }
         if !game.is_over() {
-            return Err((actions.len(), "the game is not over after the last action".into()));
+            return Err((
+                actions.len(),
+                "the game is not over after the last action".into(),
+            ));
         }
         Ok(self.finish(game))
     }
@@ -336,7 +339,10 @@ mod tests {
             actions.extend(actions_of(&playout::replay(&start, 9, i)));
             offsets.push(actions.len());
         }
-        assert_eq!(run_actions(&start, &actions, &offsets, Some(2)).unwrap(), random);
+        assert_eq!(
+            run_actions(&start, &actions, &offsets, Some(2)).unwrap(),
+            random
+        );
     }
 
     #[test]
