@@ -19,6 +19,13 @@ use rayon::prelude::*;
 use crate::game::{Game, Seat};
 use crate::playout::{self, game_rng, restart, PlayoutResult};
 
+/// The number of legal moves, counted without listing them (each game's count follows
+/// its `random_move`, which draws uniformly from exactly that many moves).
+pub trait LegalCount: Game {
+    /// `legal_moves().len()`, without building the list.
+    fn legal_count(&self) -> usize;
+}
+
 /// What one game measured, folded into sums and counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GameTrace {
@@ -61,25 +68,13 @@ pub struct GameTrace {
     pub final_lead: f64,
 }
 
-/// Records a game state by state and folds it into a [`GameTrace`]; its buffers are
+/// Records a game state by state and folds it into a [`GameTrace`]; its buffer is
 /// reused from game to game.
-#[derive(Debug)]
-pub struct Tracer<G: Game> {
-    moves: Vec<G::Move>,
+#[derive(Debug, Default)]
+pub struct Tracer {
     leads: Vec<f64>,
     trace: GameTrace,
     last_mover: Option<Seat>,
-}
-
-impl<G: Game> Default for Tracer<G> {
-    fn default() -> Self {
-        Tracer {
-            moves: Vec::new(),
-            leads: Vec::new(),
-            trace: GameTrace::default(),
-            last_mover: None,
-        }
-    }
 }
 
 /// Seat 0's lead in `game`: its score difference, positive when seat 0 is ahead.
@@ -98,7 +93,7 @@ fn lower_score_wins<G: Game>() -> bool {
     G::NAME == "nume"
 }
 
-impl<G: Game> Tracer<G> {
+impl Tracer {
     /// Starts a new game.
     pub fn begin(&mut self) {
         self.leads.clear();
@@ -107,10 +102,8 @@ impl<G: Game> Tracer<G> {
     }
 
     /// Records the state `game` before an action is played in it.
-    pub fn before_move(&mut self, game: &G) {
-        self.moves.clear();
-        game.legal_moves_into(&mut self.moves);
-        let legal = self.moves.len() as u32;
+    pub fn before_move<G: LegalCount>(&mut self, game: &G) {
+        let legal = game.legal_count() as u32;
         let t = &mut self.trace;
         t.moves += 1;
         t.branching_sum += f64::from(legal);
@@ -126,7 +119,7 @@ impl<G: Game> Tracer<G> {
     }
 
     /// Folds the finished game `game` into its record.
-    pub fn finish(&mut self, game: &G) -> GameTrace {
+    pub fn finish<G: Game>(&mut self, game: &G) -> GameTrace {
         let (_, winner) = game.outcome();
         let mut t = self.trace;
         t.winner = winner.map_or(-1, |seat| seat.index() as i8);
@@ -183,7 +176,7 @@ impl<G: Game> Tracer<G> {
     ///
     /// # Errors
     /// The index and reason of the first action that is out of range or not legal.
-    pub fn trace_actions(
+    pub fn trace_actions<G: LegalCount>(
         &mut self,
         game: &mut G,
         start: &G,
@@ -210,7 +203,13 @@ impl<G: Game> Tracer<G> {
 
     /// Plays and traces game `index` of the random run seeded with `seed` from `start`:
     /// the same game as [`crate::playout::run`] plays.
-    pub fn trace_random(&mut self, game: &mut G, start: &G, seed: u64, index: u64) -> GameTrace {
+    pub fn trace_random<G: LegalCount>(
+        &mut self,
+        game: &mut G,
+        start: &G,
+        seed: u64,
+        index: u64,
+    ) -> GameTrace {
         restart(game, start);
         self.begin();
         let result: PlayoutResult =
@@ -229,7 +228,7 @@ impl<G: Game> Tracer<G> {
 ///
 /// # Errors
 /// If a pool of `threads` threads cannot be started.
-pub fn run_random<G: Game>(
+pub fn run_random<G: LegalCount>(
     start: &G,
     seed: u64,
     first: u64,
@@ -239,7 +238,7 @@ pub fn run_random<G: Game>(
     const CHUNK: usize = 64;
     let work = |out: &mut [GameTrace]| {
         out.par_chunks_mut(CHUNK).enumerate().for_each_init(
-            || (start.clone(), Tracer::<G>::default()),
+            || (start.clone(), Tracer::default()),
             |(game, tracer), (chunk, traces)| {
                 for (i, trace) in traces.iter_mut().enumerate() {
                     let index = first + (chunk * CHUNK + i) as u64;
@@ -257,7 +256,7 @@ pub fn run_random<G: Game>(
 /// # Errors
 /// The game, action index and reason of an action that is not legal (the first game
 /// with one, in game order), or a thread pool that cannot start.
-pub fn run_actions<G: Game>(
+pub fn run_actions<G: LegalCount>(
     start: &G,
     actions: &[u32],
     offsets: &[usize],
@@ -268,7 +267,7 @@ pub fn run_actions<G: Game>(
         (0..games)
             .into_par_iter()
             .map_init(
-                || (start.clone(), Tracer::<G>::default()),
+                || (start.clone(), Tracer::default()),
                 |(game, tracer), g| {
                     tracer
                         .trace_actions(game, start, &actions[offsets[g]..offsets[g + 1]])
@@ -343,6 +342,34 @@ mod tests {
             run_actions(&start, &actions, &offsets, Some(2)).unwrap(),
             random
         );
+    }
+
+    fn counts_match_lists<G: LegalCount>(start: &G, games: u64) {
+        for i in 0..games {
+            let end = playout::replay(start, 4, i);
+            let mut game = start.clone();
+            for &mv in end.history() {
+                assert_eq!(game.legal_count(), game.legal_moves().len(), "{game:?}");
+                game.play_unchecked(mv);
+            }
+            assert_eq!(game.legal_count(), 0);
+        }
+    }
+
+    #[test]
+    fn legal_counts_match_the_lists() {
+        counts_match_lists(&tabik(4, true), 30);
+        counts_match_lists(&tabik(2, false), 10);
+        counts_match_lists(
+            &crate::Migong::new(crate::MigongConfig::default()).unwrap(),
+            2,
+        );
+        let phase = NumeConfig {
+            n: 2,
+            komi_phase: true,
+            ..NumeConfig::default()
+        };
+        counts_match_lists(&Nume::new(phase).unwrap(), 20);
     }
 
     #[test]
