@@ -452,3 +452,17 @@ def test_cli_bad_arguments(argv, capsys):
         main(argv)
     assert exit_info.value.code == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_interrupt_stops_between_batches():
+    """Ctrl-C arrives as KeyboardInterrupt between batches; here the progress callback
+    raises it after the first batch, and the run stops there."""
+    seen = []
+
+    def progress(done, total, seconds):
+        seen.append(done)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        territory.evaluate("tabik", games=1_000_000, progress=progress)
+    assert len(seen) == 1 and seen[0] < 1_000_000
