@@ -466,3 +466,30 @@ def test_interrupt_stops_between_batches():
     with pytest.raises(KeyboardInterrupt):
         territory.evaluate("tabik", games=1_000_000, progress=progress)
     assert len(seen) == 1 and seen[0] < 1_000_000
+
+
+def test_komi_and_openings_with_an_executor():
+    with ThreadPoolExecutor(2) as pool:
+        k1 = territory.fair_komi(games=300, komi_values=[-1.5, 0.5, 2.5], n=2, executor=pool)
+        o1 = territory.openings("tabik", games_per_opening=30, size=3, executor=pool)
+    k2 = territory.fair_komi(games=300, komi_values=[-1.5, 0.5, 2.5], n=2, threads=1)
+    o2 = territory.openings("tabik", games_per_opening=30, size=3, threads=1)
+    assert k1.curve == k2.curve and k1.estimate == k2.estimate
+    assert (o1.play_on, o1.swap) == (o2.play_on, o2.swap)
+
+
+def test_openings_with_an_agent_factory():
+    o = territory.openings("tabik", agent=lambda seed: SeededAgent(seed=seed), games_per_opening=4, size=2)
+    assert len(o.moves) == 8 and o.swap is not None
+    assert all(0 <= r <= 1 for r in o.play_on + o.swap)
+
+
+def test_turns_count_runs_of_one_seat():
+    # Komi phase: seat 0 sets komi, seat 1 takes Black and so also places the first
+    # stone: seat 1 moves twice running, so 6 actions make 5 turns.
+    start = territory.Nume(square=2, komi_phase=True)
+    game = ["komi 0.5 black", "side black", "a1=1", "b2=4", "b1", "a2"]
+    t = ev.trace_games(start, [actions(start, game)], threads=1)
+    assert t["moves"][0] == 6 and t["turns"][0] == 5
+    # Branching in the komi phase: komi k = 0..4 to either colour (10), then 2 sides.
+    assert t["branching_sum"][0] == 10 + 2 + 20 + 15 + 2 + 1
