@@ -7,6 +7,7 @@ implementations of the same API for cross-checking.
 
 from territory._core import Migong, Nume, Tabik, __version__
 from territory.playouts import PlayoutResults, random_playouts, replay_playout
+from territory.evaluate import evaluate, fair_komi, openings
 from territory.errors import IllegalMoveError, RecordError
 from territory.record import load
 from territory.types import Group
@@ -18,4 +19,5 @@ __all__ = [
     "Tabik",
     "random_playouts",
     "replay_playout",
+    "evaluate", "fair_komi", "openings",
     "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load"]

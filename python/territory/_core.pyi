@@ -10,7 +10,7 @@ import numpy as np
 from territory.svg import Highlight, SvgText
 from territory.types import Group
 
-__all__ = ["Migong", "Nume", "Tabik", "MAX_THREADS", "__version__", "run_playouts", "replay_playout"]
+__all__ = ["Migong", "Nume", "Tabik", "MAX_THREADS", "__version__", "run_playouts", "replay_playout", "trace_random", "trace_actions"]
 
 __version__: str
 MAX_THREADS: int
@@ -147,3 +147,9 @@ def run_playouts(
     state: Tabik | Migong | Nume, seed: int, first: int, count: int, threads: Optional[int] = None
 ) -> dict[str, np.ndarray]: ...
 def replay_playout(state: Tabik | Migong | Nume, seed: int, index: int) -> Tabik | Migong | Nume: ...
+def trace_random(
+    state: Tabik | Migong | Nume, seed: int, first: int, count: int, threads: Optional[int] = None
+) -> dict[str, np.ndarray]: ...
+def trace_actions(
+    state: Tabik | Migong | Nume, actions: np.ndarray, offsets: np.ndarray, threads: Optional[int] = None
+) -> dict[str, np.ndarray]: ...

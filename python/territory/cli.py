@@ -443,6 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(commands)
     add_replay(commands)
     add_show(commands)
+    from territory import cli_evaluate  # evaluate, komi, openings
+
+    cli_evaluate.register(commands)
     return parser
 
 

@@ -5,6 +5,7 @@
 
 use pyo3::prelude::*;
 
+mod evaluate;
 pub mod game_class;
 mod migong;
 mod nume;
@@ -20,5 +21,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<nume::PyNume>()?;
     m.add_class::<migong::PyMigong>()?;
     playouts::register(m)?;
+    evaluate::register(m)?;
     Ok(())
 }

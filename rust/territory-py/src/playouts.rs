@@ -68,9 +68,9 @@ macro_rules! with_native_game {
         }
     }};
 }
-use with_native_game;
+pub(crate) use with_native_game;
 
-fn not_a_game(state: &Bound<'_, PyAny>) -> PyErr {
+pub(crate) fn not_a_game(state: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
         "expected a native game state (territory.Migong, Nume or Tabik), got {}",
         state

@@ -22,6 +22,7 @@ pub mod nume;
 pub mod playout;
 pub mod scoring;
 pub mod tabik;
+pub mod trace;
 pub mod turns;
 
 pub use bitset::Bits;

@@ -11,6 +11,8 @@ use crate::board::Board;
 use crate::coords::Coord;
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
 
+mod legal_count;
+
 /// Largest number a stone may carry: 2^31 - 1.
 pub const MAX_NUMBER: u32 = i32::MAX as u32;
 /// Largest k of a komi k + 0.5 given as a parameter.

@@ -36,8 +36,19 @@ pub fn game_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
 
 /// Plays `game` (from its current position) to the end with uniform random moves.
 pub fn play_out<G: Game>(game: &mut G, rng: &mut Xoshiro256PlusPlus) -> PlayoutResult {
+    play_out_observed(game, rng, |_, _| {})
+}
+
+/// [`play_out`], calling `before_move(game, mv)` before each move is played (the move
+/// stream is the same: the observer sees the game but cannot change it).
+pub fn play_out_observed<G: Game>(
+    game: &mut G,
+    rng: &mut Xoshiro256PlusPlus,
+    mut before_move: impl FnMut(&G, G::Move),
+) -> PlayoutResult {
     let mut result = PlayoutResult::default();
     while let Some(mv) = game.random_move(rng) {
+        before_move(game, mv);
         game.play_unchecked(mv);
         result.length += 1;
         result.passes += G::is_pass(mv) as u32;
@@ -98,7 +109,7 @@ pub fn restart<G: Game>(game: &mut G, start: &G) {
 }
 
 /// A cached thread pool with `threads` threads.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
+pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(Default::default)

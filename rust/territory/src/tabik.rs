@@ -15,6 +15,8 @@ use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat
 use crate::scoring;
 use crate::turns;
 
+mod legal_count;
+
 pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 16;
 
