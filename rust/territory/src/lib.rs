@@ -23,6 +23,7 @@ pub mod playout;
 pub mod scoring;
 pub mod tabik;
 pub mod turns;
+pub mod zobrist;
 
 pub use bitset::Bits;
 pub use coords::Coord;
