@@ -10,6 +10,7 @@ mod migong;
 mod nume;
 mod params;
 mod playouts;
+mod search;
 mod tabik;
 
 #[pymodule]
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<nume::PyNume>()?;
     m.add_class::<migong::PyMigong>()?;
     playouts::register(m)?;
+    search::register(m)?;
     Ok(())
 }

@@ -64,13 +64,13 @@ macro_rules! with_native_game {
             let $start = s.borrow().game.clone();
             $body
         } else {
-            Err(not_a_game($state))
+            Err($crate::playouts::not_a_game($state))
         }
     }};
 }
-use with_native_game;
+pub(crate) use with_native_game;
 
-fn not_a_game(state: &Bound<'_, PyAny>) -> PyErr {
+pub(crate) fn not_a_game(state: &Bound<'_, PyAny>) -> PyErr {
     PyTypeError::new_err(format!(
         "expected a native game state (territory.Migong, Nume or Tabik), got {}",
         state
