@@ -10,6 +10,9 @@ from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.errors import IllegalMoveError, RecordError
 from territory.record import load
 from territory.types import Group
+from territory.agents import (
+    AgentError, MatchResults, NodeLimitError, RandomAgent, Uct, parse_agent, play_match, solve,
+)
 
 __all__ = [
     "Migong",
@@ -17,4 +20,6 @@ __all__ = [
     "Tabik",
     "random_playouts",
     "replay_playout",
-    "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load"]
+    "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load",
+    "RandomAgent", "Uct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
+]
