@@ -161,11 +161,11 @@ def parse_agent(spec: AgentLike) -> Any:
         if callable(getattr(spec, "choose", None)):
             return spec
         raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or an object with choose(state), got {spec!r}")
-    kind, _, arg = spec.partition(":")
-    if kind == "random" and not arg:
+    kind, sep, arg = spec.partition(":")
+    if kind == "random" and not sep:
         return RandomAgent()
     if kind == "uct":
-        if not arg:
+        if not sep:
             return Uct()
         if arg.isdigit() and int(arg) >= 1:
             return Uct(iterations=int(arg))
@@ -210,9 +210,9 @@ def _elo(p: float) -> float:
     """The Elo difference whose expected score is ``p`` (infinite at 0 and 1)."""
     if math.isnan(p):
         return math.nan
-    if p <= 0:
+    if p <= 1e-12:
         return -math.inf
-    if p >= 1:
+    if p >= 1 - 1e-12:
         return math.inf
     return 400 * math.log10(p / (1 - p))
 

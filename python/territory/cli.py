@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from territory import playouts, record
+from territory import cli_search, playouts, record
 from territory.errors import RecordError
 
 GAME_CHOICES = ("migong", "nume", "tabik")
@@ -205,13 +205,14 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("record_file")
     show.add_argument("--svg", metavar="OUT", help="write an SVG picture instead of printing")
     show.add_argument("--move", type=int, help="show the position after this many actions")
+    cli_search.add_parsers(commands, _add_game_options)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    command = {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show}[args.command]
+    command = {"simulate": cmd_simulate, "replay": cmd_replay, "show": cmd_show, **cli_search.COMMANDS}[args.command]
     try:
         return command(parser, args)
     except KeyboardInterrupt:
