@@ -2,7 +2,7 @@
 //!
 //! Each node holds the visits and the summed results (+1 win, 0 draw, -1 loss) from the
 //! point of view of the seat that made its move. A node's children are created, all at
-//! once, on its second visit; unvisited children are tried first, in a random order,
+//! once, on its fifth visit (`EXPAND_AFTER`); unvisited children are tried first, in a random order,
 //! then the child maximising `mean + c * sqrt(ln(parent visits) / visits)` is followed
 //! (ties: the first in the list). Nodes live in one arena, reused across iterations;
 //! the position is taken back with `undo` after each iteration, so the loop does not
@@ -70,6 +70,9 @@ impl<M: Copy> Analysis<M> {
 }
 
 const NONE: u32 = u32::MAX;
+/// A node's children are created on its visit number `EXPAND_AFTER + 1`; until then
+/// iterations run playouts from it (it keeps the tree small where moves are many).
+const EXPAND_AFTER: u32 = 4;
 
 #[derive(Clone, Copy, Debug)]
 struct Node<M> {
@@ -78,6 +81,9 @@ struct Node<M> {
     mover: Seat,
     visits: u32,
     total: f64,
+    /// `total / visits` and `1 / sqrt(visits)`, kept for a fast UCB1 loop.
+    mean: f64,
+    inv_sqrt: f64,
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
     n_children: u32,
@@ -111,6 +117,8 @@ impl<G: Game> Tree<G> {
             mover,
             visits: 0,
             total: 0.0,
+            mean: 0.0,
+            inv_sqrt: 0.0,
             first_child: NONE,
             n_children: 0,
             n_tried: 0,
@@ -139,15 +147,14 @@ impl<G: Game> Tree<G> {
             self.nodes[node].n_tried += 1;
             return slot;
         }
-        let log_n = (visits as f64).ln();
+        let c_log = c * (visits as f64).ln().sqrt();
         let mut best = first;
         let mut best_score = f64::NEG_INFINITY;
         for (i, child) in self.nodes[first..first + n_children as usize]
             .iter()
             .enumerate()
         {
-            let n = child.visits as f64;
-            let score = child.total / n + c * (log_n / n).sqrt();
+            let score = child.mean + c_log * child.inv_sqrt;
             if score > best_score {
                 best_score = score;
                 best = first + i;
@@ -170,6 +177,8 @@ impl<G: Game> Tree<G> {
             mover: root_mover.other(),
             visits: 0,
             total: 0.0,
+            mean: 0.0,
+            inv_sqrt: 0.0,
             first_child: NONE,
             n_children: 0,
             n_tried: 0,
@@ -182,7 +191,7 @@ impl<G: Game> Tree<G> {
             let mut node = 0;
             while !root.is_over() {
                 if self.nodes[node].first_child == NONE {
-                    if self.nodes[node].visits == 0 {
+                    if self.nodes[node].visits < EXPAND_AFTER {
                         break;
                     }
                     self.expand(node, root);
@@ -199,6 +208,8 @@ impl<G: Game> Tree<G> {
                 let n = &mut self.nodes[i as usize];
                 n.visits += 1;
                 n.total += results[n.mover.index()];
+                n.mean = n.total / n.visits as f64;
+                n.inv_sqrt = 1.0 / (n.visits as f64).sqrt();
             }
             while root.history().len() > depth {
                 root.undo();
