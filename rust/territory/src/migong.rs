@@ -312,6 +312,13 @@ impl Migong {
         KEYS[cell * 64 + p] ^ KEYS[CELLS * 64 + color.index() * 64 + p]
     }
 
+    /// Recomputes the incremental part of the key, for code that sets up a position
+    /// directly instead of playing moves to it.
+    #[allow(dead_code)]
+    pub(crate) fn rebuild_key(&mut self) {
+        self.board_key = self.compute_key() ^ self.turn_key();
+    }
+
     /// The position key recomputed from the board and the pieces left.
     pub fn compute_key(&self) -> u64 {
         let mut key = self.turn_key();

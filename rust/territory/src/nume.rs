@@ -344,6 +344,13 @@ impl Nume {
         zobrist::mix(0x6b6f_6d69 ^ (phase | (self.black_seat.index() as u64) << 2 | komi << 3))
     }
 
+    /// Recomputes the incremental part of the key, for code that sets up a position
+    /// directly instead of playing moves to it.
+    #[allow(dead_code)]
+    pub(crate) fn rebuild_key(&mut self) {
+        self.board_key = self.compute_key() ^ self.phase_key();
+    }
+
     /// The position key recomputed from the board and the komi-phase state.
     pub fn compute_key(&self) -> u64 {
         let mut key = self.phase_key();

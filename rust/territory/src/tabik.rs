@@ -248,6 +248,13 @@ impl Tabik {
         self.board_key ^= KEYS[base + first];
     }
 
+    /// Recomputes the incremental part of the key, for code that sets up a position
+    /// directly instead of playing moves to it.
+    #[allow(dead_code)]
+    pub(crate) fn rebuild_key(&mut self) {
+        self.board_key = self.compute_key() ^ self.turn_key();
+    }
+
     /// The position key recomputed from the board, without the incremental part.
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;

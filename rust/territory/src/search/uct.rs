@@ -217,7 +217,7 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// The root's children as (move, visits, total), in the tree's order.
+    /// The root's children, in the tree's order.
     fn root_children(&self) -> impl Iterator<Item = &Node<G::Move>> {
         let root = self.nodes.first();
         let range = root.map_or(0..0, |r| {
