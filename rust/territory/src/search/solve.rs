@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::game::Game;
 
@@ -50,6 +51,26 @@ impl fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
+/// Position keys are already uniformly random: the table uses them as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+type Table = HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>;
+
 #[derive(Clone, Copy)]
 enum Bound {
     Exact,
@@ -65,7 +86,7 @@ struct Entry {
 }
 
 struct Solver<G: Game> {
-    table: HashMap<u64, Entry>,
+    table: Table,
     /// Move lists, one per depth, reused.
     moves: Vec<Vec<G::Move>>,
     nodes: u64,
@@ -179,7 +200,7 @@ pub fn solve<G: Game>(game: &G, max_nodes: Option<u64>) -> Result<Solution<G::Mo
         return Err(SolveError::GameOver);
     }
     let mut solver = Solver::<G> {
-        table: HashMap::new(),
+        table: Table::default(),
         moves: Vec::new(),
         nodes: 1,
         max_nodes: max_nodes.unwrap_or(u64::MAX),
