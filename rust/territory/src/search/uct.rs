@@ -5,8 +5,9 @@
 //! once, on its fifth visit (`EXPAND_AFTER`); unvisited children are tried first, in a random order,
 //! then the child maximising `mean + c * sqrt(ln(parent visits) / visits)` is followed
 //! (ties: the first in the list). Nodes live in one arena, reused across iterations;
-//! the position is taken back with `undo` after each iteration, so the loop does not
-//! allocate once the arena has grown.
+//! the position is taken back with `undo` (or `reset` when the search started from the
+//! start position) after each iteration, so the loop does not allocate once the arena
+//! has grown.
 //!
 //! Root parallelism: `threads` independent trees with seeds derived from `(seed,
 //! thread)`, sharing the iterations, whose root statistics are added up. The same seed
@@ -81,9 +82,6 @@ struct Node<M> {
     mover: Seat,
     visits: u32,
     total: f64,
-    /// `total / visits` and `1 / sqrt(visits)`, kept for a fast UCB1 loop.
-    mean: f64,
-    inv_sqrt: f64,
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
     n_children: u32,
@@ -94,6 +92,9 @@ struct Node<M> {
 /// One search tree with its scratch space.
 struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
+    /// Per node, `[mean, 1 / sqrt(visits)]`: what UCB1 reads, packed apart from the
+    /// nodes so the loop over many children stays in cache.
+    ucb: Vec<[f32; 2]>,
     moves: Vec<G::Move>,
     path: Vec<u32>,
 }
@@ -102,6 +103,7 @@ impl<G: Game> Tree<G> {
     fn new() -> Tree<G> {
         Tree {
             nodes: Vec::new(),
+            ucb: Vec::new(),
             moves: Vec::new(),
             path: Vec::new(),
         }
@@ -117,12 +119,11 @@ impl<G: Game> Tree<G> {
             mover,
             visits: 0,
             total: 0.0,
-            mean: 0.0,
-            inv_sqrt: 0.0,
             first_child: NONE,
             n_children: 0,
             n_tried: 0,
         }));
+        self.ucb.resize(self.nodes.len(), [0.0; 2]);
         let n = &mut self.nodes[node];
         n.first_child = first;
         n.n_children = self.moves.len() as u32;
@@ -144,17 +145,18 @@ impl<G: Game> Tree<G> {
             let pick = first + rng.random_range(n_tried..n_children) as usize;
             let slot = first + n_tried as usize;
             self.nodes.swap(pick, slot);
+            self.ucb.swap(pick, slot);
             self.nodes[node].n_tried += 1;
             return slot;
         }
-        let c_log = c * (visits as f64).ln().sqrt();
+        let c_log = (c * (visits as f64).ln().sqrt()) as f32;
         let mut best = first;
-        let mut best_score = f64::NEG_INFINITY;
-        for (i, child) in self.nodes[first..first + n_children as usize]
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, &[mean, inv_sqrt]) in self.ucb[first..first + n_children as usize]
             .iter()
             .enumerate()
         {
-            let score = child.mean + c_log * child.inv_sqrt;
+            let score = mean + c_log * inv_sqrt;
             if score > best_score {
                 best_score = score;
                 best = first + i;
@@ -166,6 +168,7 @@ impl<G: Game> Tree<G> {
     /// Runs `iterations` iterations from `root` (left unchanged).
     fn search(&mut self, root: &mut G, iterations: u64, c: f64, rng: &mut Xoshiro256PlusPlus) {
         self.nodes.clear();
+        self.ucb.clear();
         let Some(root_mover) = root.to_move() else {
             return;
         };
@@ -177,8 +180,6 @@ impl<G: Game> Tree<G> {
             mover: root_mover.other(),
             visits: 0,
             total: 0.0,
-            mean: 0.0,
-            inv_sqrt: 0.0,
             first_child: NONE,
             n_children: 0,
             n_tried: 0,
@@ -208,11 +209,18 @@ impl<G: Game> Tree<G> {
                 let n = &mut self.nodes[i as usize];
                 n.visits += 1;
                 n.total += results[n.mover.index()];
-                n.mean = n.total / n.visits as f64;
-                n.inv_sqrt = 1.0 / (n.visits as f64).sqrt();
+                self.ucb[i as usize] = [
+                    (n.total / n.visits as f64) as f32,
+                    1.0 / (n.visits as f32).sqrt(),
+                ];
             }
-            while root.history().len() > depth {
-                root.undo();
+            if depth == 0 {
+                // From the start position a reset is cheaper than undoing every move.
+                root.reset();
+            } else {
+                while root.history().len() > depth {
+                    root.undo();
+                }
             }
         }
     }
