@@ -326,7 +326,7 @@ def play_match(
     to start from) between two agents: spec strings (``"random"``, ``"uct:2000"``),
     ``RandomAgent``/``Uct`` objects (the games then run in Rust, in parallel on
     ``threads`` threads, None: every core, GIL released) or any objects with
-    ``choose(state) -> str`` (then in a Python loop). With ``swap_seats`` agent 0 sits in
+    ``choose(state) -> str`` (then in a Python loop, and ``threads`` is not used). With ``swap_seats`` agent 0 sits in
     seat 0 in even-numbered games and in seat 1 in odd ones.
 
     The same seed gives the same results for any ``threads`` and any ``executor``.

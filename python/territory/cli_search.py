@@ -58,10 +58,11 @@ def format_match(summary: dict[str, Any]) -> str:
         f"{summary['game']} ({params}), seed {summary['seed']}: {summary['games']:,} games "
         f"in {summary['seconds']:.2f} s",
     ]
+    width = max(len(name) for name in summary["agents"])
     for k in range(2):
         low, high = summary[f"agent{k}_win_rate_ci95"]
         lines.append(
-            f"  agent {k}  {summary['agents'][k]:<40} wins {w[k]:>6,}   win rate "
+            f"  agent {k}  {summary['agents'][k]:<{width}}   wins {w[k]:>6,}   win rate "
             f"{summary[f'agent{k}_win_rate']:.4f}  (95% CI {low:.4f} .. {high:.4f})"
         )
     low, high = summary["elo_ci95"]
