@@ -350,3 +350,18 @@ def test_cli_match_and_solve(capsys, tmp_path):
     assert main(["solve", "tabik", "--size", "4", "--max-nodes", "100"]) == 1
     with pytest.raises(SystemExit):
         main(["match", "tabik", "--agents", "uct:0", "random"])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_solver_and_uct_on_migong_endgames(seed):
+    rng = random.Random(seed)
+    s = territory.Migong()
+    while not s.is_over:
+        s.play(rng.choice(s.legal_moves()))
+    for _ in range(6):
+        s.undo()
+    sol = solve(s, max_nodes=10**6)
+    assert sol.value == minimax(s.copy())
+    a = Uct(iterations=3000, seed=seed).analyse(s)
+    if sol.value == 1:
+        assert a.best in sol.best_moves
