@@ -19,7 +19,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::game::{Game, Seat};
 use crate::playout::game_rng;
 
-use super::result_for;
 
 /// Parameters of a UCT search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -186,6 +185,13 @@ impl<G: Game> Tree<G> {
         });
         self.expand(0, root);
         let depth = root.history().len();
+        // Whether `reset` brings the root back (cheaper than undoing every move). A state
+        // set up without moves may have an empty history and another position: compare.
+        let resettable = depth == 0 && {
+            let mut fresh = root.clone();
+            fresh.reset();
+            fresh.key() == root.key()
+        };
         for _ in 0..iterations {
             self.path.clear();
             self.path.push(0);
@@ -204,7 +210,12 @@ impl<G: Game> Tree<G> {
             while let Some(mv) = root.random_move(rng) {
                 root.play_unchecked(mv);
             }
-            let results = [Seat::First, Seat::Second].map(|s| result_for(root, s) as f64);
+            let winner = root.winner();
+            let results = [Seat::First, Seat::Second].map(|s| match winner {
+                Some(w) if w == s => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            });
             for &i in &self.path {
                 let n = &mut self.nodes[i as usize];
                 n.visits += 1;
@@ -214,8 +225,7 @@ impl<G: Game> Tree<G> {
                     1.0 / (n.visits as f32).sqrt(),
                 ];
             }
-            if depth == 0 {
-                // From the start position a reset is cheaper than undoing every move.
+            if resettable {
                 root.reset();
             } else {
                 while root.history().len() > depth {
