@@ -11,6 +11,9 @@ from territory.evaluate import evaluate, fair_komi, openings
 from territory.errors import IllegalMoveError, RecordError
 from territory.record import load
 from territory.types import Group
+from territory.agents import (
+    AgentError, MatchResults, NodeLimitError, RandomAgent, Uct, parse_agent, play_match, solve,
+)
 
 __all__ = [
     "__version__",
@@ -20,4 +23,6 @@ __all__ = [
     "random_playouts",
     "replay_playout",
     "evaluate", "fair_komi", "openings",
-    "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load"]
+    "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load",
+    "RandomAgent", "Uct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
+]

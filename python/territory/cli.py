@@ -446,6 +446,9 @@ def build_parser() -> argparse.ArgumentParser:
     from territory import cli_evaluate  # evaluate, komi, openings
 
     cli_evaluate.register(commands)
+    from territory import cli_search  # match, solve
+
+    cli_search.register(commands)
     return parser
 
 

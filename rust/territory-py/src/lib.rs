@@ -11,6 +11,7 @@ mod migong;
 mod nume;
 mod params;
 mod playouts;
+mod search;
 mod tabik;
 
 #[pymodule]
@@ -22,5 +23,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<migong::PyMigong>()?;
     playouts::register(m)?;
     evaluate::register(m)?;
+    search::register(m)?;
     Ok(())
 }

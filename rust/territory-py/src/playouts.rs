@@ -64,7 +64,7 @@ macro_rules! with_native_game {
             let $start = s.borrow().game.clone();
             $body
         } else {
-            Err(not_a_game($state))
+            Err($crate::playouts::not_a_game($state))
         }
     }};
 }

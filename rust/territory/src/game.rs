@@ -189,6 +189,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     fn is_pie_swap(mv: Self::Move) -> bool;
     /// Whether a move is a `pass`.
     fn is_pass(mv: Self::Move) -> bool;
+    /// A 64-bit position key (Zobrist): equal for equal positions (board, side to move,
+    /// pieces left, pie, pass and komi-phase state, colours), whatever the move order;
+    /// different otherwise with overwhelming probability. Kept up to date on every move.
+    fn key(&self) -> u64;
 
     /// A legal move drawn uniformly from the legal moves, or `None` once over.
     ///

@@ -13,6 +13,7 @@
 //! assert_eq!(game.legal_moves().len(), 2 * 17 + 1); // 17 open edges, plus the pie swap
 //! ```
 
+pub mod arena;
 pub mod bitset;
 pub mod board;
 pub mod coords;
@@ -21,9 +22,11 @@ pub mod migong;
 pub mod nume;
 pub mod playout;
 pub mod scoring;
+pub mod search;
 pub mod tabik;
 pub mod trace;
 pub mod turns;
+pub mod zobrist;
 
 pub use bitset::Bits;
 pub use coords::Coord;

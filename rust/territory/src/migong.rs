@@ -15,6 +15,11 @@ use crate::coords::Coord;
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
 use crate::scoring;
 use crate::turns;
+use crate::zobrist;
+
+/// Board keys: pattern p on cell c at `c * 64 + p`; then, at `CELLS * 64 + colour * 64 + p`,
+/// pattern p placed from that colour's set (so the pieces left are in the key too).
+static KEYS: [u64; CELLS * 64 + 128] = zobrist::table(0x6d69_676f_6e67);
 
 mod legal_count;
 
@@ -189,6 +194,8 @@ pub struct Migong {
     remaining: [u64; 2],
     swapped: bool,
     history: Vec<MigongMove>,
+    /// XOR of the keys of the pieces on the board and of the pieces used.
+    board_key: u64,
 }
 
 impl PartialEq for Migong {
@@ -223,6 +230,7 @@ impl Migong {
             remaining: FULL_SETS,
             swapped: false,
             history: Vec::with_capacity(2 * CELLS + 4),
+            board_key: 0,
         };
         game.reset();
         Ok(game)
@@ -298,6 +306,47 @@ impl Migong {
                 self.refresh_fit(n);
             }
         }
+    }
+
+    /// The key of placing `piece` on `cell` from `color`'s set.
+    fn piece_key(cell: usize, piece: Piece, color: Color) -> u64 {
+        let p = piece.0 as usize;
+        KEYS[cell * 64 + p] ^ KEYS[CELLS * 64 + color.index() * 64 + p]
+    }
+
+    /// Recomputes the incremental part of the key, for code that sets up a position
+    /// directly instead of playing moves to it.
+    #[allow(dead_code)]
+    pub(crate) fn rebuild_key(&mut self) {
+        self.board_key = self.compute_key() ^ self.turn_key();
+    }
+
+    /// The position key recomputed from the board and the pieces left.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = self.turn_key();
+        for (cell, piece) in self.pieces.iter().enumerate() {
+            if let Some(p) = piece {
+                key ^= KEYS[cell * 64 + p.0 as usize];
+            }
+        }
+        for color in Color::BOTH {
+            let used = FULL_SETS[color.index()] & !self.remaining[color.index()];
+            for p in 0..64 {
+                if used >> p & 1 == 1 {
+                    key ^= KEYS[CELLS * 64 + color.index() * 64 + p];
+                }
+            }
+        }
+        key
+    }
+
+    fn turn_key(&self) -> u64 {
+        zobrist::turn_key(
+            &self.history,
+            MigongMove::Pass,
+            self.config.pie,
+            self.swapped,
+        )
     }
 
     fn mover_color(&self) -> Color {
@@ -542,6 +591,7 @@ impl Game for Migong {
                 let cell = Self::board().index(cell).unwrap();
                 self.set_piece(cell, Some(piece));
                 self.remaining[color.index()] &= !(1 << piece.0);
+                self.board_key ^= Self::piece_key(cell, piece, color);
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -557,6 +607,7 @@ impl Game for Migong {
                 let cell = Self::board().index(cell).unwrap();
                 self.set_piece(cell, None);
                 self.remaining[color.index()] |= 1 << piece.0;
+                self.board_key ^= Self::piece_key(cell, piece, color);
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -569,6 +620,7 @@ impl Game for Migong {
         self.remaining = FULL_SETS;
         self.swapped = false;
         self.history.clear();
+        self.board_key = 0;
         for cell in 0..CELLS {
             self.need_mask[cell] = Self::border_edges(cell)
                 .iter()
@@ -686,6 +738,10 @@ impl Game for Migong {
 
     fn is_pass(mv: MigongMove) -> bool {
         mv == MigongMove::Pass
+    }
+
+    fn key(&self) -> u64 {
+        self.board_key ^ self.turn_key()
     }
 }
 

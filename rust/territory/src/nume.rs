@@ -10,6 +10,10 @@ use crate::bitset::Bits;
 use crate::board::Board;
 use crate::coords::Coord;
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+use crate::zobrist;
+
+/// Board keys: colour c on cell i at `c * 256 + i`, mixed with the stone's number.
+static KEYS: [u64; 512] = zobrist::table(0x6e75_6d65);
 
 mod legal_count;
 
@@ -244,6 +248,8 @@ pub struct Nume {
     black_seat: Seat,
     phase: Phase,
     history: Vec<NumeMove>,
+    /// XOR of the keys of the stones (with their numbers) on the board.
+    board_key: u64,
 }
 
 impl PartialEq for Nume {
@@ -298,6 +304,7 @@ impl Nume {
             black_seat: Seat::First,
             phase: Phase::Stones,
             history: Vec::new(),
+            board_key: 0,
         };
         game.reset();
         Ok(game)
@@ -323,6 +330,38 @@ impl Nume {
             .find(|c| self.stones[c.index()].contains(cell))?;
         let number = self.numbers[cell];
         Some((color, (number != NO_NUMBER).then_some(number)))
+    }
+
+    /// The key of a stone of `color` on `cell` carrying `number` (`NO_NUMBER`: none).
+    fn stone_key(color: usize, cell: usize, number: u32) -> u64 {
+        zobrist::mix(KEYS[color * 256 + cell] ^ (number as u64 + 1))
+    }
+
+    /// The key of the komi-phase state: the phase, the komi in force and the colours.
+    fn phase_key(&self) -> u64 {
+        let phase = self.phase as u64;
+        let komi = self
+            .komi
+            .map_or(0, |(k, to)| (k << 1 | to.index() as u64) + 1);
+        zobrist::mix(0x6b6f_6d69 ^ (phase | (self.black_seat.index() as u64) << 2 | komi << 3))
+    }
+
+    /// Recomputes the incremental part of the key, for code that sets up a position
+    /// directly instead of playing moves to it.
+    #[allow(dead_code)]
+    pub(crate) fn rebuild_key(&mut self) {
+        self.board_key = self.compute_key() ^ self.phase_key();
+    }
+
+    /// The position key recomputed from the board and the komi-phase state.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = self.phase_key();
+        for color in 0..2 {
+            for cell in self.stones[color] {
+                key ^= Self::stone_key(color, cell, self.numbers[cell]);
+            }
+        }
+        key
     }
 
     fn n_cells(&self) -> usize {
@@ -554,6 +593,7 @@ impl Game for Nume {
                 self.stones[color].insert(i);
                 self.adjacent[color] |= self.board.neighbours(i);
                 self.numbers[i] = number.unwrap_or(NO_NUMBER);
+                self.board_key ^= Self::stone_key(color, i, self.numbers[i]);
             }
             NumeMove::Komi { k, to } => {
                 self.komi = Some((k, to));
@@ -582,6 +622,7 @@ impl Game for Nume {
                     Color::Second
                 };
                 self.stones[color.index()].remove(i);
+                self.board_key ^= Self::stone_key(color.index(), i, self.numbers[i]);
                 self.numbers[i] = NO_NUMBER;
                 self.groups.undo();
                 self.recompute_adjacent(color);
@@ -605,6 +646,7 @@ impl Game for Nume {
         self.groups.clear();
         self.black_seat = Seat::First;
         self.history.clear();
+        self.board_key = 0;
         if self.config.komi_phase {
             self.komi = None;
             self.phase = Phase::ChooseKomi;
@@ -781,6 +823,10 @@ impl Game for Nume {
 
     fn is_pass(_: NumeMove) -> bool {
         false
+    }
+
+    fn key(&self) -> u64 {
+        self.board_key ^ self.phase_key()
     }
 }
 

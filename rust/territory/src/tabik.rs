@@ -14,6 +14,11 @@ use crate::coords::Coord;
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
 use crate::scoring;
 use crate::turns;
+use crate::zobrist;
+
+/// Board keys: stones by colour (black 0..256, white 256..512), then rods across east
+/// edges (512..768) and north edges (768..1024), each at the edge's first square.
+static KEYS: [u64; 1024] = zobrist::table(0x74_6162_696b);
 
 mod legal_count;
 
@@ -80,6 +85,8 @@ pub struct Tabik {
     /// Whether the pie swap has been taken (seat 0 then plays White).
     swapped: bool,
     history: Vec<TabikMove>,
+    /// XOR of the keys of the stones and rods on the board.
+    board_key: u64,
 }
 
 impl PartialEq for Tabik {
@@ -111,6 +118,7 @@ impl Tabik {
             not_last_col: all & !last_col,
             swapped: false,
             history: Vec::with_capacity(2 * k * k),
+            board_key: 0,
         })
     }
 
@@ -233,12 +241,40 @@ impl Tabik {
 
     fn toggle_rod(&mut self, a: usize, b: usize) {
         let (first, east) = self.adjacency(a, b).expect("rod squares are adjacent");
-        let rods = if east {
-            &mut self.rods_east
+        let (rods, base) = if east {
+            (&mut self.rods_east, 512)
         } else {
-            &mut self.rods_north
+            (&mut self.rods_north, 768)
         };
         *rods = *rods ^ Bits::single(first);
+        self.board_key ^= KEYS[base + first];
+    }
+
+    /// Recomputes the incremental part of the key, for code that sets up a position
+    /// directly instead of playing moves to it.
+    #[allow(dead_code)]
+    pub(crate) fn rebuild_key(&mut self) {
+        self.board_key = self.compute_key() ^ self.turn_key();
+    }
+
+    /// The position key recomputed from the board, without the incremental part.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for (base, set) in [
+            (0, self.stones[0]),
+            (256, self.stones[1]),
+            (512, self.rods_east),
+            (768, self.rods_north),
+        ] {
+            for i in set {
+                key ^= KEYS[base + i];
+            }
+        }
+        key ^ self.turn_key()
+    }
+
+    fn turn_key(&self) -> u64 {
+        zobrist::turn_key(&self.history, TabikMove::Pass, self.pie, self.swapped)
     }
 
     fn apply(&mut self, mv: TabikMove) {
@@ -247,6 +283,7 @@ impl Tabik {
                 let (b, w) = (self.index(black).unwrap(), self.index(white).unwrap());
                 self.stones[0] = self.stones[0] ^ Bits::single(b);
                 self.stones[1] = self.stones[1] ^ Bits::single(w);
+                self.board_key ^= KEYS[b] ^ KEYS[256 + w];
                 self.toggle_rod(b, w);
             }
             TabikMove::StoneSwap { first, second } => {
@@ -254,6 +291,7 @@ impl Tabik {
                 let pair = Bits::single(a).with(b);
                 self.stones[0] = self.stones[0] ^ pair;
                 self.stones[1] = self.stones[1] ^ pair;
+                self.board_key ^= KEYS[a] ^ KEYS[b] ^ KEYS[256 + a] ^ KEYS[256 + b];
                 self.toggle_rod(a, b);
             }
             TabikMove::Swap => self.swapped = !self.swapped,
@@ -461,6 +499,7 @@ impl Game for Tabik {
         self.rods_north = Bits::EMPTY;
         self.swapped = false;
         self.history.clear();
+        self.board_key = 0;
     }
 
     fn history(&self) -> &[TabikMove] {
@@ -614,6 +653,10 @@ impl Game for Tabik {
 
     fn is_pass(mv: TabikMove) -> bool {
         mv == TabikMove::Pass
+    }
+
+    fn key(&self) -> u64 {
+        self.board_key ^ self.turn_key()
     }
 }
 

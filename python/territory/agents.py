@@ -1,0 +1,414 @@
+"""Agents, matches between them, and the exact solver (docs/search.md).
+
+- ``RandomAgent()`` plays uniformly random legal moves; ``Uct(iterations, c, seed,
+  threads)`` is Monte Carlo tree search in Rust. Both have ``choose(state) -> str``;
+  ``Uct`` also has ``analyse(state)``. Any object with ``choose(state) -> str`` can play
+  a match too (its games then run in a Python loop).
+- ``play_match(game, agents, games, seed)`` plays many games between two agents and
+  summarises them (win rates with 95% Wilson intervals, Elo difference).
+- ``solve(state)`` gives the exact value of a small position and its best moves.
+
+Reproducibility: game ``i`` of a match seeded with ``s`` draws everything (random moves,
+the seeds of the UCT searches) from ``(s, i)`` alone, so results do not depend on the
+number of threads, and ``match_games(..., first, stop)`` plays any contiguous range of
+game indices on its own: ranges played anywhere (threads, processes, a cluster through
+``executor=``) and concatenated equal the whole match.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
+
+from territory import _core
+from territory.errors import IllegalMoveError
+from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
+
+__all__ = [
+    "AgentError",
+    "NodeLimitError",
+    "RandomAgent",
+    "Uct",
+    "Analysis",
+    "Solution",
+    "MatchResults",
+    "parse_agent",
+    "play_match",
+    "match_games",
+    "solve",
+]
+
+#: The per-game arrays of a match: those of random playouts, plus the winning agent
+#: (0, 1, or -1 for a draw) and whether agent 0 sat in seat 1.
+MATCH_FIELDS = FIELDS + ("agent_winner", "seats_swapped")
+
+
+class NodeLimitError(RuntimeError):
+    """``solve`` visited more positions than its ``max_nodes`` allowed."""
+
+
+class AgentError(RuntimeError):
+    """An agent of a match failed: it raised, returned a non-string or an illegal move.
+    The message names the agent, the game index and the position (its move list)."""
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
+    return int(value)
+
+
+def _mix(*values: int) -> int:
+    """A 64-bit seed from several ints (SplitMix64 steps): for per-game, per-move seeds."""
+    z = 0
+    for v in values:
+        z = (z ^ (v & (2**64 - 1))) + 0x9E3779B97F4A7C15 & (2**64 - 1)
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+        z ^= z >> 31
+    return z
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A search's statistics at the root: per legal move (legal-move order) its visits
+    and mean result in [-1, 1] for the player to move; ``value`` is the mean result of
+    all iterations for that player."""
+
+    moves: list[str]
+    visits: list[int]
+    values: list[float]
+    value: float
+
+    @property
+    def best(self) -> str:
+        """The most visited move (ties: the higher value, then the first listed)."""
+        order = range(len(self.moves))
+        return self.moves[max(order, key=lambda i: (self.visits[i], self.values[i], -i))]
+
+
+class RandomAgent:
+    """Uniformly random legal moves. ``seed`` drives ``choose`` when called directly;
+    in ``play_match`` each game's moves come from the match seed instead."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = _check_int("seed", seed, 0, 2**64 - 1)
+        self._rng = random.Random(self.seed)
+
+    def choose(self, state: Any) -> str:
+        return _random_choice(state, self._rng.random())
+
+    def _spec(self) -> tuple[Any, ...]:
+        return ("random",)
+
+    def __repr__(self) -> str:
+        return "RandomAgent()"
+
+
+def _random_choice(state: Any, u: float) -> str:
+    moves = state.legal_moves()
+    if not moves:
+        raise ValueError("the game is over: there is no move to choose")
+    return str(moves[int(u * len(moves))])
+
+
+class Uct:
+    """Monte Carlo tree search (UCT with random playouts) in Rust, GIL released.
+
+    ``iterations`` playouts in all, exploration constant ``c`` (results count +1 win, 0
+    draw, -1 loss), root parallelism over ``threads`` trees. The same state, seed and
+    threads always give the same analysis and choice.
+    """
+
+    def __init__(self, iterations: int = 1000, c: float = 1.4, seed: int = 0, threads: int = 1) -> None:
+        self.iterations = _check_int("iterations", iterations, 1, 2**40)
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
+            raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+        self.c = float(c)
+        self.seed = _check_int("seed", seed, 0, 2**64 - 1)
+        self.threads = _check_int("threads", threads, 1, MAX_THREADS)
+
+    def analyse(self, state: Any, seed: Optional[int] = None) -> Analysis:
+        """Searches ``state`` (not changed) and returns the root statistics."""
+        seed = self.seed if seed is None else seed
+        moves, visits, values, value = _core.uct_analyse(state, self.iterations, self.c, seed, self.threads)
+        return Analysis(moves, visits, values, value)
+
+    def choose(self, state: Any) -> str:
+        """The most visited move of ``analyse(state)``."""
+        return self.analyse(state).best
+
+    def _spec(self) -> tuple[Any, ...]:
+        return ("uct", self.iterations, self.c, self.seed, self.threads)
+
+    def __repr__(self) -> str:
+        return f"Uct(iterations={self.iterations}, c={self.c}, seed={self.seed}, threads={self.threads})"
+
+
+AgentLike = Union[str, RandomAgent, Uct, Any]
+
+
+def parse_agent(spec: AgentLike) -> Any:
+    """An agent from a spec string: ``"random"``, ``"uct"`` (1000 iterations) or
+    ``"uct:N"`` (N iterations); an object with ``choose`` is returned as it is."""
+    if not isinstance(spec, str):
+        if callable(getattr(spec, "choose", None)):
+            return spec
+        raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or an object with choose(state), got {spec!r}")
+    kind, sep, arg = spec.partition(":")
+    if kind == "random" and not sep:
+        return RandomAgent()
+    if kind == "uct":
+        if not sep:
+            return Uct()
+        if arg.isdigit() and int(arg) >= 1:
+            return Uct(iterations=int(arg))
+        raise ValueError(f"agent {spec!r}: the iterations after 'uct:' must be a positive whole number, like 'uct:2000'")
+    raise ValueError(f"unknown agent {spec!r}: expected 'random', 'uct' or 'uct:N' (N iterations)")
+
+
+def _is_native(agent: Any) -> bool:
+    return type(agent) in (RandomAgent, Uct)
+
+
+@dataclass
+class MatchResults(PlayoutResults):
+    """The outcome of a match: the arrays of ``PlayoutResults`` by seat (``winner`` is a
+    seat) plus ``agent_winner`` (int8: agent 0, 1, or -1 for a draw) and
+    ``seats_swapped`` (bool: agent 0 sat in seat 1); ``agent_wins`` is (wins of agent
+    0, wins of agent 1, draws). ``summary()`` adds each agent's win rate with a 95%
+    Wilson interval and the Elo difference of agent 0 over agent 1 with its interval."""
+
+    agents: tuple[str, str] = ("", "")
+    agent_winner: Optional[np.ndarray] = None
+    seats_swapped: Optional[np.ndarray] = None
+    agent_wins: tuple[int, int, int] = (0, 0, 0)
+
+    def summary(self) -> dict[str, Any]:
+        out = super().summary()
+        w0, w1, draws = self.agent_wins
+        n = w0 + w1 + draws
+        out["agents"] = list(self.agents)
+        out["agent_wins"] = [w0, w1, draws]
+        for k, wins in ((0, w0), (1, w1)):
+            score = wins + 0.5 * draws
+            out[f"agent{k}_win_rate"] = score / n if n else math.nan
+            out[f"agent{k}_win_rate_ci95"] = wilson_interval(score, n)
+        rate, (low, high) = out["agent0_win_rate"], out["agent0_win_rate_ci95"]
+        out["elo_difference"] = _elo(rate)
+        out["elo_ci95"] = (_elo(low), _elo(high))
+        return out
+
+
+def _elo(p: float) -> float:
+    """The Elo difference whose expected score is ``p`` (infinite at 0 and 1)."""
+    if math.isnan(p):
+        return math.nan
+    if p <= 1e-12:
+        return -math.inf
+    if p >= 1 - 1e-12:
+        return math.inf
+    return 400 * math.log10(p / (1 - p))
+
+
+def _start_state(game: Any, params: dict[str, Any]) -> Any:
+    if isinstance(game, str):
+        return new_game(game, **params)
+    if isinstance(game, (_core.Tabik, _core.Migong, _core.Nume)):
+        if params:
+            raise ValueError("game parameters are only taken with a game name, not with a state")
+        if game.is_over:
+            raise ValueError("the start state's game is over")
+        return game.copy()
+    raise ValueError(f"game must be 'migong', 'nume', 'tabik' or a native state, got {game!r}")
+
+
+def match_games(
+    game: Any,
+    agents: Sequence[AgentLike],
+    seed: int,
+    first: int,
+    stop: int,
+    swap_seats: bool = True,
+    threads: Optional[int] = None,
+    **params: Any,
+) -> dict[str, np.ndarray]:
+    """Plays games ``first .. stop`` of the match ``play_match(game, agents, ...,
+    seed=seed, swap_seats=swap_seats, **params)`` and returns their per-game arrays
+    (``MATCH_FIELDS``). The arrays of consecutive ranges, concatenated, equal those of
+    the whole match: this is the unit of work to shard a match over processes or
+    machines."""
+    start = _start_state(game, params)
+    pair = [parse_agent(a) for a in agents]
+    if not 0 <= first <= stop:
+        raise ValueError(f"need 0 <= first <= stop, got {first} and {stop}")
+    if all(_is_native(a) for a in pair):
+        specs = (pair[0]._spec(), pair[1]._spec())
+        return dict(_core.run_match(start, specs, seed, first, stop - first, swap_seats, threads))
+    return _python_match(start, pair, seed, first, stop, swap_seats)
+
+
+def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: int, swap_seats: bool) -> dict[str, np.ndarray]:
+    """The games of a match with a Python agent, one at a time in a Python loop."""
+    rows = []
+    for index in range(first, stop):
+        state = start.copy()
+        seat0 = 1 if swap_seats and index % 2 == 1 else 0
+        rng = random.Random(_mix(seed, index))
+        length = passes = 0
+        swapped = False
+        while not state.is_over:
+            k = 0 if state.to_move == seat0 else 1
+            move = _agent_move(agents[k], k, state, rng, index)
+            length += 1
+            passes += move == "pass"
+            swapped |= move == "swap"
+        winner = -1 if state.winner is None else state.winner
+        agent_winner = -1 if winner == -1 else int(winner != seat0)
+        rows.append((winner, length, passes, swapped, state.scores(), agent_winner, seat0 == 1))
+    columns = list(zip(*rows)) if rows else [()] * 7
+    return {
+        "winner": np.array(columns[0], dtype=np.int8),
+        "length": np.array(columns[1], dtype=np.uint32),
+        "passes": np.array(columns[2], dtype=np.uint32),
+        "swapped": np.array(columns[3], dtype=bool),
+        "scores": np.array(columns[4], dtype=np.float64).reshape(len(rows), 2),
+        "agent_winner": np.array(columns[5], dtype=np.int8),
+        "seats_swapped": np.array(columns[6], dtype=bool),
+    }
+
+
+def _agent_move(agent: Any, k: int, state: Any, rng: random.Random, index: int) -> str:
+    """Asks agent ``k`` for its move in ``state`` and plays it; any failure is an
+    AgentError naming the agent, the game and the position."""
+
+    def where() -> str:
+        moves = " ".join(state.history) or "(none)"
+        return f"in game {index} after the moves: {moves}"
+
+    if type(agent) is RandomAgent:
+        move = _random_choice(state, rng.random())
+    elif type(agent) is Uct:
+        move = agent.analyse(state, seed=_mix(agent.seed, rng.getrandbits(64))).best
+    else:
+        try:
+            move = agent.choose(state.copy())
+        except Exception as error:
+            raise AgentError(f"agent {k} ({agent!r}) raised {type(error).__name__}: {error} {where()}") from error
+        if not isinstance(move, str):
+            raise AgentError(f"agent {k} ({agent!r}) returned {move!r}, not a move string, {where()}")
+    try:
+        state.play(move)
+    except IllegalMoveError as error:
+        raise AgentError(f"agent {k} ({agent!r}) chose the illegal move {move!r} {where()}: {error}") from error
+    return move
+
+
+def play_match(
+    game: Any,
+    agents: Sequence[AgentLike],
+    games: int,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    swap_seats: bool = True,
+    executor: Optional[Executor] = None,
+    *,
+    progress: Optional[Callable[[int, int, float], None]] = None,
+    **params: Any,
+) -> MatchResults:
+    """Plays ``games`` games of ``game`` (a name with its ``params``, or a native state
+    to start from) between two agents: spec strings (``"random"``, ``"uct:2000"``),
+    ``RandomAgent``/``Uct`` objects (the games then run in Rust, in parallel on
+    ``threads`` threads, None: every core, GIL released) or any objects with
+    ``choose(state) -> str`` (then in a Python loop, and ``threads`` is not used). With ``swap_seats`` agent 0 sits in
+    seat 0 in even-numbered games and in seat 1 in odd ones.
+
+    The same seed gives the same results for any ``threads`` and any ``executor``.
+    ``executor`` (any ``concurrent.futures.Executor``) runs contiguous ranges of games
+    (``match_games``) as separate tasks. ``progress(done, total, seconds)`` is called
+    between batches; Ctrl-C stops a match between batches.
+    """
+    games = _check_int("games", games, 0, 2**62)
+    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    if threads is not None:
+        threads = _check_int("threads", threads, 1, MAX_THREADS)
+    if len(agents) != 2:
+        raise ValueError(f"agents must be two agents, got {len(agents)}")
+    pair = [parse_agent(a) for a in agents]
+    start = _start_state(game, params)
+    result = MatchResults(start.game, dict(start.params), seed, games, agents=(repr(pair[0]), repr(pair[1])))
+    kept: dict[str, list[np.ndarray]] = {name: [] for name in MATCH_FIELDS}
+    began = time.perf_counter()
+
+    def add(arrays: dict[str, np.ndarray]) -> None:
+        result._tally.add(arrays)
+        for name in MATCH_FIELDS:
+            kept[name].append(arrays[name])
+
+    done = 0
+    if executor is not None:
+        chunk = max(1, min(256, -(-games // 64)))
+        futures = [
+            executor.submit(match_games, start, pair, seed, lo, min(lo + chunk, games), swap_seats, threads)
+            for lo in range(0, games, chunk)
+        ]
+        for future in futures:
+            arrays = future.result()
+            add(arrays)
+            done += len(arrays["winner"])
+            if progress is not None:
+                progress(done, games, time.perf_counter() - began)
+    else:
+        batch = 2
+        while done < games:
+            size = min(batch, games - done)
+            tick = time.perf_counter()
+            add(match_games(start, pair, seed, done, done + size, swap_seats, threads))
+            elapsed = time.perf_counter() - tick
+            done += size
+            if elapsed < 0.1:
+                batch = min(batch * 2, 1 << 16)
+            elif elapsed > 0.5:
+                batch = max(batch // 2, 1)
+            if progress is not None:
+                progress(done, games, time.perf_counter() - began)
+    if not kept["winner"]:
+        add(match_games(start, pair, seed, 0, 0, swap_seats, 1))
+    for name in MATCH_FIELDS:
+        setattr(result, name, np.concatenate(kept[name]))
+    assert result.agent_winner is not None
+    counts = np.bincount(result.agent_winner.astype(np.int64) % 3, minlength=3)
+    result.agent_wins = (int(counts[0]), int(counts[1]), int(counts[2]))
+    result.seconds = time.perf_counter() - began
+    return result
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact value of a position: ``value`` +1 (win), 0 (draw), -1 (loss) for the
+    player to move with perfect play by both; ``best_moves`` every move achieving it;
+    ``move_values`` each legal move with its value (for the player to move); ``nodes``
+    the positions searched."""
+
+    value: int
+    best_moves: list[str]
+    move_values: dict[str, int] = field(default_factory=dict)
+    nodes: int = 0
+
+
+def solve(state: Any, max_nodes: Optional[int] = None) -> Solution:
+    """Solves ``state`` exactly by negamax with alpha-beta and a transposition table
+    (GIL released). Raises ``NodeLimitError`` past ``max_nodes`` positions, and
+    ``ValueError`` if the game is over. Feasible on small boards only (docs/solved.md)."""
+    if max_nodes is not None:
+        max_nodes = _check_int("max_nodes", max_nodes, 1, 2**63)
+    if not isinstance(state, (_core.Tabik, _core.Migong, _core.Nume)):
+        raise ValueError(f"solve needs a native game state (territory.Migong, Nume or Tabik), got {type(state).__name__}")
+    value, best, move_values, nodes = _core.solve(state, max_nodes)
+    return Solution(value, best, dict(move_values), nodes)

@@ -1,0 +1,142 @@
+"""The ``territory match`` and ``territory solve`` commands, registered by ``cli.py``
+with ``register(commands)``; they follow the conventions of :mod:`territory.cli`."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from typing import Any
+
+from territory import agents as agents_module
+from territory import cli
+from territory.cli import UsageError, add_command, integer
+
+VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def register(commands: Any) -> None:
+    """Adds ``match`` and ``solve`` to ``commands`` (argparse subparsers)."""
+    parser = add_command(
+        commands, "match", "play games between two agents and compare them",
+        "Plays GAMES games between two agents (seats alternate unless --no-swap-seats) and\n"
+        "prints each agent's win rate with a 95% interval and their Elo difference. Game i\n"
+        "is seeded by (seed, i): the same seed gives the same games on any number of threads.",
+        "  territory match tabik --agents uct:2000 random --games 40 --size 6\n"
+        "  territory match nume --agents uct:500 uct:1000 --games 100 --json match.json\n",
+        run_match,
+    )
+    parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
+    parser.add_argument("--agents", nargs=2, required=True, metavar=("AGENT0", "AGENT1"),
+                        help="two agents: 'random', 'uct' or 'uct:N' (UCT with N iterations per move)")
+    parser.add_argument("--games", type=integer(0, 2**40), default=100, help="number of games (default 100)")
+    parser.add_argument("--no-swap-seats", dest="swap_seats", action="store_false",
+                        help="agent 0 always takes seat 0 (default: seats alternate)")
+    cli.add_run_options(parser)
+    cli.add_json_option(parser)
+    cli.add_game_options(parser)
+
+    parser = add_command(
+        commands, "solve", "solve a small position exactly (value and best moves)",
+        "Solves the start position (or the position at the end of a game record) by negamax\n"
+        "with alpha-beta and a transposition table, and prints its value for the player to\n"
+        "move with perfect play, the best moves and every move's value (docs/solved.md).",
+        "  territory solve tabik --size 3\n"
+        "  territory solve nume --square 2 --komi none\n"
+        "  territory solve tabik --record game.txt --max-nodes 1000000\n",
+        run_solve,
+    )
+    parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
+    parser.add_argument("--record", metavar="FILE", help="solve the position at the end of this game record")
+    parser.add_argument("--max-nodes", type=integer(1), help="give up after this many positions (default: no limit)")
+    cli.add_game_options(parser)
+
+
+def _fmt_elo(value: float) -> str:
+    if math.isnan(value):
+        return "-"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.0f}"
+
+
+def format_match(summary: dict[str, Any]) -> str:
+    params = ", ".join(f"{k}={v!r}" for k, v in summary["params"].items())
+    w = summary["agent_wins"]
+    lines = [
+        f"{summary['game']} ({params}), seed {summary['seed']}: {summary['games']:,} games "
+        f"in {summary['seconds']:.2f} s",
+    ]
+    width = max(len(name) for name in summary["agents"])
+    for k in range(2):
+        low, high = summary[f"agent{k}_win_rate_ci95"]
+        lines.append(
+            f"  agent {k}  {summary['agents'][k]:<{width}}   wins {w[k]:>6,}   win rate "
+            f"{summary[f'agent{k}_win_rate']:.4f}  (95% CI {low:.4f} .. {high:.4f})"
+        )
+    low, high = summary["elo_ci95"]
+    lines += [
+        f"  draws     {w[2]:,}",
+        f"  Elo difference (agent 0 - agent 1): {_fmt_elo(summary['elo_difference'])}"
+        f"  (95% CI {_fmt_elo(low)} .. {_fmt_elo(high)})",
+        f"  by seat   seat 0 wins {summary['seat0_wins']:,}   seat 1 wins {summary['seat1_wins']:,}"
+        f"   mean length {summary['length']['mean']:.1f}",
+    ]
+    return "\n".join(lines)
+
+
+def run_match(args: argparse.Namespace) -> int:
+    try:
+        pair = [agents_module.parse_agent(spec) for spec in args.agents]
+    except ValueError as error:
+        raise UsageError(f"--agents: {error}") from None
+    params = cli.game_params(args, args.game)
+    cli.check_output(args.json, "--json")
+    out = cli.human_stream(args.json)
+    show_progress = sys.stderr.isatty() if args.progress is None else args.progress
+    result = agents_module.play_match(
+        args.game, pair, args.games, seed=args.seed, threads=args.threads, swap_seats=args.swap_seats,
+        progress=cli.Progress(args.game, show_progress), **params,
+    )
+    summary = result.summary()
+    print(format_match(summary), file=out)
+    if args.json:
+        cli.write_output(args.json, cli.json_text([summary]), "--json")
+        if args.json != "-":
+            print(f"summary written to {args.json}", file=out)
+    return 0
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from territory.playouts import new_game
+
+    params = cli.game_params(args, args.game)
+    if args.record:
+        if params:
+            raise UsageError("game options come from the record: give either --record or game options")
+        state = cli.read_record(args.record)
+        if state.game != args.game:
+            raise UsageError(f"{args.record} is a {state.game} record, not {args.game}")
+    else:
+        state = new_game(args.game, **params)
+    if state.is_over:
+        raise UsageError("the game is over: nothing to solve")
+    began = time.perf_counter()
+    try:
+        solution = agents_module.solve(state, max_nodes=args.max_nodes)
+    except agents_module.NodeLimitError as error:
+        raise UsageError(str(error)) from None
+    seconds = time.perf_counter() - began
+    shown = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
+    after = f"after {len(state.history)} actions" if state.history else "at the start"
+    seat = state.to_move
+    print(f"{args.game} ({shown}), {after}: seat {seat} ({state.color_of(seat)}) to move")
+    print(f"  value       {solution.value:+d} ({VALUE_WORDS[solution.value]} for seat {seat} with perfect play)")
+    print(f"  best moves  {' '.join(solution.best_moves)}  ({len(solution.best_moves)} of {len(solution.move_values)})")
+    print(f"  positions   {solution.nodes:,} in {seconds:.2f} s")
+    for value in (1, 0, -1):
+        moves = [m for m, v in solution.move_values.items() if v == value]
+        if moves:
+            print(f"  {VALUE_WORDS[value]:<6}({len(moves):>4})  {' '.join(moves)}")
+    return 0

@@ -1,0 +1,337 @@
+//! UCT: Monte Carlo tree search with uniform random playouts and the UCB1 rule.
+//!
+//! Each node holds the visits and the summed results (+1 win, 0 draw, -1 loss) from the
+//! point of view of the seat that made its move. A node's children are created, all at
+//! once, on its fifth visit (`EXPAND_AFTER`); unvisited children are tried first, in a random order,
+//! then the child maximising `mean + c * sqrt(ln(parent visits) / visits)` is followed
+//! (ties: the first in the list). Nodes live in one arena, reused across iterations;
+//! the position is taken back with `undo` (or `reset` when the search started from the
+//! start position) after each iteration, so the loop does not allocate once the arena
+//! has grown.
+//!
+//! Root parallelism: `threads` independent trees with seeds derived from `(seed,
+//! thread)`, sharing the iterations, whose root statistics are added up. The same seed
+//! and number of threads always give the same analysis.
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::{Game, Seat};
+use crate::playout::game_rng;
+
+
+/// Parameters of a UCT search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UctConfig {
+    /// Playouts in all (shared by the threads).
+    pub iterations: u64,
+    /// Exploration constant of UCB1 (values are in [-1, 1]).
+    pub c: f64,
+    pub seed: u64,
+    /// Independent trees searched in parallel (root parallelism), at least 1.
+    pub threads: usize,
+}
+
+impl Default for UctConfig {
+    fn default() -> UctConfig {
+        UctConfig {
+            iterations: 1000,
+            c: 1.4,
+            seed: 0,
+            threads: 1,
+        }
+    }
+}
+
+/// What a search found at the root: per legal move (in legal-move order) its visits and
+/// mean result for the player to move, and the root's value for that player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis<M> {
+    pub moves: Vec<M>,
+    pub visits: Vec<u64>,
+    /// Mean result in [-1, 1] for the player to move (0 for an unvisited move).
+    pub values: Vec<f64>,
+    /// Mean result over all iterations, in [-1, 1], for the player to move.
+    pub value: f64,
+}
+
+impl<M: Copy> Analysis<M> {
+    /// The most visited move (ties: the higher mean value, then the first listed).
+    pub fn best(&self) -> Option<M> {
+        (0..self.moves.len())
+            .max_by(|&a, &b| {
+                (self.visits[a], self.values[a])
+                    .partial_cmp(&(self.visits[b], self.values[b]))
+                    .unwrap()
+                    .then(b.cmp(&a))
+            })
+            .map(|i| self.moves[i])
+    }
+}
+
+const NONE: u32 = u32::MAX;
+/// A node's children are created on its visit number `EXPAND_AFTER + 1`; until then
+/// iterations run playouts from it (it keeps the tree small where moves are many).
+const EXPAND_AFTER: u32 = 4;
+
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    mv: M,
+    /// The seat that played `mv`.
+    mover: Seat,
+    visits: u32,
+    total: f64,
+    /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
+    first_child: u32,
+    n_children: u32,
+    /// Children `first_child .. first_child + n_tried` have been visited.
+    n_tried: u32,
+}
+
+/// One search tree with its scratch space.
+struct Tree<G: Game> {
+    nodes: Vec<Node<G::Move>>,
+    /// Per node, `[mean, 1 / sqrt(visits)]`: what UCB1 reads, packed apart from the
+    /// nodes so the loop over many children stays in cache.
+    ucb: Vec<[f32; 2]>,
+    moves: Vec<G::Move>,
+    path: Vec<u32>,
+}
+
+impl<G: Game> Tree<G> {
+    fn new() -> Tree<G> {
+        Tree {
+            nodes: Vec::new(),
+            ucb: Vec::new(),
+            moves: Vec::new(),
+            path: Vec::new(),
+        }
+    }
+
+    fn expand(&mut self, node: usize, game: &G) {
+        let mover = game.to_move().expect("only running games are expanded");
+        self.moves.clear();
+        game.legal_moves_into(&mut self.moves);
+        let first = self.nodes.len() as u32;
+        self.nodes.extend(self.moves.iter().map(|&mv| Node {
+            mv,
+            mover,
+            visits: 0,
+            total: 0.0,
+            first_child: NONE,
+            n_children: 0,
+            n_tried: 0,
+        }));
+        self.ucb.resize(self.nodes.len(), [0.0; 2]);
+        let n = &mut self.nodes[node];
+        n.first_child = first;
+        n.n_children = self.moves.len() as u32;
+    }
+
+    /// The child of `node` to follow.
+    fn select(&mut self, node: usize, c: f64, rng: &mut Xoshiro256PlusPlus) -> usize {
+        let Node {
+            first_child,
+            n_children,
+            n_tried,
+            visits,
+            ..
+        } = self.nodes[node];
+        let first = first_child as usize;
+        if n_tried < n_children {
+            // An untried child, at random: swap it to the end of the tried ones (untried
+            // children have no subtree, so moving them is free).
+            let pick = first + rng.random_range(n_tried..n_children) as usize;
+            let slot = first + n_tried as usize;
+            self.nodes.swap(pick, slot);
+            self.ucb.swap(pick, slot);
+            self.nodes[node].n_tried += 1;
+            return slot;
+        }
+        let c_log = (c * (visits as f64).ln().sqrt()) as f32;
+        let mut best = first;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, &[mean, inv_sqrt]) in self.ucb[first..first + n_children as usize]
+            .iter()
+            .enumerate()
+        {
+            let score = mean + c_log * inv_sqrt;
+            if score > best_score {
+                best_score = score;
+                best = first + i;
+            }
+        }
+        best
+    }
+
+    /// Runs `iterations` iterations from `root` (left unchanged).
+    fn search(&mut self, root: &mut G, iterations: u64, c: f64, rng: &mut Xoshiro256PlusPlus) {
+        self.nodes.clear();
+        self.ucb.clear();
+        let Some(root_mover) = root.to_move() else {
+            return;
+        };
+        self.moves.clear();
+        root.legal_moves_into(&mut self.moves);
+        self.nodes.push(Node {
+            // The root's move is never played: any move of the right type serves.
+            mv: self.moves[0],
+            mover: root_mover.other(),
+            visits: 0,
+            total: 0.0,
+            first_child: NONE,
+            n_children: 0,
+            n_tried: 0,
+        });
+        self.expand(0, root);
+        let depth = root.history().len();
+        // Whether `reset` brings the root back (cheaper than undoing every move). A state
+        // set up without moves may have an empty history and another position: compare.
+        let resettable = depth == 0 && {
+            let mut fresh = root.clone();
+            fresh.reset();
+            fresh.key() == root.key()
+        };
+        for _ in 0..iterations {
+            self.path.clear();
+            self.path.push(0);
+            let mut node = 0;
+            while !root.is_over() {
+                if self.nodes[node].first_child == NONE {
+                    if self.nodes[node].visits < EXPAND_AFTER {
+                        break;
+                    }
+                    self.expand(node, root);
+                }
+                node = self.select(node, c, rng);
+                root.play_unchecked(self.nodes[node].mv);
+                self.path.push(node as u32);
+            }
+            while let Some(mv) = root.random_move(rng) {
+                root.play_unchecked(mv);
+            }
+            let winner = root.winner();
+            let results = [Seat::First, Seat::Second].map(|s| match winner {
+                Some(w) if w == s => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            });
+            for &i in &self.path {
+                let n = &mut self.nodes[i as usize];
+                n.visits += 1;
+                n.total += results[n.mover.index()];
+                self.ucb[i as usize] = [
+                    (n.total / n.visits as f64) as f32,
+                    1.0 / (n.visits as f32).sqrt(),
+                ];
+            }
+            if resettable {
+                root.reset();
+            } else {
+                while root.history().len() > depth {
+                    root.undo();
+                }
+            }
+        }
+    }
+
+    /// The root's children, in the tree's order.
+    fn root_children(&self) -> impl Iterator<Item = &Node<G::Move>> {
+        let root = self.nodes.first();
+        let range = root.map_or(0..0, |r| {
+            if r.first_child == NONE {
+                0..0
+            } else {
+                r.first_child as usize..(r.first_child + r.n_children) as usize
+            }
+        });
+        self.nodes[range].iter()
+    }
+}
+
+/// Searches `game` with UCT and returns the statistics of its legal moves.
+///
+/// # Panics
+/// If a thread of the search panics.
+pub fn analyse<G: Game>(game: &G, config: &UctConfig) -> Analysis<G::Move> {
+    let moves = game.legal_moves();
+    // Position of each action in the legal-move list.
+    let mut slot = vec![usize::MAX; game.num_actions()];
+    for (i, &mv) in moves.iter().enumerate() {
+        slot[game.action_of(mv).expect("legal moves have actions")] = i;
+    }
+    let threads = config.threads.max(1);
+    let run = |t: usize| {
+        let mut game = game.clone();
+        let mut tree = Tree::<G>::new();
+        let iterations = config.iterations / threads as u64
+            + ((t as u64) < config.iterations % threads as u64) as u64;
+        let mut rng = game_rng(config.seed, t as u64);
+        tree.search(&mut game, iterations, config.c, &mut rng);
+        // Root statistics in legal-move order.
+        let mut stats = vec![(0u64, 0.0f64); moves.len()];
+        for child in tree.root_children() {
+            let i = slot[game.action_of(child.mv).expect("legal moves have actions")];
+            stats[i] = (child.visits as u64, child.total);
+        }
+        stats
+    };
+    let per_thread: Vec<Vec<(u64, f64)>> = if threads == 1 {
+        vec![run(0)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || run(t))).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread panicked"))
+                .collect()
+        })
+    };
+    let mut visits = vec![0u64; moves.len()];
+    let mut totals = vec![0.0f64; moves.len()];
+    for stats in &per_thread {
+        for (i, &(v, t)) in stats.iter().enumerate() {
+            visits[i] += v;
+            totals[i] += t;
+        }
+    }
+    let all: u64 = visits.iter().sum();
+    let value = if all == 0 {
+        0.0
+    } else {
+        totals.iter().sum::<f64>() / all as f64
+    };
+    let values = visits
+        .iter()
+        .zip(&totals)
+        .map(|(&v, &t)| if v == 0 { 0.0 } else { t / v as f64 })
+        .collect();
+    Analysis {
+        moves,
+        visits,
+        values,
+        value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Tabik, TabikConfig};
+
+    #[test]
+    fn same_seed_same_analysis() {
+        let g = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        for threads in [1, 2] {
+            let config = UctConfig {
+                iterations: 500,
+                threads,
+                ..UctConfig::default()
+            };
+            let a = analyse(&g, &config);
+            assert_eq!(a, analyse(&g, &config));
+            assert_eq!(a.visits.iter().sum::<u64>(), 500);
+            assert!(a.value.abs() <= 1.0);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Position keys (Zobrist hashing): fixed pseudo-random tables built at compile time
+//! from fixed seeds, so keys are the same in every run, on every machine.
+//!
+//! Each game keeps the XOR of its board's entries up to date on every move and undo (a
+//! few XORs per move) and adds the turn state (side to move, pie, passes, colours) when
+//! [`crate::Game::key`] is asked for. `compute_key` methods recompute a key from scratch
+//! for tests.
+
+/// The SplitMix64 finaliser: a bijection of `u64` that scatters every input bit.
+pub const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `N` pseudo-random keys from `salt`.
+pub const fn table<const N: usize>(salt: u64) -> [u64; N] {
+    let mut t = [0u64; N];
+    let mut i = 0;
+    while i < N {
+        t[i] = mix(salt ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        i += 1;
+    }
+    t
+}
+
+/// Keys of the turn state shared by Migong and Tabik (see [`turn_key`]).
+static TURN: [u64; 5] = table(0x7475_726E);
+
+/// The key of the turn state after `history` for games that follow `crate::turns`:
+/// the side to move, whether the pie swap is available and was taken, and how many
+/// passes end the history (one pending, or two: over). The last mover is implied: the
+/// seat before a pending pass, else the seat that did not move last.
+pub fn turn_key<M: Copy + PartialEq>(history: &[M], pass: M, pie: bool, swapped: bool) -> u64 {
+    let mut key = 0;
+    if history.len() % 2 == 1 {
+        key ^= TURN[0];
+    }
+    if swapped {
+        key ^= TURN[1];
+    }
+    if crate::turns::pie_available(pie, history) {
+        key ^= TURN[2];
+    }
+    match history {
+        [.., a, b] if *a == pass && *b == pass => key ^= TURN[4],
+        [.., b] if *b == pass => key ^= TURN[3],
+        _ => {}
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_distinct_and_fixed() {
+        let t: [u64; 4096] = table(1);
+        let mut sorted = t.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), t.len());
+        assert_eq!(mix(0), 0);
+        assert_eq!(t, table::<4096>(1));
+        assert_ne!(t[0], table::<1>(2)[0]);
+    }
+}
