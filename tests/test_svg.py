@@ -399,14 +399,29 @@ def test_last_move_marker_skips_passes(impl):
     assert last_marked(state) == ["a2", "b2"]
 
 
-def test_move_cells():
-    assert svg.move_cells("b2-b3") == ["b2", "b3"]
-    assert svg.move_cells("p16xp15") == ["p16", "p15"]
-    assert svg.move_cells("h7:BYBYBY") == ["h7"]
-    assert svg.move_cells("c3") == ["c3"]
-    assert svg.move_cells("c3=5") == ["c3"]
-    for move in ("pass", "swap", "komi 2.5 white", "side black"):
-        assert svg.move_cells(move) == []
+def test_move_cells_come_from_the_game(impl):
+    tabik, migong, nume = impl.Tabik(size=16), impl.Migong(), impl.Nume()
+    assert tabik.move_cells("b2-b3") == ["b2", "b3"]
+    assert tabik.move_cells("b3-b2") == ["b3", "b2"]  # black's square first
+    assert tabik.move_cells("p16xp15") == ["p15", "p16"]  # canonical order of a stone swap
+    assert tabik.move_cells("p15xp16") == ["p15", "p16"]
+    assert migong.move_cells("h7:BYBYBY") == ["h7"]
+    assert nume.move_cells("c3") == ["c3"]
+    assert nume.move_cells("c3=5") == ["c3"]
+    assert impl.Nume(komi_phase=True).move_cells("komi 2.5 white") == []
+    assert impl.Nume(komi_phase=True).move_cells("side black") == []
+    for state in (tabik, migong):
+        assert state.move_cells("pass") == [] and state.move_cells("swap") == []
+    for state, move in ((migong, "g7:BBBBBB"), (nume, "z9"), (tabik, "q1-q2")):
+        with pytest.raises(ValueError):
+            state.move_cells(move)
+
+
+def test_migong_border_colours_come_from_the_game(impl):
+    assert impl.Migong().border_colors() == "".join("B" if d % 2 == 0 else "Y" for _, d in geometry.migong_border_edges())
+    assert impl.Migong(border="yellow").border_colors() == "Y" * 84
+    explicit = "BY" * 41 + "YY"
+    assert impl.Migong(border=explicit).border_colors() == explicit
 
 
 # --- coordinates ----------------------------------------------------------------------------

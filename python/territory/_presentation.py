@@ -1,34 +1,36 @@
 """What native and reference states share for people: text diagrams, repr, records and
 pictures, all computed from the public API (``game``, ``params``, ``board()``, ...).
 
-The native classes call these functions from Rust; the reference classes get them from
-the ``Presentation`` mixin. Both therefore print identically for equal positions.
+``attach`` sets them on the native classes when the package is imported (the Rust
+bindings import no Python module); the reference classes get them from the
+``Presentation`` mixin. Both therefore print identically for equal positions.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from territory import geometry, record
+from territory.types import GameState, Group
 
 _STONE = {"black": "X", "white": "O"}
 
 
-def status(state: Any) -> str:
+def status(state: GameState) -> str:
     params = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
     head = f"{state.game.capitalize()}({params}), {len(state.history)} actions"
-    if state.is_over:
-        return f"{head}; over: {record.result_text(state)}"
     seat = state.to_move
+    if state.is_over or seat is None:
+        return f"{head}; over: {record.result_text(state)}"
     return f"{head}; seat {seat} ({state.color_of(seat)}) to move"
 
 
-def state_repr(state: Any) -> str:
+def state_repr(state: GameState) -> str:
     params = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
     return f"<{type(state).__module__}.{type(state).__name__}({params}) history={state.history!r}>"
 
 
-def diagram(state: Any) -> str:
+def diagram(state: GameState) -> str:
     board = geometry.board_of(state.game, state.params)
     position = state.board()
     if state.game == "tabik":
@@ -120,11 +122,11 @@ def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def to_record(state: Any, **options: Any) -> str:
+def to_record(state: GameState, **options: Any) -> str:
     return record.dumps(state, **options)
 
 
-def svg(state: Any, **options: Any) -> Any:
+def svg(state: GameState, **options: Any) -> Any:
     from territory import svg as svg_module
 
     return svg_module.render(state, **options)
@@ -134,16 +136,46 @@ class Presentation:
     """Mixin giving a pure-Python state the same diagram, repr, record and picture."""
 
     def __str__(self) -> str:
-        return diagram(self)
+        return diagram(cast(GameState, self))
 
     def __repr__(self) -> str:
-        return state_repr(self)
+        return state_repr(cast(GameState, self))
 
     def to_record(self, **options: Any) -> str:
-        return to_record(self, **options)
+        return to_record(cast(GameState, self), **options)
 
     def svg(self, **options: Any) -> Any:
-        return svg(self, **options)
+        return svg(cast(GameState, self), **options)
 
     def _repr_svg_(self) -> Any:
-        return svg(self)
+        return svg(cast(GameState, self))
+
+    @classmethod
+    def default_params(cls) -> dict[str, Any]:
+        """The parameters and their defaults, as a dict (the constructor's keywords)."""
+        return dict(cls().params)  # type: ignore[attr-defined]
+
+
+class _Native(Presentation):
+    """What ``attach`` adds to a native class besides the presentation."""
+
+    def groups(self) -> list[Group]:
+        """The groups on the board, ordered by first member (the engine gives tuples)."""
+        return [
+            Group(color, size, tuple(cells), wedges, None if numbers is None else tuple(numbers), price)
+            for color, size, cells, wedges, numbers, price in self._groups()  # type: ignore[attr-defined]
+        ]
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickling: a state is rebuilt from its record."""
+        from territory.record import load
+
+        return (load, (self.to_record(),))
+
+
+def attach(cls: type) -> None:
+    """Gives a native game class its text diagram, repr, record, picture, groups and
+    pickling, from the Python side (as python-chess attaches ``chess.svg``): the Rust
+    bindings import no Python module."""
+    for name in ("__str__", "__repr__", "to_record", "svg", "_repr_svg_", "groups", "__reduce__"):
+        setattr(cls, name, getattr(_Native, name))

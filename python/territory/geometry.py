@@ -88,19 +88,3 @@ def migong_border_edges() -> tuple[tuple[Cell, int], ...]:
         for d, (dq, dr) in enumerate(HEX_DIRECTIONS)
         if (cell.x + dq, cell.y + dr) not in on_board
     )
-
-
-def migong_border_colors(border: str) -> tuple[str, ...]:
-    """The colour letter ("B" or "Y") of each border edge, in migong_border_edges() order,
-    for a Migong ``border`` parameter: "alternate" (edges facing E, NW, SW blue; NE, W, SE
-    yellow), "blue", "yellow" or an explicit string of 84 letters B/Y."""
-    edges = migong_border_edges()
-    if border == "alternate":
-        return tuple("B" if d % 2 == 0 else "Y" for _, d in edges)
-    if border in ("blue", "yellow"):
-        return ("B" if border == "blue" else "Y",) * len(edges)
-    if isinstance(border, str) and len(border) == len(edges) and set(border) <= {"B", "Y"}:
-        return tuple(border)
-    raise ValueError(
-        f"border must be 'alternate', 'blue', 'yellow' or {len(edges)} letters B/Y, got {border!r}"
-    )

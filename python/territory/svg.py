@@ -53,12 +53,12 @@ words.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from territory import geometry
+from territory.types import GameState
 
 # --- colours ------------------------------------------------------------------------------
 
@@ -105,8 +105,6 @@ _POINT_MARGIN = 0.2 * _SQ  # extra board around Nume's square grid of intersecti
 _SQRT3 = math.sqrt(3.0)
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
-_MOVE_CELLS = re.compile(r"([a-z][1-9][0-9]*)(?:[-x]([a-z][1-9][0-9]*)|:[BY]{6}|=[0-9]+)?")
-
 
 class SvgText(str):
     """An SVG document (a ``str``); notebooks display it through ``_repr_svg_``."""
@@ -120,7 +118,7 @@ class SvgText(str):
 # --- public entry point -------------------------------------------------------------------
 
 
-def render(state: Any, *, size: float | None = None, coordinates: bool = True, highlight: Any = None) -> SvgText:
+def render(state: GameState, *, size: float | None = None, coordinates: bool = True, highlight: Any = None) -> SvgText:
     """An SVG picture of ``state``.
 
     ``size``: width in pixels (default 480); the picture scales through its viewBox.
@@ -139,7 +137,7 @@ def render(state: Any, *, size: float | None = None, coordinates: bool = True, h
     board = geometry.board_of(game, state.params)
     names = board.by_name()
     marked = _highlight_cells(state, highlight, names)
-    last = _last_move_cells(state.history, names)
+    last = _last_move_cells(state)
     drawing = _Drawing()
     if board.kind == "hex":
         if game == "migong":
@@ -158,30 +156,22 @@ def render(state: Any, *, size: float | None = None, coordinates: bool = True, h
 # --- what to mark -------------------------------------------------------------------------
 
 
-def move_cells(move: str) -> list[str]:
-    """The cell names in a move string ("b2-b3", "b2xb3", "h7:BYBYBY", "c3", "c3=5");
-    an empty list for moves that name no cell ("pass", "swap", "komi 2.5 black", ...)."""
-    match = _MOVE_CELLS.fullmatch(move)
-    if match is None:
-        return []
-    return [name for name in match.groups() if name is not None]
-
-
-def _last_move_cells(history: list[str], names: dict[str, geometry.Cell]) -> list[str]:
-    for move in reversed(history):
-        cells = [c for c in move_cells(move) if c in names]
+def _last_move_cells(state: GameState) -> list[str]:
+    """The cells of the last move in the history that touches any (the engine says which)."""
+    for move in reversed(state.history):
+        cells = state.move_cells(move)
         if cells:
             return cells
     return []
 
 
-def _highlight_cells(state: Any, highlight: Any, names: dict[str, geometry.Cell]) -> list[str]:
+def _highlight_cells(state: GameState, highlight: Any, names: dict[str, geometry.Cell]) -> list[str]:
     """The highlighted cell names, in cell-index order, without repeats."""
     if highlight is None:
         return []
     if isinstance(highlight, str):
         if highlight == "legal":
-            wanted = [c for move in state.legal_moves() for c in move_cells(move)]
+            wanted = [c for move in state.legal_moves() for c in state.move_cells(move)]
         else:
             wanted = [highlight]
     elif hasattr(highlight, "cells"):  # territory.types.Group
@@ -200,19 +190,19 @@ def _highlight_cells(state: Any, highlight: Any, names: dict[str, geometry.Cell]
     return [cell.name for cell in names.values() if cell.name in chosen]
 
 
-def _title(state: Any) -> str:
+def _title(state: GameState) -> str:
     """The position in words, for the picture's <title> (a tooltip in browsers)."""
     params = ", ".join(f"{key}={value!r}" for key, value in state.params.items())
     text = f"{state.game.capitalize()}({params}), {len(state.history)} actions"
     moves = [m for m in state.history if m != "pass"]
     if moves:
         text += f", last {moves[-1]}"
-    if state.is_over:
+    seat = state.to_move
+    if state.is_over or seat is None:
         scores = "-".join(str(int(v)) if float(v).is_integer() else str(v) for v in state.scores())
         winner = state.winner
         result = "draw" if winner is None else f"seat {winner} ({state.color_of(winner)}) wins"
         return f"{text}; over: {result} {scores}"
-    seat = state.to_move
     return f"{text}; seat {seat} ({state.color_of(seat)}) to move"
 
 
@@ -383,7 +373,7 @@ def _square_center(cell: geometry.Cell, k: int) -> tuple[float, float]:
     return ((cell.x + 0.5) * _SQ, (k - 1 - cell.y + 0.5) * _SQ)
 
 
-def _draw_square(d: _Drawing, state: Any, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+def _draw_square(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
     k = max(cell.x for cell in board.cells) + 1
     names = board.by_name()
     position = state.board()
@@ -529,7 +519,7 @@ def _hex_highlights(d: _Drawing, board: geometry.Board, marked: list[str], cover
         d.add("highlights", "polygon", {"points": _points(corners), **attrs})
 
 
-def _draw_nume_hex(d: _Drawing, state: Any, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+def _draw_nume_hex(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
     names = board.by_name()
     _hex_cells(d, board, BOARD)
     _hex_highlights(d, board, marked)
@@ -544,7 +534,7 @@ def _draw_nume_hex(d: _Drawing, state: Any, board: geometry.Board, marked: list[
         _last_ring(d, name, x, y, radius * 1.12)
 
 
-def _draw_migong(d: _Drawing, state: Any, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+def _draw_migong(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
     names = board.by_name()
     _hex_cells(d, board, EMPTY)
     cx, cy = _hex_center(*geometry.MIGONG_CENTER)
@@ -581,9 +571,9 @@ def _draw_migong(d: _Drawing, state: Any, board: geometry.Board, marked: list[st
 _BORDER_WIDTH = 0.32  # thickness of a border bar, as a fraction of a hex's inner radius
 
 
-def _migong_borders(d: _Drawing, state: Any) -> None:
+def _migong_borders(d: _Drawing, state: GameState) -> None:
     edges = geometry.migong_border_edges()
-    colors = geometry.migong_border_colors(state.params["border"])
+    colors = state.border_colors()  # type: ignore[attr-defined]  # the engine's colouring
     on_board = {(c.x, c.y) for c in geometry.migong().cells}
     for (cell, direction), letter in zip(edges, colors):
         dq, dr = geometry.HEX_DIRECTIONS[direction]

@@ -5,8 +5,6 @@ use std::sync::{Arc, OnceLock};
 
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::PyDict;
 use pyo3::types::PyString;
 use territory::{Game, GroupInfo, IllegalMove, Seat};
 
@@ -44,53 +42,43 @@ pub fn action_index<G: Game>(game: &G, action: &Bound<'_, PyAny>) -> PyResult<us
     }
 }
 
-/// Calls a function of the pure-Python module `territory._presentation`.
-pub fn presentation<'py>(py: Python<'py>, function: &str) -> PyResult<Bound<'py, PyAny>> {
-    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    MODULE
-        .get_or_try_init(py, || {
-            py.import("territory._presentation").map(Bound::unbind)
-        })?
-        .bind(py)
-        .getattr(function)
-}
-
-/// Builds the Python `territory.types.Group` values for a game's groups.
-pub fn groups<'py, G: Game>(py: Python<'py>, game: &G) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    static GROUP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let class = GROUP.get_or_try_init(py, || {
-        py.import("territory.types")?
-            .getattr("Group")
-            .map(Bound::unbind)
-    })?;
+/// A game's groups as plain tuples `(color, size, cells, wedges, numbers, price)`, cells
+/// by name; the Python package wraps them in `territory.types.Group`.
+#[allow(clippy::type_complexity)]
+pub fn groups<G: Game>(
+    game: &G,
+) -> Vec<(
+    &'static str,
+    usize,
+    Vec<String>,
+    Option<usize>,
+    Option<Vec<u32>>,
+    Option<u64>,
+)> {
     game.groups()
         .into_iter()
-        .map(
-            |GroupInfo {
-                 color,
-                 cells,
-                 size,
-                 wedges,
-                 numbers,
-                 price,
-             }| {
-                let kwargs = PyDict::new(py);
-                kwargs.set_item("color", G::COLOR_NAMES[color.index()])?;
-                kwargs.set_item("size", size)?;
-                let names: Vec<String> = cells.iter().map(|&c| game.cell_name(c)).collect();
-                kwargs.set_item("cells", pyo3::types::PyTuple::new(py, names)?)?;
-                kwargs.set_item("wedges", wedges)?;
-                kwargs.set_item(
-                    "numbers",
-                    numbers
-                        .map(|n| pyo3::types::PyTuple::new(py, n))
-                        .transpose()?,
-                )?;
-                kwargs.set_item("price", price)?;
-                class.bind(py).call((), Some(&kwargs))
-            },
-        )
+        .map(|g: GroupInfo| {
+            let cells = g.cells.iter().map(|&c| game.cell_name(c)).collect();
+            (
+                G::COLOR_NAMES[g.color.index()],
+                g.size,
+                cells,
+                g.wedges,
+                g.numbers,
+                g.price,
+            )
+        })
         .collect()
+}
+
+/// The engine game behind each native class, so that code written once over
+/// [`territory::GameKind`] reaches the Python class of every game.
+pub trait Native: Game {
+    type Class: pyo3::PyClass
+        + pyo3::type_object::PyTypeInfo
+        + Into<pyo3::PyClassInitializer<Self::Class>>;
+    fn wrap(game: Self) -> Self::Class;
+    fn unwrap(class: &Self::Class) -> &Self;
 }
 
 /// The text of a move given from Python, or an IllegalMoveError if it is not a string.
@@ -144,6 +132,16 @@ macro_rules! game_class {
             pub fn from_game(game: $game) -> Self {
                 let names = $crate::game_class::MoveNames::for_game(&game);
                 Self { game, names }
+            }
+        }
+
+        impl $crate::game_class::Native for $game {
+            type Class = $class;
+            fn wrap(game: Self) -> $class {
+                $class::from_game(game)
+            }
+            fn unwrap(class: &$class) -> &Self {
+                &class.game
             }
         }
 
@@ -244,9 +242,46 @@ macro_rules! game_class {
                 self.copy()
             }
 
-            /// The groups on the board, ordered by first member.
-            fn groups<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-                $crate::game_class::groups(py, &self.game)
+            /// The groups on the board, ordered by first member, as tuples
+            /// `(color, size, cells, wedges, numbers, price)`; `groups()` wraps them.
+            #[allow(clippy::type_complexity)]
+            fn _groups(
+                &self,
+            ) -> Vec<(
+                &'static str,
+                usize,
+                Vec<String>,
+                Option<usize>,
+                Option<Vec<u32>>,
+                Option<u64>,
+            )> {
+                $crate::game_class::groups(&self.game)
+            }
+
+            /// The parameters and their defaults, as a dict (the constructor's keywords).
+            #[classmethod]
+            fn default_params<'py>(
+                cls: &Bound<'py, pyo3::types::PyType>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+                let game = <$game>::new(Default::default())
+                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+                Self::from_game(game).params(cls.py())
+            }
+
+            /// The names of the cells a move places on or moves, in the order the move
+            /// names them; empty for `pass`, `swap` and Nume's komi-phase moves.
+            fn move_cells(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+                let text = $crate::game_class::move_text(r#move)?;
+                let mv = self
+                    .game
+                    .parse_move(&text)
+                    .map_err($crate::game_class::illegal)?;
+                Ok(self
+                    .game
+                    .move_cells(mv)
+                    .into_iter()
+                    .map(|c| self.game.cell_name(c))
+                    .collect())
             }
 
             /// Size of the integer action space (docs/conventions.md).
@@ -297,49 +332,6 @@ macro_rules! game_class {
                         "'{text}' has no action number"
                     ))
                 })
-            }
-
-            /// The position as a text diagram.
-            fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "diagram")?
-                    .call1((slf,))?
-                    .extract()
-            }
-
-            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "state_repr")?
-                    .call1((slf,))?
-                    .extract()
-            }
-
-            /// A self-describing text record (docs/records.md); `territory.load` reads it.
-            #[pyo3(signature = (**options))]
-            fn to_record(
-                slf: &Bound<'_, Self>,
-                options: Option<&Bound<'_, PyDict>>,
-            ) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "to_record")?
-                    .call((slf,), options)?
-                    .extract()
-            }
-
-            /// The position as SVG text; see `territory.svg.render` for the options.
-            #[pyo3(signature = (**options))]
-            fn svg<'py>(
-                slf: &Bound<'py, Self>,
-                options: Option<&Bound<'py, PyDict>>,
-            ) -> PyResult<Bound<'py, PyAny>> {
-                $crate::game_class::presentation(slf.py(), "svg")?.call((slf,), options)
-            }
-
-            fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                $crate::game_class::presentation(slf.py(), "svg")?.call1((slf,))
-            }
-
-            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-                let py = slf.py();
-                let record: String = Self::to_record(slf, None)?;
-                Ok((py.import("territory")?.getattr("load")?, (record,)))
             }
 
             /// Equal when parameters and histories agree (so position, side to move and

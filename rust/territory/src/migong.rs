@@ -588,10 +588,6 @@ impl Game for Migong {
         scoring::seat_scores(self.held(), |seat| self.color_of(seat))
     }
 
-    fn winner(&self) -> Option<Seat> {
-        self.outcome().1
-    }
-
     fn parse_move(&self, text: &str) -> Result<MigongMove, IllegalMove> {
         match text {
             "pass" => return Ok(MigongMove::Pass),
@@ -669,22 +665,16 @@ impl Game for Migong {
         groups
     }
 
-    fn outcome(&self) -> (BySeat<u32>, Option<Seat>) {
-        let scores = self.scores();
-        (
-            scores,
-            self.is_over()
-                .then(|| scoring::winner(scores, self.last_mover())),
-        )
+    fn move_cells(&self, mv: MigongMove) -> Vec<usize> {
+        match mv {
+            MigongMove::Place { cell, .. } => Self::board().index(cell).into_iter().collect(),
+            MigongMove::Swap | MigongMove::Pass => Vec::new(),
+        }
     }
 
-    fn is_pie_swap(mv: MigongMove) -> bool {
-        mv == MigongMove::Swap
-    }
-
-    fn is_pass(mv: MigongMove) -> bool {
-        mv == MigongMove::Pass
-    }
+    const WIN_RULE: crate::game::WinRule = crate::game::WinRule::HigherWinsLastMoverLosesTies;
+    const PASS: Option<MigongMove> = Some(MigongMove::Pass);
+    const PIE_SWAP: Option<MigongMove> = Some(MigongMove::Swap);
 }
 
 #[cfg(test)]
