@@ -16,6 +16,8 @@ use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat
 use crate::scoring;
 use crate::turns;
 
+mod params;
+
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;
 const WEDGES: usize = 6 * CELLS;
