@@ -64,6 +64,20 @@ def cell_names(state) -> list[str]:
     return [cell.name for cell in geometry.board_of(state.game, state.params).cells]
 
 
+def migong_border_edges() -> list[tuple[str, int]]:
+    """The 84 Migong border edges as (cell name, direction), derived here independently
+    (docs/conventions.md): cells in index order, directions 0..5 (E, NE, NW, W, SW, SE),
+    every direction whose neighbour is off the board or is the central border."""
+    cells = geometry.migong().cells
+    on_board = {(c.x, c.y) for c in cells}
+    return [
+        (c.name, d)
+        for c in cells
+        for d, (dq, dr) in enumerate(geometry.HEX_DIRECTIONS)
+        if (c.x + dq, c.y + dr) not in on_board
+    ]
+
+
 def points(el: ET.Element) -> list[tuple[float, float]]:
     return [tuple(map(float, p.split(","))) for p in el.get("points").split()]
 
@@ -278,10 +292,9 @@ def test_migong_border_edges(impl, border):
     root = parse(svg.render(state))
     borders = of_class(root, "border")
     assert len(borders) == 84
-    edges = geometry.migong_border_edges()
-    assert [(el.get("data-cell"), int(el.get("data-direction"))) for el in borders] == [
-        (cell.name, d) for cell, d in edges
-    ]
+    edges = migong_border_edges()
+    assert state.border_edges() == edges
+    assert [(el.get("data-cell"), int(el.get("data-direction"))) for el in borders] == edges
     if border == "alternate":
         expected = ["B" if d in (0, 2, 4) else "Y" for _, d in edges]  # E, NW, SW blue
     elif border in ("blue", "yellow"):
@@ -418,7 +431,7 @@ def test_move_cells_come_from_the_game(impl):
 
 
 def test_migong_border_colours_come_from_the_game(impl):
-    assert impl.Migong().border_colors() == "".join("B" if d % 2 == 0 else "Y" for _, d in geometry.migong_border_edges())
+    assert impl.Migong().border_colors() == "".join("B" if d % 2 == 0 else "Y" for _, d in migong_border_edges())
     assert impl.Migong(border="yellow").border_colors() == "Y" * 84
     explicit = "BY" * 41 + "YY"
     assert impl.Migong(border=explicit).border_colors() == explicit

@@ -68,23 +68,8 @@ def board_of(game: str, params: dict[str, Any]) -> Board:
     raise ValueError(f"unknown game {game!r}")
 
 
-# --- Migong border edges -----------------------------------------------------------------
-
 #: Names of the six hex directions, in HEX_DIRECTIONS order.
 HEX_DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 
 #: The Migong central border cell (axial), drawn but not playable ("g7").
 MIGONG_CENTER = (0, 0)
-
-
-def migong_border_edges() -> tuple[tuple[Cell, int], ...]:
-    """The 84 Migong border edges as (cell, direction), in the explicit-border order of
-    docs/conventions.md: cells in index order, directions 0..5, every direction whose
-    neighbour is off the board or is the central border."""
-    on_board = {(cell.x, cell.y) for cell in migong().cells}
-    return tuple(
-        (cell, d)
-        for cell in migong().cells
-        for d, (dq, dr) in enumerate(HEX_DIRECTIONS)
-        if (cell.x + dq, cell.y + dr) not in on_board
-    )

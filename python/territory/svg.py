@@ -561,7 +561,7 @@ def _draw_migong(d: _Drawing, state: GameState, board: geometry.Board, marked: l
                     "stroke-linejoin": "round",
                 },
             )
-    _migong_borders(d, state)
+    _migong_borders(d, state, board)
     _hex_highlights(d, board, marked, covered=pieces)
     for name in last:
         x, y = _hex_center(names[name].x, names[name].y)
@@ -571,11 +571,14 @@ def _draw_migong(d: _Drawing, state: GameState, board: geometry.Board, marked: l
 _BORDER_WIDTH = 0.32  # thickness of a border bar, as a fraction of a hex's inner radius
 
 
-def _migong_borders(d: _Drawing, state: GameState) -> None:
-    edges = geometry.migong_border_edges()
-    colors = state.border_colors()  # type: ignore[attr-defined]  # the engine's colouring
-    on_board = {(c.x, c.y) for c in geometry.migong().cells}
-    for (cell, direction), letter in zip(edges, colors):
+def _migong_borders(d: _Drawing, state: GameState, board: geometry.Board) -> None:
+    # The engine says where the border edges are and what colour each has.
+    edges = state.border_edges()  # type: ignore[attr-defined]
+    colors = state.border_colors()  # type: ignore[attr-defined]
+    names = board.by_name()
+    on_board = {(c.x, c.y) for c in board.cells}
+    for (name, direction), letter in zip(edges, colors):
+        cell = names[name]
         dq, dr = geometry.HEX_DIRECTIONS[direction]
         x, y = _hex_center(cell.x, cell.y)
         ox, oy = _hex_center(cell.x + dq, cell.y + dr)  # the hex beyond the edge

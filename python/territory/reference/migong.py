@@ -440,6 +440,10 @@ class Migong(Presentation):
         """The colour letter of each border edge, in the explicit-border order."""
         return "".join(self._border_color[edge] for edge in BORDER_EDGES)
 
+    def border_edges(self) -> list[tuple[str, int]]:
+        """The border edges as (cell name, direction), in the explicit-border order."""
+        return [(CELL_NAMES[CELL_INDEX[cell]], d) for cell, d in BORDER_EDGES]
+
     def move_cells(self, move: str) -> list[str]:
         """The names of the cells a move places on (none for swap and pass)."""
         parsed = self._parse(move)

@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use territory::migong::Piece;
+use territory::migong::{Piece, BORDER_EDGES};
 use territory::{Color, Game, Migong, MigongConfig, Seat};
 
 use crate::params;
@@ -86,6 +86,18 @@ impl PyMigong {
             .iter()
             .map(|c| if *c == Color::First { 'B' } else { 'Y' })
             .collect()
+    }
+
+    /// The 84 border edges as (cell name, direction 0..5), in the order of
+    /// docs/conventions.md (the order of `border_colors()`).
+    fn border_edges(&self) -> Vec<(String, usize)> {
+        let mut edges = vec![(String::new(), 0); BORDER_EDGES];
+        for cell in 0..self.game.num_cells() {
+            for &(direction, index) in Migong::border_edges(cell) {
+                edges[index] = (self.game.cell_name(cell), direction);
+            }
+        }
+        edges
     }
 
     /// The position: `{"pieces": {cell: "BYBYBY"}}`.
