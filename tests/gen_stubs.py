@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Optional, final
 import numpy as np
 
 from territory.svg import SvgText
-from territory.types import Group
+from territory.types import GameState, Group
 
 __all__ = [{all}]
 
@@ -92,10 +92,11 @@ GAMES = [
 ]
 
 FOOTER = '''
+# Both take any state and raise TypeError unless it is one of the native classes.
 def run_playouts(
-    state: {union}, seed: int, first: int, count: int, threads: Optional[int] = None
+    state: GameState, seed: int, first: int, count: int, threads: Optional[int] = None
 ) -> dict[str, np.ndarray]: ...
-def replay_playout(state: {union}, seed: int, index: int) -> {union}: ...
+def replay_playout(state: GameState, seed: int, index: int) -> {union}: ...
 '''
 
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Optional, final
 import numpy as np
 
 from territory.svg import SvgText
-from territory.types import Group
+from territory.types import GameState, Group
 
 __all__ = ["Migong", "Nume", "Tabik", "GAMES", "MAX_THREADS", "run_playouts", "replay_playout"]
 
@@ -155,7 +155,8 @@ class Tabik:
     def params(self) -> dict[str, Any]: ...
     def board(self) -> dict[str, Any]: ...
 
+# Both take any state and raise TypeError unless it is one of the native classes.
 def run_playouts(
-    state: Migong | Nume | Tabik, seed: int, first: int, count: int, threads: Optional[int] = None
+    state: GameState, seed: int, first: int, count: int, threads: Optional[int] = None
 ) -> dict[str, np.ndarray]: ...
-def replay_playout(state: Migong | Nume | Tabik, seed: int, index: int) -> Migong | Nume | Tabik: ...
+def replay_playout(state: GameState, seed: int, index: int) -> Migong | Nume | Tabik: ...

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from territory import _core
+from territory.types import GameState
 
 #: Every native game class by name, in name order: ``{"migong": Migong, ...}``.
 GAMES: dict[str, type] = dict(_core.GAMES)
 
 
-def new_game(game: str, /, **params: Any) -> Any:
+def new_game(game: str, /, **params: Any) -> GameState:
     """A new native state of ``game`` (a key of ``territory.GAMES``) built with ``params``
     (the class's constructor keywords; missing ones take their defaults).
 
@@ -24,7 +25,7 @@ def new_game(game: str, /, **params: Any) -> Any:
     return build(GAMES, game, params)
 
 
-def build(games: Mapping[str, type], game: str, params: Mapping[str, Any]) -> Any:
+def build(games: Mapping[str, type], game: str, params: Mapping[str, Any]) -> GameState:
     """``new_game`` over a given registry (the native classes or the reference's)."""
     cls = games.get(game) if isinstance(game, str) else None
     if cls is None:
@@ -33,4 +34,5 @@ def build(games: Mapping[str, type], game: str, params: Mapping[str, Any]) -> An
     for key in params:
         if key not in allowed:
             raise ValueError(f"unknown {game} parameter {key!r}; {game} takes the parameters {', '.join(allowed)}")
-    return cls(**params)
+    state: GameState = cls(**params)
+    return state
