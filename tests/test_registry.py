@@ -14,6 +14,7 @@ import territory
 import territory._core as core
 from territory import reference
 
+#: Each game's parameters and defaults, in the order of docs/conventions.md.
 DEFAULTS = {
     "migong": {"pie": True, "border": "alternate", "group_size": "extent"},
     "nume": {"n": 4, "square": None, "komi": 0.5, "komi_to": "black", "komi_phase": False},
@@ -22,7 +23,7 @@ DEFAULTS = {
 
 
 def test_games_come_from_the_engine():
-    assert list(core.GAMES) == ["migong", "nume", "tabik"]
+    assert list(core.GAMES) == list(DEFAULTS) == ["migong", "nume", "tabik"]
     assert territory.GAMES == {"migong": territory.Migong, "nume": territory.Nume, "tabik": territory.Tabik}
     for name, cls in territory.GAMES.items():
         assert cls.game == name
