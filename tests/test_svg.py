@@ -60,21 +60,53 @@ def of_class(root: ET.Element, name: str) -> list[ET.Element]:
     return [el for el in root.iter() if name in el.get("class", "").split()]
 
 
+def board_cells(game: str, params: dict) -> list[tuple[str, int, int]]:
+    """Every cell as (name, x, y) in index order, derived here from docs/conventions.md:
+    (column, row) on square boards, axial (q, r) on hex boards."""
+    def name(x: int, y: int) -> str:
+        return f"{chr(ord('a') + x)}{y + 1}"
+
+    k = params.get("size") if game == "tabik" else params.get("square")
+    if k:
+        return [(name(c, r), c, r) for r in range(k) for c in range(k)]
+    if game == "nume":
+        n = params.get("n", 4)
+        return [(name(q, r), q, r) for r in range(2 * n + 1) for q in range(2 * n + 1) if 0 <= 3 * n - 1 - q - r <= 2 * n]
+    return [
+        (name(q + 6, r + 6), q, r)
+        for r in range(-6, 7)
+        for q in range(-6, 7)
+        if max(abs(q), abs(r), abs(q + r)) <= 6 and (q, r) != (0, 0)
+    ]
+
+
 def cell_names(state) -> list[str]:
-    return [cell.name for cell in geometry.board_of(state.game, state.params).cells]
+    return [name for name, _, _ in board_cells(state.game, state.params)]
+
+
+@pytest.mark.parametrize(
+    "cls, params, shape",
+    [("Tabik", {"size": k}, "square") for k in (2, 8, 16)]
+    + [("Nume", {"n": n}, "hex") for n in (1, 4, 8)]
+    + [("Nume", {"square": k}, "square") for k in (2, 16)]
+    + [("Migong", {}, "hex")],
+)
+def test_the_game_reports_its_board(impl, cls, params, shape):
+    state = getattr(impl, cls)(**params)
+    assert state.geometry() == (shape, board_cells(state.game, state.params))
 
 
 def migong_border_edges() -> list[tuple[str, int]]:
     """The 84 Migong border edges as (cell name, direction), derived here independently
     (docs/conventions.md): cells in index order, directions 0..5 (E, NE, NW, W, SW, SE),
     every direction whose neighbour is off the board or is the central border."""
-    cells = geometry.migong().cells
-    on_board = {(c.x, c.y) for c in cells}
+    cells = board_cells("migong", {})
+    on_board = {(q, r) for _, q, r in cells}
     return [
-        (c.name, d)
-        for c in cells
+        (name, d)
+        for name, q, r in cells
         for d, (dq, dr) in enumerate(geometry.HEX_DIRECTIONS)
-        if (c.x + dq, c.y + dr) not in on_board
+        if (q + dq, r + dr) not in on_board
     ]
 
 

@@ -31,7 +31,7 @@ def state_repr(state: GameState) -> str:
 
 
 def diagram(state: GameState) -> str:
-    board = geometry.board_of(state.game, state.params)
+    board = geometry.board_of(state)
     position = state.board()
     if state.game == "tabik":
         body = _square_grid(board, {c: _STONE[v] for c, v in position["stones"].items()}, position["rods"])

@@ -134,7 +134,7 @@ def render(state: GameState, *, size: float | None = None, coordinates: bool = T
     if not isinstance(coordinates, bool):
         raise ValueError(f"coordinates must be a bool, got {coordinates!r}")
     game = state.game
-    board = geometry.board_of(game, state.params)
+    board = geometry.board_of(state)
     names = board.by_name()
     marked = _highlight_cells(state, highlight, names)
     last = _last_move_cells(state)

@@ -440,6 +440,12 @@ class Nume(Presentation):
         move = self.action_to_move(action)
         self.play(move)
 
+    def geometry(self) -> tuple:
+        """The board's shape and its cells in index order as (name, x, y): (column,
+        row) on the square board, axial (q, r) on the hex board."""
+        shape = "hex" if self._square is None else "square"
+        return (shape, [(name, q, r) for name, (q, r) in zip(self._names, self._coords)])
+
     def move_cells(self, move) -> list:
         """The cell a placement puts its stone on; none for komi-phase moves. Raises
         IllegalMoveError for text that is not a move of this board."""

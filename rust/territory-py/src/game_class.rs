@@ -268,6 +268,19 @@ macro_rules! game_class {
                 Self::from_game(game).params(cls.py())
             }
 
+            /// The board's shape, `"hex"` or `"square"`, and its cells in index order as
+            /// `(name, x, y)`: (column, row) on square boards, axial (q, r) on hex boards.
+            fn geometry(&self) -> (&'static str, Vec<(String, i32, i32)>) {
+                let board = self.game.geometry();
+                let cells = (0..board.len())
+                    .map(|c| {
+                        let (x, y) = board.position(c);
+                        (board.name(c).to_string(), x, y)
+                    })
+                    .collect();
+                (if board.is_hex() { "hex" } else { "square" }, cells)
+            }
+
             /// The names of the cells a move places on or moves, in the order the move
             /// names them; empty for `pass`, `swap` and Nume's komi-phase moves.
             fn move_cells(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {

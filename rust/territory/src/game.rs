@@ -4,6 +4,8 @@ use std::fmt;
 
 use rand::{Rng, RngExt};
 
+use crate::board::Board;
+
 /// One of the two players' seats. Seat 0 starts with the first colour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Seat {
@@ -212,10 +214,8 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     fn action_of(&self, mv: Self::Move) -> Option<usize>;
     /// The move with an action number, if the number is in range.
     fn move_of(&self, action: usize) -> Option<Self::Move>;
-    /// Number of cells on the board.
-    fn num_cells(&self) -> usize;
-    /// Name of a cell index.
-    fn cell_name(&self, cell: usize) -> String;
+    /// The board: cell indices, names, positions and neighbours.
+    fn geometry(&self) -> &Board;
     /// The groups on the board, ordered by first member.
     fn groups(&self) -> Vec<GroupInfo>;
     /// The cells a move places on or moves, in the order its text names them (empty for
@@ -256,6 +256,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
         } else {
             Some(moves[rng.random_range(0..moves.len())])
         }
+    }
+
+    /// Number of cells on the board.
+    fn num_cells(&self) -> usize {
+        self.geometry().len()
+    }
+
+    /// Name of a cell index.
+    fn cell_name(&self, cell: usize) -> String {
+        self.geometry().name(cell).to_string()
     }
 
     fn is_over(&self) -> bool {

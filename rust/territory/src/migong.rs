@@ -637,12 +637,8 @@ impl Game for Migong {
         })
     }
 
-    fn num_cells(&self) -> usize {
-        CELLS
-    }
-
-    fn cell_name(&self, cell: usize) -> String {
-        Self::board().name(cell).to_string()
+    fn geometry(&self) -> &Board {
+        Self::board()
     }
 
     fn groups(&self) -> Vec<GroupInfo> {

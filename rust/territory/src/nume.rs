@@ -731,12 +731,8 @@ impl Game for Nume {
         })
     }
 
-    fn num_cells(&self) -> usize {
-        self.n_cells()
-    }
-
-    fn cell_name(&self, cell: usize) -> String {
-        self.board.name(cell).to_string()
+    fn geometry(&self) -> &Board {
+        &self.board
     }
 
     fn groups(&self) -> Vec<GroupInfo> {

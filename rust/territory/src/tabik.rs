@@ -571,12 +571,8 @@ impl Game for Tabik {
         })
     }
 
-    fn num_cells(&self) -> usize {
-        self.k * self.k
-    }
-
-    fn cell_name(&self, cell: usize) -> String {
-        self.coord(cell).to_string()
+    fn geometry(&self) -> &Board {
+        &self.board
     }
 
     fn groups(&self) -> Vec<GroupInfo> {
