@@ -98,3 +98,32 @@ def test_the_bindings_import_no_python_module():
     for path in source.glob("*.rs"):
         text = path.read_text()
         assert "py.import(" not in text and ".import(" not in text, path
+
+
+@pytest.mark.parametrize(
+    "name, params",
+    [("tabik", {"size": 3}), ("tabik", {"size": 16}), ("migong", {"border": "blue"}),
+     ("nume", {"n": 2}), ("nume", {"square": 3, "komi_phase": True})],
+)
+def test_engine_and_reference_agree_on_move_cells_and_geometry(name, params):
+    """The pictures read move_cells(), geometry() and the Migong border from the game:
+    both implementations answer the same along a seeded random game."""
+    import random
+
+    rng = random.Random(7)
+    native, ref = territory.new_game(name, **params), reference.GAMES[name](**params)
+    assert native.geometry() == ref.geometry()
+    if name == "migong":
+        assert native.border_colors() == ref.border_colors()
+        assert native.border_edges() == ref.border_edges()
+    steps = 0
+    while not native.is_over and steps < 40:
+        moves = native.legal_moves()
+        for move in moves[:: max(1, len(moves) // 50)]:
+            assert native.move_cells(move) == ref.move_cells(move), move
+        move = rng.choice(moves)
+        native.play(move)
+        ref.play(move)
+        steps += 1
+    for move in native.history:
+        assert native.move_cells(move) == ref.move_cells(move), move
