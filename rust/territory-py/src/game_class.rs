@@ -42,19 +42,19 @@ pub fn action_index<G: Game>(game: &G, action: &Bound<'_, PyAny>) -> PyResult<us
     }
 }
 
-/// A game's groups as plain tuples `(color, size, cells, wedges, numbers, price)`, cells
-/// by name; the Python package wraps them in `territory.types.Group`.
-#[allow(clippy::type_complexity)]
-pub fn groups<G: Game>(
-    game: &G,
-) -> Vec<(
+/// A group as `(color, size, cells by name, wedges, numbers, price)`: the fields of
+/// `territory.types.Group`, which the Python package wraps it in.
+pub type GroupFields = (
     &'static str,
     usize,
     Vec<String>,
     Option<usize>,
     Option<Vec<u32>>,
     Option<u64>,
-)> {
+);
+
+/// A game's groups, ordered by first member.
+pub fn groups<G: Game>(game: &G) -> Vec<GroupFields> {
     game.groups()
         .into_iter()
         .map(|g: GroupInfo| {
@@ -244,17 +244,7 @@ macro_rules! game_class {
 
             /// The groups on the board, ordered by first member, as tuples
             /// `(color, size, cells, wedges, numbers, price)`; `groups()` wraps them.
-            #[allow(clippy::type_complexity)]
-            fn _groups(
-                &self,
-            ) -> Vec<(
-                &'static str,
-                usize,
-                Vec<String>,
-                Option<usize>,
-                Option<Vec<u32>>,
-                Option<u64>,
-            )> {
+            fn _groups(&self) -> Vec<$crate::game_class::GroupFields> {
                 $crate::game_class::groups(&self.game)
             }
 
