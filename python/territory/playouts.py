@@ -20,6 +20,7 @@ import numpy as np
 from territory import _core
 from territory.registry import GAMES, new_game
 from territory.types import GameState
+
 MAX_THREADS: int = _core.MAX_THREADS
 #: The per-game arrays of a run.
 FIELDS = ("winner", "length", "passes", "swapped", "scores")

@@ -27,6 +27,7 @@ from typing import Any
 from territory import registry
 from territory.errors import IllegalMoveError, RecordError
 from territory.types import GameState
+
 _NUMBERED = re.compile(r"^(\d+)\.\s*(.*)$")
 _INT = re.compile(r"^-?\d+$")
 _FLOAT = re.compile(r"^-?\d+\.\d+$")
