@@ -99,4 +99,29 @@ mod tests {
         }
         assert_eq!(GameKind::from_name("chess"), None);
     }
+
+    /// Along seeded random games of every game: a move's cells are on the board, and
+    /// only passes, pie swaps and Nume's komi-phase moves name none.
+    #[test]
+    fn moves_touch_cells_of_the_board() {
+        for &kind in GameKind::ALL {
+            with_game!(kind, G => {
+                let mut game = G::new(Default::default()).unwrap();
+                assert_eq!(game.num_cells(), game.geometry().len());
+                let mut rng = crate::playout::game_rng(3, kind as u64);
+                while let Some(mv) = game.random_move(&mut rng) {
+                    for m in game.legal_moves() {
+                        let cells = game.move_cells(m);
+                        assert!(cells.iter().all(|&c| c < game.num_cells()), "{m}");
+                        if G::is_pass(m) || G::is_pie_swap(m) {
+                            assert!(cells.is_empty(), "{m}");
+                        }
+                    }
+                    game.play_unchecked(mv);
+                }
+                let (scores, winner) = game.outcome();
+                assert_eq!(winner, G::WIN_RULE.winner(scores, game.last_mover()));
+            });
+        }
+    }
 }
