@@ -15,15 +15,10 @@ import random
 import time
 
 import territory
-from territory.reference import migong as ref_migong
-from territory.reference import nume as ref_nume
-from territory.reference import tabik as ref_tabik
+from territory import reference
 
-GAMES = {
-    "tabik": (territory.Tabik, ref_tabik.Tabik, {"size": 8}),
-    "migong": (territory.Migong, ref_migong.Migong, {}),
-    "nume": (territory.Nume, ref_nume.Nume, {"n": 4}),
-}
+#: Every game: (engine class, reference class, parameters: the defaults).
+GAMES = {name: (cls, reference.GAMES[name], {}) for name, cls in territory.GAMES.items()}
 
 
 def games_per_second(cls, params: dict, seconds: float, seed: int = 0) -> tuple[float, int]:

@@ -76,5 +76,5 @@ def test_summary_holds_plain_python_values(games):
 
 def test_replay_playout_is_typed():
     returned = typing.get_type_hints(territory.replay_playout)["return"]
-    assert set(typing.get_args(returned)) == {territory.Tabik, territory.Migong, territory.Nume}
+    assert returned is territory.GameState  # the protocol every game's class follows
     assert isinstance(territory.replay_playout("tabik", 0, 0, size=3), territory.Tabik)

@@ -60,8 +60,54 @@ def of_class(root: ET.Element, name: str) -> list[ET.Element]:
     return [el for el in root.iter() if name in el.get("class", "").split()]
 
 
+def board_cells(game: str, params: dict) -> list[tuple[str, int, int]]:
+    """Every cell as (name, x, y) in index order, derived here from docs/conventions.md:
+    (column, row) on square boards, axial (q, r) on hex boards."""
+    def name(x: int, y: int) -> str:
+        return f"{chr(ord('a') + x)}{y + 1}"
+
+    k = params.get("size") if game == "tabik" else params.get("square")
+    if k:
+        return [(name(c, r), c, r) for r in range(k) for c in range(k)]
+    if game == "nume":
+        n = params.get("n", 4)
+        return [(name(q, r), q, r) for r in range(2 * n + 1) for q in range(2 * n + 1) if 0 <= 3 * n - 1 - q - r <= 2 * n]
+    return [
+        (name(q + 6, r + 6), q, r)
+        for r in range(-6, 7)
+        for q in range(-6, 7)
+        if max(abs(q), abs(r), abs(q + r)) <= 6 and (q, r) != (0, 0)
+    ]
+
+
 def cell_names(state) -> list[str]:
-    return [cell.name for cell in geometry.board_of(state.game, state.params).cells]
+    return [name for name, _, _ in board_cells(state.game, state.params)]
+
+
+@pytest.mark.parametrize(
+    "cls, params, shape",
+    [("Tabik", {"size": k}, "square") for k in (2, 8, 16)]
+    + [("Nume", {"n": n}, "hex") for n in (1, 4, 8)]
+    + [("Nume", {"square": k}, "square") for k in (2, 16)]
+    + [("Migong", {}, "hex")],
+)
+def test_the_game_reports_its_board(impl, cls, params, shape):
+    state = getattr(impl, cls)(**params)
+    assert state.geometry() == (shape, board_cells(state.game, state.params))
+
+
+def migong_border_edges() -> list[tuple[str, int]]:
+    """The 84 Migong border edges as (cell name, direction), derived here independently
+    (docs/conventions.md): cells in index order, directions 0..5 (E, NE, NW, W, SW, SE),
+    every direction whose neighbour is off the board or is the central border."""
+    cells = board_cells("migong", {})
+    on_board = {(q, r) for _, q, r in cells}
+    return [
+        (name, d)
+        for name, q, r in cells
+        for d, (dq, dr) in enumerate(geometry.HEX_DIRECTIONS)
+        if (q + dq, r + dr) not in on_board
+    ]
 
 
 def points(el: ET.Element) -> list[tuple[float, float]]:
@@ -278,10 +324,9 @@ def test_migong_border_edges(impl, border):
     root = parse(svg.render(state))
     borders = of_class(root, "border")
     assert len(borders) == 84
-    edges = geometry.migong_border_edges()
-    assert [(el.get("data-cell"), int(el.get("data-direction"))) for el in borders] == [
-        (cell.name, d) for cell, d in edges
-    ]
+    edges = migong_border_edges()
+    assert state.border_edges() == edges
+    assert [(el.get("data-cell"), int(el.get("data-direction"))) for el in borders] == edges
     if border == "alternate":
         expected = ["B" if d in (0, 2, 4) else "Y" for _, d in edges]  # E, NW, SW blue
     elif border in ("blue", "yellow"):
@@ -399,14 +444,29 @@ def test_last_move_marker_skips_passes(impl):
     assert last_marked(state) == ["a2", "b2"]
 
 
-def test_move_cells():
-    assert svg.move_cells("b2-b3") == ["b2", "b3"]
-    assert svg.move_cells("p16xp15") == ["p16", "p15"]
-    assert svg.move_cells("h7:BYBYBY") == ["h7"]
-    assert svg.move_cells("c3") == ["c3"]
-    assert svg.move_cells("c3=5") == ["c3"]
-    for move in ("pass", "swap", "komi 2.5 white", "side black"):
-        assert svg.move_cells(move) == []
+def test_move_cells_come_from_the_game(impl):
+    tabik, migong, nume = impl.Tabik(size=16), impl.Migong(), impl.Nume()
+    assert tabik.move_cells("b2-b3") == ["b2", "b3"]
+    assert tabik.move_cells("b3-b2") == ["b3", "b2"]  # black's square first
+    assert tabik.move_cells("p16xp15") == ["p15", "p16"]  # canonical order of a stone swap
+    assert tabik.move_cells("p15xp16") == ["p15", "p16"]
+    assert migong.move_cells("h7:BYBYBY") == ["h7"]
+    assert nume.move_cells("c3") == ["c3"]
+    assert nume.move_cells("c3=5") == ["c3"]
+    assert impl.Nume(komi_phase=True).move_cells("komi 2.5 white") == []
+    assert impl.Nume(komi_phase=True).move_cells("side black") == []
+    for state in (tabik, migong):
+        assert state.move_cells("pass") == [] and state.move_cells("swap") == []
+    for state, move in ((migong, "g7:BBBBBB"), (nume, "z9"), (tabik, "q1-q2")):
+        with pytest.raises(ValueError):
+            state.move_cells(move)
+
+
+def test_migong_border_colours_come_from_the_game(impl):
+    assert impl.Migong().border_colors() == "".join("B" if d % 2 == 0 else "Y" for _, d in migong_border_edges())
+    assert impl.Migong(border="yellow").border_colors() == "Y" * 84
+    explicit = "BY" * 41 + "YY"
+    assert impl.Migong(border=explicit).border_colors() == explicit
 
 
 # --- coordinates ----------------------------------------------------------------------------

@@ -29,3 +29,12 @@ def test_public_modules_type_check():
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_committed_stubs_are_the_generated_ones():
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        import gen_stubs
+    finally:
+        sys.path.pop(0)
+    assert (SOURCE / "_core.pyi").read_text() == gen_stubs.generate(), "run python tests/gen_stubs.py"

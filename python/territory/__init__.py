@@ -2,27 +2,39 @@
 
 Three territory games by Luis Bolaños Mures (Migong with Christian Freeling). The
 classes here are native (Rust); ``territory.reference`` holds slow, plain pure-Python
-implementations of the same API for cross-checking.
+implementations of the same API for cross-checking. ``GAMES`` lists them by name, from
+the engine's own registry; ``new_game(name, **params)`` builds any of them.
 """
 
+from territory import _presentation
 from territory._core import Migong, Nume, Tabik, __version__
-from territory.playouts import PlayoutResults, random_playouts, replay_playout
-from territory.evaluate import evaluate, fair_komi, openings
 from territory.errors import IllegalMoveError, RecordError
+from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.record import load
-from territory.types import Group
-from territory.agents import (
+from territory.registry import GAMES, new_game
+from territory.types import GameState, Group
+
+# Diagrams, records, pictures and pickling come from the Python side, as python-chess
+# attaches chess.svg: the native module imports no Python module.
+for _cls in GAMES.values():
+    _presentation.attach(_cls)
+del _cls
+
+from territory.evaluate import evaluate, fair_komi, openings  # noqa: E402
+from territory.agents import (  # noqa: E402
     AgentError, MatchResults, NodeLimitError, RandomAgent, Uct, parse_agent, play_match, solve,
 )
 
 __all__ = [
     "__version__",
+    "GAMES",
     "Migong",
     "Nume",
     "Tabik",
+    "new_game",
     "random_playouts",
     "replay_playout",
     "evaluate", "fair_komi", "openings",
-    "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load",
+    "PlayoutResults", "IllegalMoveError", "RecordError", "GameState", "Group", "load",
     "RandomAgent", "Uct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
 ]

@@ -1,16 +1,18 @@
 """What native and reference states share for people: text diagrams, repr, records and
 pictures, all computed from the public API (``game``, ``params``, ``board()``, ...).
 
-The native classes call these functions from Rust; the reference classes get them from
-the ``Presentation`` mixin. Both therefore print identically for equal positions.
+``attach`` sets them on the native classes when the package is imported (the Rust
+bindings import no Python module); the reference classes get them from the
+``Presentation`` mixin. Both therefore print identically for equal positions.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from territory import geometry, record
 from territory.record import Seats
+from territory.types import GameState, Group
 
 if TYPE_CHECKING:
     from territory.svg import Highlight, SvgText
@@ -18,22 +20,22 @@ if TYPE_CHECKING:
 _STONE = {"black": "X", "white": "O"}
 
 
-def status(state: Any) -> str:
+def status(state: GameState) -> str:
     params = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
     head = f"{state.game.capitalize()}({params}), {len(state.history)} actions"
-    if state.is_over:
-        return f"{head}; over: {record.result_text(state)}"
     seat = state.to_move
+    if state.is_over or seat is None:
+        return f"{head}; over: {record.result_text(state)}"
     return f"{head}; seat {seat} ({state.color_of(seat)}) to move"
 
 
-def state_repr(state: Any) -> str:
+def state_repr(state: GameState) -> str:
     params = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
     return f"<{type(state).__module__}.{type(state).__name__}({params}) history={state.history!r}>"
 
 
-def diagram(state: Any) -> str:
-    board = geometry.board_of(state.game, state.params)
+def diagram(state: GameState) -> str:
+    board = geometry.board_of(state)
     position = state.board()
     if state.game == "tabik":
         body = _square_grid(board, {c: _STONE[v] for c, v in position["stones"].items()}, position["rods"])
@@ -124,11 +126,11 @@ def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def to_record(state: Any, seats: Seats | None = None, comment: str | None = None) -> str:
+def to_record(state: GameState, seats: Seats | None = None, comment: str | None = None) -> str:
     return record.dumps(state, seats=(None, None) if seats is None else seats, comment=comment)
 
 
-def svg(state: Any, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
+def svg(state: GameState, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
     from territory import svg as svg_module
 
     return svg_module.render(state, size=size, coordinates=coordinates, highlight=highlight)
@@ -138,20 +140,50 @@ class Presentation:
     """Mixin giving a pure-Python state the same diagram, repr, record and picture."""
 
     def __str__(self) -> str:
-        return diagram(self)
+        return diagram(cast(GameState, self))
 
     def __repr__(self) -> str:
-        return state_repr(self)
+        return state_repr(cast(GameState, self))
 
     def to_record(self, *, seats: Seats | None = None, comment: str | None = None) -> str:
         """A self-describing text record (docs/records.md); ``territory.load`` reads it.
         ``seats``: the players' names, a pair (seat 0, seat 1) of str or None;
         ``comment``: text written as ``#`` lines at the top."""
-        return to_record(self, seats, comment)
+        return to_record(cast(GameState, self), seats, comment)
 
     def svg(self, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
         """The position as SVG text; see ``territory.svg.render`` for the options."""
-        return svg(self, size, coordinates, highlight)
+        return svg(cast(GameState, self), size, coordinates, highlight)
 
     def _repr_svg_(self) -> SvgText:
-        return svg(self)
+        return svg(cast(GameState, self))
+
+    @classmethod
+    def default_params(cls) -> dict[str, Any]:
+        """The parameters and their defaults, as a dict (the constructor's keywords)."""
+        return dict(cls().params)  # type: ignore[attr-defined]
+
+
+class _Native(Presentation):
+    """What ``attach`` adds to a native class besides the presentation."""
+
+    def groups(self) -> list[Group]:
+        """The groups on the board, ordered by first member (the engine gives tuples)."""
+        return [
+            Group(color, size, tuple(cells), wedges, None if numbers is None else tuple(numbers), price)
+            for color, size, cells, wedges, numbers, price in self._groups()  # type: ignore[attr-defined]
+        ]
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickling: a state is rebuilt from its record."""
+        from territory.record import load
+
+        return (load, (self.to_record(),))
+
+
+def attach(cls: type) -> None:
+    """Gives a native game class its text diagram, repr, record, picture, groups and
+    pickling, from the Python side (as python-chess attaches ``chess.svg``): the Rust
+    bindings import no Python module."""
+    for name in ("__str__", "__repr__", "to_record", "svg", "_repr_svg_", "groups", "__reduce__"):
+        setattr(cls, name, getattr(_Native, name))

@@ -31,21 +31,22 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from territory import __version__, playouts, record
-from territory._core import MAX_THREADS, Migong, Nume, Tabik
+from territory._core import MAX_THREADS
+from territory.registry import GAMES
 from territory.errors import RecordError
 
 #: Version of the JSON written by ``--json``: the ``"format"`` key of every entry.
 JSON_FORMAT = 1
 
-#: The games the command line knows.
-GAME_CLASSES: dict[str, Any] = {"migong": Migong, "nume": Nume, "tabik": Tabik}
+#: The games the command line knows: the engine's registry.
+GAME_CLASSES: dict[str, Any] = dict(GAMES)
 GAME_CHOICES = tuple(GAME_CLASSES)
 
 
 def game_defaults() -> dict[str, dict[str, Any]]:
     """Each game's parameters with their defaults: the one place the command line learns
-    them (with the game registry this becomes ``cls.default_params()``)."""
-    return {game: dict(cls().params) for game, cls in GAME_CLASSES.items()}
+    them."""
+    return {game: cls.default_params() for game, cls in GAME_CLASSES.items()}
 
 
 #: What each game parameter means, for ``--help`` (any parameter missing here still gets

@@ -746,11 +746,10 @@ class Openings:
         counts = self.play_on_games if which == "play_on" else self.swap_games
         if rates is None or counts is None:
             raise ValueError(f"{self.game} with these parameters has no pie swap")
-        from territory.svg import move_cells
-
+        state = new_game(self.game, **self.params)
         pooled: dict[str, list[float]] = {}
         for move, rate, n in zip(self.moves, rates, counts):
-            cells = move_cells(move)
+            cells = state.move_cells(move)
             if cells and n:
                 total = pooled.setdefault(cells[0], [0.0, 0.0])
                 total[0] += rate * n

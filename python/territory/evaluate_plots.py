@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from territory import geometry, svg
+from territory.registry import new_game
 
 INSTALL_HINT = 'plotting needs matplotlib: pip install "territory[plot]" (or pip install matplotlib)'
 
@@ -113,7 +114,7 @@ def plot_komi(result: Any, path: Any) -> None:
 
 def cell_polygons(game: str, params: dict[str, Any]) -> dict[str, list[tuple[float, float]]]:
     """Each cell's outline in the SVG renderer's coordinates (y down)."""
-    board = geometry.board_of(game, params)
+    board = geometry.board_of(new_game(game, **params))
     if board.kind == "square":
         k = max(cell.x for cell in board.cells) + 1
         half = svg._SQ / 2

@@ -1,4 +1,5 @@
-"""Board shapes for drawing: every cell's name and coordinates, in cell-index order.
+"""Board shapes for drawing: every cell's name and coordinates, in cell-index order, as
+each game reports them (``state.geometry()``, computed by the engine).
 
 Square boards use (column, row); hex boards use axial (q, r) with pointy-topped hexes,
 north at the top (smaller r is further north). See docs/conventions.md.
@@ -7,7 +8,7 @@ north at the top (smaller r is further north). See docs/conventions.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from territory.types import GameState
 
 #: The six hex directions (E, NE, NW, W, SW, SE) in axial (dq, dr).
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
@@ -29,78 +30,14 @@ class Board:
         return {cell.name: cell for cell in self.cells}
 
 
-def _name(col: int, row: int) -> str:
-    return f"{chr(ord('a') + col)}{row + 1}"
+def board_of(state: GameState) -> Board:
+    """The board of a state, as the game itself describes it (``state.geometry()``)."""
+    kind, cells = state.geometry()
+    return Board(kind, tuple(Cell(name, x, y) for name, x, y in cells))
 
-
-def square(k: int) -> Board:
-    return Board("square", tuple(Cell(_name(c, r), c, r) for r in range(k) for c in range(k)))
-
-
-def nume_hex(n: int) -> Board:
-    cells = [
-        Cell(_name(q, r), q, r)
-        for r in range(2 * n + 1)
-        for q in range(2 * n + 1)
-        if 0 <= 3 * n - 1 - q - r <= 2 * n
-    ]
-    return Board("hex", tuple(cells))
-
-
-def migong() -> Board:
-    cells = [
-        Cell(_name(q + 6, r + 6), q, r)
-        for r in range(-6, 7)
-        for q in range(-6, 7)
-        if max(abs(q), abs(r), abs(q + r)) <= 6 and (q, r) != (0, 0)
-    ]
-    return Board("hex", tuple(cells))
-
-
-def board_of(game: str, params: dict[str, Any]) -> Board:
-    """The board of a game with the given parameters."""
-    if game == "tabik":
-        return square(params["size"])
-    if game == "nume":
-        return square(params["square"]) if params.get("square") else nume_hex(params["n"])
-    if game == "migong":
-        return migong()
-    raise ValueError(f"unknown game {game!r}")
-
-
-# --- Migong border edges -----------------------------------------------------------------
 
 #: Names of the six hex directions, in HEX_DIRECTIONS order.
 HEX_DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
 
 #: The Migong central border cell (axial), drawn but not playable ("g7").
 MIGONG_CENTER = (0, 0)
-
-
-def migong_border_edges() -> tuple[tuple[Cell, int], ...]:
-    """The 84 Migong border edges as (cell, direction), in the explicit-border order of
-    docs/conventions.md: cells in index order, directions 0..5, every direction whose
-    neighbour is off the board or is the central border."""
-    on_board = {(cell.x, cell.y) for cell in migong().cells}
-    return tuple(
-        (cell, d)
-        for cell in migong().cells
-        for d, (dq, dr) in enumerate(HEX_DIRECTIONS)
-        if (cell.x + dq, cell.y + dr) not in on_board
-    )
-
-
-def migong_border_colors(border: str) -> tuple[str, ...]:
-    """The colour letter ("B" or "Y") of each border edge, in migong_border_edges() order,
-    for a Migong ``border`` parameter: "alternate" (edges facing E, NW, SW blue; NE, W, SE
-    yellow), "blue", "yellow" or an explicit string of 84 letters B/Y."""
-    edges = migong_border_edges()
-    if border == "alternate":
-        return tuple("B" if d % 2 == 0 else "Y" for _, d in edges)
-    if border in ("blue", "yellow"):
-        return ("B" if border == "blue" else "Y",) * len(edges)
-    if isinstance(border, str) and len(border) == len(edges) and set(border) <= {"B", "Y"}:
-        return tuple(border)
-    raise ValueError(
-        f"border must be 'alternate', 'blue', 'yellow' or {len(edges)} letters B/Y, got {border!r}"
-    )

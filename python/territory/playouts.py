@@ -18,29 +18,12 @@ from typing import Any, Callable, Union
 import numpy as np
 
 from territory import _core
-from territory._core import Migong, Nume, Tabik
+from territory.registry import GAMES, new_game
+from territory.types import GameState
 
-#: A native game state.
-State = Union[Tabik, Migong, Nume]
-
-GAMES = ("migong", "nume", "tabik")
 MAX_THREADS: int = _core.MAX_THREADS
 #: The per-game arrays of a run.
 FIELDS = ("winner", "length", "passes", "swapped", "scores")
-
-
-def new_game(game: str, **params: Any) -> State:
-    """A native state of ``game`` ("migong", "nume", "tabik") with ``params``."""
-    import territory
-
-    if game not in GAMES:
-        raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
-    cls = getattr(territory, game.capitalize())
-    try:
-        return cls(**params)
-    except TypeError as error:
-        allowed = ", ".join(cls().params)
-        raise ValueError(f"{error}; {game} takes the parameters {allowed}") from None
 
 
 class _Tally:
@@ -224,14 +207,15 @@ def random_playouts(
     return result
 
 
-def replay_playout(game: str, seed: int, index: int, **params: Any) -> State:
+def replay_playout(game: str, seed: int, index: int, **params: Any) -> GameState:
     """The finished state of game ``index`` of the run ``random_playouts(game, ...,
     seed=seed, **params)``: its ``history`` is the full move list."""
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**64:
         raise ValueError(f"index must be a non-negative int, got {index!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
-    return _core.replay_playout(new_game(game, **params), seed, index)
+    state: GameState = _core.replay_playout(new_game(game, **params), seed, index)
+    return state
 
 
 def cpu_count() -> int:

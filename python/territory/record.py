@@ -20,14 +20,14 @@ After ``moves:`` comes one move per line, optionally numbered ``N.``.
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple
 
+from territory import registry
 from territory.errors import IllegalMoveError, RecordError
+from territory.types import GameState
 
-GAMES = ("migong", "nume", "tabik")
 _NUMBERED = re.compile(r"^(\d+)\.\s*(.*)$")
 _INT = re.compile(r"^-?\d+$")
 _FLOAT = re.compile(r"^-?\d+\.\d+$")
@@ -66,7 +66,7 @@ def parse_value(text: str) -> Any:
     return text
 
 
-def result_text(state: Any) -> str:
+def result_text(state: GameState) -> str:
     """How a state's result is written in a record."""
     if not state.is_over:
         return "unfinished"
@@ -85,7 +85,7 @@ def format_score(score: float) -> str:
 Seats = Tuple[Optional[str], Optional[str]]
 
 
-def dumps(state: Any, seats: tuple[str | None, str | None] = (None, None), comment: str | None = None) -> str:
+def dumps(state: GameState, seats: tuple[str | None, str | None] = (None, None), comment: str | None = None) -> str:
     """A record of a state: its game, parameters, result and moves.
 
     ``seats``: the players' names, a pair (seat 0, seat 1) of str or None; ``comment``:
@@ -150,8 +150,8 @@ def parse(text: str) -> Record:
     if "game" not in header:
         raise RecordError("no 'game = ...' line: not a territory record")
     game, game_line = header.pop("game")
-    if game not in GAMES:
-        raise RecordError(f"unknown game {game!r}; expected one of {', '.join(GAMES)}", game_line)
+    if game not in registry.GAMES:
+        raise RecordError(f"unknown game {game!r}; expected one of {', '.join(registry.GAMES)}", game_line)
     if not in_moves:
         raise RecordError("no 'moves:' line: the record is truncated")
     seats = tuple(header.pop(f"seat{i}", (None, 0))[0] for i in range(2))
@@ -162,7 +162,7 @@ def parse(text: str) -> Record:
     return record
 
 
-def load(text: str, *, reference: bool = False) -> Any:
+def load(text: str, *, reference: bool = False) -> GameState:
     """The state a record describes, with every move replayed and checked.
 
     ``reference=True`` builds it with ``territory.reference`` instead of the engine.
@@ -181,18 +181,20 @@ def load(text: str, *, reference: bool = False) -> Any:
     return state
 
 
-def new_game(record: Record, *, reference: bool = False) -> Any:
-    module = importlib.import_module(f"territory.reference.{record.game}" if reference else "territory")
-    cls = getattr(module, record.game.capitalize())
+def new_game(record: Record, *, reference: bool = False) -> GameState:
+    """The start state of a record's game and parameters (``territory.new_game``)."""
+    if reference:
+        from territory.reference import GAMES as games
+    else:
+        games = registry.GAMES
     lines: dict[str, int] = getattr(record, "param_lines", {})
     try:
-        return cls(**record.params)
-    except TypeError:
-        known = set(cls().params)
-        for key, line in lines.items():
-            if key not in known:
-                raise RecordError(f"unknown {record.game} parameter {key!r}", line) from None
-        raise
+        state: GameState = registry.build(games, record.game, record.params)
     except ValueError as error:
-        bad_line = next((n for key, n in lines.items() if str(error).startswith(key)), None)
+        message = str(error)
+        for key, line in lines.items():
+            if message.startswith(f"unknown {record.game} parameter {key!r}"):
+                raise RecordError(message.split(";")[0], line) from None
+        bad_line = next((n for key, n in lines.items() if message.startswith(key)), None)
         raise RecordError(f"bad parameter: {error}", bad_line) from None
+    return state

@@ -53,13 +53,12 @@ words.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from typing import Any, Union
 from xml.sax.saxutils import escape, quoteattr
 
 from territory import geometry
-from territory.types import Group
+from territory.types import GameState, Group
 
 #: What ``highlight=`` takes: None, a cell name, "legal", cell names, or a Group.
 Highlight = Union[None, str, Iterable[str], Group]
@@ -109,8 +108,6 @@ _POINT_MARGIN = 0.2 * _SQ  # extra board around Nume's square grid of intersecti
 _SQRT3 = math.sqrt(3.0)
 _FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
-_MOVE_CELLS = re.compile(r"([a-z][1-9][0-9]*)(?:[-x]([a-z][1-9][0-9]*)|:[BY]{6}|=[0-9]+)?")
-
 
 class SvgText(str):
     """An SVG document (a ``str``); notebooks display it through ``_repr_svg_``."""
@@ -124,7 +121,7 @@ class SvgText(str):
 # --- public entry point -------------------------------------------------------------------
 
 
-def render(state: Any, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
+def render(state: GameState, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
     """An SVG picture of ``state``.
 
     ``size``: width in pixels (default 480); the picture scales through its viewBox.
@@ -140,10 +137,10 @@ def render(state: Any, *, size: float | None = None, coordinates: bool = True, h
     if not isinstance(coordinates, bool):
         raise ValueError(f"coordinates must be a bool, got {coordinates!r}")
     game = state.game
-    board = geometry.board_of(game, state.params)
+    board = geometry.board_of(state)
     names = board.by_name()
     marked = _highlight_cells(state, highlight, names)
-    last = _last_move_cells(state.history, names)
+    last = _last_move_cells(state)
     drawing = _Drawing()
     if board.kind == "hex":
         if game == "migong":
@@ -162,30 +159,22 @@ def render(state: Any, *, size: float | None = None, coordinates: bool = True, h
 # --- what to mark -------------------------------------------------------------------------
 
 
-def move_cells(move: str) -> list[str]:
-    """The cell names in a move string ("b2-b3", "b2xb3", "h7:BYBYBY", "c3", "c3=5");
-    an empty list for moves that name no cell ("pass", "swap", "komi 2.5 black", ...)."""
-    match = _MOVE_CELLS.fullmatch(move)
-    if match is None:
-        return []
-    return [name for name in match.groups() if name is not None]
-
-
-def _last_move_cells(history: list[str], names: dict[str, geometry.Cell]) -> list[str]:
-    for move in reversed(history):
-        cells = [c for c in move_cells(move) if c in names]
+def _last_move_cells(state: GameState) -> list[str]:
+    """The cells of the last move in the history that touches any (the engine says which)."""
+    for move in reversed(state.history):
+        cells = state.move_cells(move)
         if cells:
             return cells
     return []
 
 
-def _highlight_cells(state: Any, highlight: Any, names: dict[str, geometry.Cell]) -> list[str]:
+def _highlight_cells(state: GameState, highlight: Any, names: dict[str, geometry.Cell]) -> list[str]:
     """The highlighted cell names, in cell-index order, without repeats."""
     if highlight is None:
         return []
     if isinstance(highlight, str):
         if highlight == "legal":
-            wanted = [c for move in state.legal_moves() for c in move_cells(move)]
+            wanted = [c for move in state.legal_moves() for c in state.move_cells(move)]
         else:
             wanted = [highlight]
     elif isinstance(highlight, Group) or hasattr(highlight, "cells"):
@@ -204,19 +193,19 @@ def _highlight_cells(state: Any, highlight: Any, names: dict[str, geometry.Cell]
     return [cell.name for cell in names.values() if cell.name in chosen]
 
 
-def _title(state: Any) -> str:
+def _title(state: GameState) -> str:
     """The position in words, for the picture's <title> (a tooltip in browsers)."""
     params = ", ".join(f"{key}={value!r}" for key, value in state.params.items())
     text = f"{state.game.capitalize()}({params}), {len(state.history)} actions"
     moves = [m for m in state.history if m != "pass"]
     if moves:
         text += f", last {moves[-1]}"
-    if state.is_over:
+    seat = state.to_move
+    if state.is_over or seat is None:
         scores = "-".join(str(int(v)) if float(v).is_integer() else str(v) for v in state.scores())
         winner = state.winner
         result = "draw" if winner is None else f"seat {winner} ({state.color_of(winner)}) wins"
         return f"{text}; over: {result} {scores}"
-    seat = state.to_move
     return f"{text}; seat {seat} ({state.color_of(seat)}) to move"
 
 
@@ -387,7 +376,7 @@ def _square_center(cell: geometry.Cell, k: int) -> tuple[float, float]:
     return ((cell.x + 0.5) * _SQ, (k - 1 - cell.y + 0.5) * _SQ)
 
 
-def _draw_square(d: _Drawing, state: Any, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+def _draw_square(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
     k = max(cell.x for cell in board.cells) + 1
     names = board.by_name()
     position = state.board()
@@ -533,7 +522,7 @@ def _hex_highlights(d: _Drawing, board: geometry.Board, marked: list[str], cover
         d.add("highlights", "polygon", {"points": _points(corners), **attrs})
 
 
-def _draw_nume_hex(d: _Drawing, state: Any, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+def _draw_nume_hex(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
     names = board.by_name()
     _hex_cells(d, board, BOARD)
     _hex_highlights(d, board, marked)
@@ -548,7 +537,7 @@ def _draw_nume_hex(d: _Drawing, state: Any, board: geometry.Board, marked: list[
         _last_ring(d, name, x, y, radius * 1.12)
 
 
-def _draw_migong(d: _Drawing, state: Any, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+def _draw_migong(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
     names = board.by_name()
     _hex_cells(d, board, EMPTY)
     cx, cy = _hex_center(*geometry.MIGONG_CENTER)
@@ -575,7 +564,7 @@ def _draw_migong(d: _Drawing, state: Any, board: geometry.Board, marked: list[st
                     "stroke-linejoin": "round",
                 },
             )
-    _migong_borders(d, state)
+    _migong_borders(d, state, board)
     _hex_highlights(d, board, marked, covered=pieces)
     for name in last:
         x, y = _hex_center(names[name].x, names[name].y)
@@ -585,11 +574,14 @@ def _draw_migong(d: _Drawing, state: Any, board: geometry.Board, marked: list[st
 _BORDER_WIDTH = 0.32  # thickness of a border bar, as a fraction of a hex's inner radius
 
 
-def _migong_borders(d: _Drawing, state: Any) -> None:
-    edges = geometry.migong_border_edges()
-    colors = geometry.migong_border_colors(state.params["border"])
-    on_board = {(c.x, c.y) for c in geometry.migong().cells}
-    for (cell, direction), letter in zip(edges, colors):
+def _migong_borders(d: _Drawing, state: GameState, board: geometry.Board) -> None:
+    # The engine says where the border edges are and what colour each has.
+    edges = state.border_edges()  # type: ignore[attr-defined]
+    colors = state.border_colors()  # type: ignore[attr-defined]
+    names = board.by_name()
+    on_board = {(c.x, c.y) for c in board.cells}
+    for (name, direction), letter in zip(edges, colors):
+        cell = names[name]
         dq, dr = geometry.HEX_DIRECTIONS[direction]
         x, y = _hex_center(cell.x, cell.y)
         ox, oy = _hex_center(cell.x + dq, cell.y + dr)  # the hex beyond the edge

@@ -436,6 +436,23 @@ class Migong(Presentation):
             }
         }
 
+    def border_colors(self) -> str:
+        """The colour letter of each border edge, in the explicit-border order."""
+        return "".join(self._border_color[edge] for edge in BORDER_EDGES)
+
+    def geometry(self) -> tuple[str, list[tuple[str, int, int]]]:
+        """The board's shape and its cells in index order as (name, q, r)."""
+        return ("hex", [(name, q, r) for name, (q, r) in zip(CELL_NAMES, CELLS)])
+
+    def border_edges(self) -> list[tuple[str, int]]:
+        """The border edges as (cell name, direction), in the explicit-border order."""
+        return [(CELL_NAMES[CELL_INDEX[cell]], d) for cell, d in BORDER_EDGES]
+
+    def move_cells(self, move: str) -> list[str]:
+        """The names of the cells a move places on (none for swap and pass)."""
+        parsed = self._parse(move)
+        return [] if isinstance(parsed, str) else [CELL_NAMES[CELL_INDEX[parsed[0]]]]
+
     def remaining(self, color: str) -> list[str]:
         if color not in COLOR_LETTER:
             raise ValueError(f"color must be 'blue' or 'yellow', got {color!r}")

@@ -440,6 +440,26 @@ class Nume(Presentation):
         move = self.action_to_move(action)
         self.play(move)
 
+    def geometry(self) -> tuple:
+        """The board's shape and its cells in index order as (name, x, y): (column,
+        row) on the square board, axial (q, r) on the hex board."""
+        shape = "hex" if self._square is None else "square"
+        return (shape, [(name, q, r) for name, (q, r) in zip(self._names, self._coords)])
+
+    def move_cells(self, move) -> list:
+        """The cell a placement puts its stone on; none for komi-phase moves. Raises
+        IllegalMoveError for text that is not a move of this board."""
+        if not isinstance(move, str):
+            raise IllegalMoveError(f"a move must be a string, got {move!r}")
+        if _KOMI_RE.fullmatch(move) or _SIDE_RE.fullmatch(move):
+            return []
+        m = _PLACEMENT_RE.fullmatch(move)
+        if m is None or m.group(1) not in self._index_of_name:
+            raise IllegalMoveError(f"{move!r} is not a move on this board")
+        if m.group(2) is not None:
+            self._parse_number(move, m.group(2))
+        return [m.group(1)]
+
     # ------------------------------------------------------------------ snapshot, equality
     def board(self) -> dict:
         return {

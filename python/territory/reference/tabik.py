@@ -379,6 +379,18 @@ class Tabik(Presentation):
             rods.append((self._cell_name(first), self._cell_name(second)))
         return {"stones": stones, "rods": rods}
 
+    def geometry(self):
+        """The board's shape and its squares in index order as (name, column, row)."""
+        k = self._size
+        return ("square", [(self._cell_name(i), i % k, i // k) for i in range(k * k)])
+
+    def move_cells(self, move):
+        """The squares a move places on or swaps, in the order of its canonical text
+        (black then white, or first then second); none for swap and pass."""
+        canonical = self.action_to_move(self.move_to_action(move))
+        match = _MOVE_RE.fullmatch(canonical)
+        return [] if match is None else [match.group(1), match.group(3)]
+
     # ------------------------------------------------------------------ copying, equality
 
     def copy(self):

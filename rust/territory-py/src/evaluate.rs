@@ -9,10 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::trace::{self, GameTrace};
 
-use crate::migong::PyMigong;
-use crate::nume::PyNume;
-use crate::playouts::{not_a_game, with_native_game, MAX_THREADS};
-use crate::tabik::PyTabik;
+use crate::playouts::{with_native_game, MAX_THREADS};
 
 fn check_threads(threads: Option<usize>) -> PyResult<()> {
     match threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {

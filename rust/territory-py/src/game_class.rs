@@ -5,8 +5,6 @@ use std::sync::{Arc, OnceLock};
 
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::PyDict;
 use pyo3::types::PyString;
 use territory::{Game, GroupInfo, IllegalMove, Seat};
 
@@ -44,53 +42,43 @@ pub fn action_index<G: Game>(game: &G, action: &Bound<'_, PyAny>) -> PyResult<us
     }
 }
 
-/// Calls a function of the pure-Python module `territory._presentation`.
-pub fn presentation<'py>(py: Python<'py>, function: &str) -> PyResult<Bound<'py, PyAny>> {
-    static MODULE: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    MODULE
-        .get_or_try_init(py, || {
-            py.import("territory._presentation").map(Bound::unbind)
-        })?
-        .bind(py)
-        .getattr(function)
-}
+/// A group as `(color, size, cells by name, wedges, numbers, price)`: the fields of
+/// `territory.types.Group`, which the Python package wraps it in.
+pub type GroupFields = (
+    &'static str,
+    usize,
+    Vec<String>,
+    Option<usize>,
+    Option<Vec<u32>>,
+    Option<u64>,
+);
 
-/// Builds the Python `territory.types.Group` values for a game's groups.
-pub fn groups<'py, G: Game>(py: Python<'py>, game: &G) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    static GROUP: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let class = GROUP.get_or_try_init(py, || {
-        py.import("territory.types")?
-            .getattr("Group")
-            .map(Bound::unbind)
-    })?;
+/// A game's groups, ordered by first member.
+pub fn groups<G: Game>(game: &G) -> Vec<GroupFields> {
     game.groups()
         .into_iter()
-        .map(
-            |GroupInfo {
-                 color,
-                 cells,
-                 size,
-                 wedges,
-                 numbers,
-                 price,
-             }| {
-                let kwargs = PyDict::new(py);
-                kwargs.set_item("color", G::COLOR_NAMES[color.index()])?;
-                kwargs.set_item("size", size)?;
-                let names: Vec<String> = cells.iter().map(|&c| game.cell_name(c)).collect();
-                kwargs.set_item("cells", pyo3::types::PyTuple::new(py, names)?)?;
-                kwargs.set_item("wedges", wedges)?;
-                kwargs.set_item(
-                    "numbers",
-                    numbers
-                        .map(|n| pyo3::types::PyTuple::new(py, n))
-                        .transpose()?,
-                )?;
-                kwargs.set_item("price", price)?;
-                class.bind(py).call((), Some(&kwargs))
-            },
-        )
+        .map(|g: GroupInfo| {
+            let cells = g.cells.iter().map(|&c| game.cell_name(c)).collect();
+            (
+                G::COLOR_NAMES[g.color.index()],
+                g.size,
+                cells,
+                g.wedges,
+                g.numbers,
+                g.price,
+            )
+        })
         .collect()
+}
+
+/// The engine game behind each native class, so that code written once over
+/// [`territory::GameKind`] reaches the Python class of every game.
+pub trait Native: Game {
+    type Class: pyo3::PyClass
+        + pyo3::type_object::PyTypeInfo
+        + Into<pyo3::PyClassInitializer<Self::Class>>;
+    fn wrap(game: Self) -> Self::Class;
+    fn unwrap(class: &Self::Class) -> &Self;
 }
 
 /// The text of a move given from Python, or an IllegalMoveError if it is not a string.
@@ -144,6 +132,16 @@ macro_rules! game_class {
             pub fn from_game(game: $game) -> Self {
                 let names = $crate::game_class::MoveNames::for_game(&game);
                 Self { game, names }
+            }
+        }
+
+        impl $crate::game_class::Native for $game {
+            type Class = $class;
+            fn wrap(game: Self) -> $class {
+                $class::from_game(game)
+            }
+            fn unwrap(class: &$class) -> &Self {
+                &class.game
             }
         }
 
@@ -244,9 +242,49 @@ macro_rules! game_class {
                 self.copy()
             }
 
-            /// The groups on the board, ordered by first member.
-            fn groups<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-                $crate::game_class::groups(py, &self.game)
+            /// The groups on the board, ordered by first member, as tuples
+            /// `(color, size, cells, wedges, numbers, price)`; `groups()` wraps them.
+            fn _groups(&self) -> Vec<$crate::game_class::GroupFields> {
+                $crate::game_class::groups(&self.game)
+            }
+
+            /// The parameters and their defaults, as a dict (the constructor's keywords).
+            #[classmethod]
+            fn default_params<'py>(
+                cls: &Bound<'py, pyo3::types::PyType>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+                let game = <$game>::new(Default::default())
+                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+                Self::from_game(game).params(cls.py())
+            }
+
+            /// The board's shape, `"hex"` or `"square"`, and its cells in index order as
+            /// `(name, x, y)`: (column, row) on square boards, axial (q, r) on hex boards.
+            fn geometry(&self) -> (&'static str, Vec<(String, i32, i32)>) {
+                let board = self.game.geometry();
+                let cells = (0..board.len())
+                    .map(|c| {
+                        let (x, y) = board.position(c);
+                        (board.name(c).to_string(), x, y)
+                    })
+                    .collect();
+                (if board.is_hex() { "hex" } else { "square" }, cells)
+            }
+
+            /// The names of the cells a move places on or moves, in the order the move
+            /// names them; empty for `pass`, `swap` and Nume's komi-phase moves.
+            fn move_cells(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+                let text = $crate::game_class::move_text(r#move)?;
+                let mv = self
+                    .game
+                    .parse_move(&text)
+                    .map_err($crate::game_class::illegal)?;
+                Ok(self
+                    .game
+                    .move_cells(mv)
+                    .into_iter()
+                    .map(|c| self.game.cell_name(c))
+                    .collect())
             }
 
             /// Size of the integer action space (docs/conventions.md).
@@ -285,6 +323,12 @@ macro_rules! game_class {
                 ))
             }
 
+            /// A 64-bit position key (Zobrist): equal for equal positions whatever the
+            /// move order, different otherwise with overwhelming probability.
+            fn key(&self) -> u64 {
+                self.game.key()
+            }
+
             /// The action number of a move string.
             fn move_to_action(&self, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
                 let text = $crate::game_class::move_text(r#move)?;
@@ -297,56 +341,6 @@ macro_rules! game_class {
                         "'{text}' has no action number"
                     ))
                 })
-            }
-
-            /// The position as a text diagram.
-            fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "diagram")?
-                    .call1((slf,))?
-                    .extract()
-            }
-
-            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "state_repr")?
-                    .call1((slf,))?
-                    .extract()
-            }
-
-            /// A self-describing text record (docs/records.md); `territory.load` reads it.
-            /// `seats`: the players' names, a pair (seat 0, seat 1) of str or None;
-            /// `comment`: text written as `#` lines at the top.
-            #[pyo3(signature = (*, seats = None, comment = None))]
-            fn to_record(
-                slf: &Bound<'_, Self>,
-                seats: Option<Bound<'_, PyAny>>,
-                comment: Option<Bound<'_, PyAny>>,
-            ) -> PyResult<String> {
-                $crate::game_class::presentation(slf.py(), "to_record")?
-                    .call1((slf, seats, comment))?
-                    .extract()
-            }
-
-            /// The position as SVG text: `size` (width in pixels, default 480),
-            /// `coordinates` (cell letters and numbers), `highlight` (None, a cell name, a
-            /// list of them, "legal" or a Group); see `territory.svg.render`.
-            #[pyo3(signature = (*, size = None, coordinates = true, highlight = None))]
-            fn svg<'py>(
-                slf: &Bound<'py, Self>,
-                size: Option<Bound<'py, PyAny>>,
-                coordinates: bool,
-                highlight: Option<Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyAny>> {
-                $crate::game_class::presentation(slf.py(), "svg")?.call1((slf, size, coordinates, highlight))
-            }
-
-            fn _repr_svg_<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-                $crate::game_class::presentation(slf.py(), "svg")?.call1((slf,))
-            }
-
-            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-                let py = slf.py();
-                let record: String = Self::to_record(slf, None, None)?;
-                Ok((py.import("territory")?.getattr("load")?, (record,)))
             }
 
             /// Equal when parameters and histories agree (so position, side to move and

@@ -1,7 +1,8 @@
 //! Python bindings of the territory engine: the native module `territory._core`.
 //!
 //! Thin by design: each game's class is the engine's `Game` plus parameter checking;
-//! text diagrams, records and pictures are pure Python (`territory._presentation`).
+//! text diagrams, records and pictures are pure Python (`territory._presentation`), which
+//! attaches them to these classes when the package is imported.
 
 use pyo3::prelude::*;
 
@@ -18,9 +19,15 @@ mod tabik;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The package's version: the Cargo workspace's, which maturin also gives the wheel.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_class::<tabik::PyTabik>()?;
-    m.add_class::<nume::PyNume>()?;
-    m.add_class::<migong::PyMigong>()?;
+    // Every game of the engine's registry, and `GAMES`: name -> class.
+    let games = pyo3::types::PyDict::new(m.py());
+    for &kind in territory::GameKind::ALL {
+        territory::with_game!(kind, G => {
+            m.add_class::<<G as game_class::Native>::Class>()?;
+            games.set_item(kind.name(), m.py().get_type::<<G as game_class::Native>::Class>())?;
+        });
+    }
+    m.add("GAMES", games)?;
     playouts::register(m)?;
     evaluate::register(m)?;
     search::register(m)?;

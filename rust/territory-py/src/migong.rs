@@ -3,7 +3,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use territory::migong::{Border, GroupSize, Piece, BORDER_EDGES};
+use territory::migong::{Piece, BORDER_EDGES};
 use territory::{Color, Game, Migong, MigongConfig, Seat};
 
 use crate::params;
@@ -18,29 +18,19 @@ pub struct PyMigong {
 
 crate::game_class!(PyMigong, Migong);
 
-fn parse_border(value: &Bound<'_, PyAny>) -> PyResult<Border> {
-    let text = value
-        .cast::<PyString>()
-        .ok()
-        .map(|s| s.to_cow().map(|c| c.into_owned()))
-        .transpose()?;
-    match text.as_deref() {
-        Some("alternate") => Ok(Border::Alternate),
-        Some("blue") => Ok(Border::AllBlue),
-        Some("yellow") => Ok(Border::AllYellow),
-        Some(s) if s.len() == BORDER_EDGES && s.bytes().all(|b| b == b'B' || b == b'Y') => {
-            let mut colors = [Color::First; BORDER_EDGES];
-            for (i, b) in s.bytes().enumerate() {
-                colors[i] = if b == b'Y' { Color::Second } else { Color::First };
-            }
-            Ok(Border::Explicit(colors))
-        }
-        _ => Err(PyValueError::new_err(format!(
-            "border must be 'alternate', 'blue', 'yellow' or a string of {BORDER_EDGES} letters B/Y \
-             (one per border edge, in the order of docs/conventions.md), got {}",
-            value.repr()?
-        ))),
-    }
+/// A `border` or `group_size` parameter: a string read by the engine, which also gives
+/// the message for a bad one (a value that is not a string is read as "", never valid).
+fn parse_text<T: std::str::FromStr<Err = territory::ConfigError>>(
+    value: &Bound<'_, PyAny>,
+) -> PyResult<T> {
+    let text = match value.cast::<PyString>() {
+        Ok(text) => text.to_cow()?.into_owned(),
+        Err(_) => String::new(),
+    };
+    text.parse::<T>().map_err(|e| {
+        let shown = value.repr().map(|r| r.to_string()).unwrap_or_default();
+        PyValueError::new_err(format!("{e}, got {shown}"))
+    })
 }
 
 #[pymethods]
@@ -56,15 +46,8 @@ impl PyMigong {
     ) -> PyResult<Self> {
         let config = MigongConfig {
             pie: params::boolean(pie.bind(py), "pie")?,
-            border: parse_border(border.bind(py))?,
-            group_size: match params::choice(
-                group_size.bind(py),
-                "group_size",
-                &["extent", "wedges"],
-            )? {
-                "extent" => GroupSize::Extent,
-                _ => GroupSize::Wedges,
-            },
+            border: parse_text(border.bind(py))?,
+            group_size: parse_text(group_size.bind(py))?,
         };
         let game = Migong::new(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyMigong::from_game(game))
@@ -76,24 +59,8 @@ impl PyMigong {
         let config = self.game.config();
         let dict = PyDict::new(py);
         dict.set_item("pie", config.pie)?;
-        let border = match config.border {
-            Border::Alternate => "alternate".to_string(),
-            Border::AllBlue => "blue".to_string(),
-            Border::AllYellow => "yellow".to_string(),
-            Border::Explicit(colors) => colors
-                .iter()
-                .map(|c| if *c == Color::First { 'B' } else { 'Y' })
-                .collect(),
-        };
-        dict.set_item("border", border)?;
-        dict.set_item(
-            "group_size",
-            if config.group_size == GroupSize::Extent {
-                "extent"
-            } else {
-                "wedges"
-            },
-        )?;
+        dict.set_item("border", config.border.to_string())?;
+        dict.set_item("group_size", config.group_size.to_string())?;
         Ok(dict)
     }
 
@@ -119,6 +86,18 @@ impl PyMigong {
             .iter()
             .map(|c| if *c == Color::First { 'B' } else { 'Y' })
             .collect()
+    }
+
+    /// The 84 border edges as (cell name, direction 0..5), in the order of
+    /// docs/conventions.md (the order of `border_colors()`).
+    fn border_edges(&self) -> Vec<(String, usize)> {
+        let mut edges = vec![(String::new(), 0); BORDER_EDGES];
+        for cell in 0..self.game.num_cells() {
+            for &(direction, index) in Migong::border_edges(cell) {
+                edges[index] = (self.game.cell_name(cell), direction);
+            }
+        }
+        edges
     }
 
     /// The position: `{"pieces": {cell: "BYBYBY"}}`.

@@ -9,9 +9,9 @@ use pyo3::types::PyDict;
 use territory::playout::{self, PlayoutResult};
 use territory::Game;
 
-use crate::migong::PyMigong;
-use crate::nume::PyNume;
-use crate::tabik::PyTabik;
+use territory::GameKind;
+
+use crate::game_class::Native;
 
 /// More threads than this is a mistake, not a machine.
 pub const MAX_THREADS: usize = 1024;
@@ -45,34 +45,47 @@ fn run_playouts<'py>(
 }
 
 /// Evaluates `$body` with `$start` a copy of the engine game inside `$state` and
-/// `$class` its Python class, for whichever of the three native classes `$state` is.
+/// `$class` its Python class, for whichever native class `$state` is (every game of the
+/// registry, `territory::GameKind::ALL`).
 macro_rules! with_native_game {
     ($state:expr, |$class:ident, $start:ident| $body:expr) => {{
-        if let Ok(s) = $state.cast::<PyTabik>() {
-            #[allow(non_camel_case_types, unused)]
-            type $class = PyTabik;
-            let $start = s.borrow().game.clone();
-            $body
-        } else if let Ok(s) = $state.cast::<PyMigong>() {
-            #[allow(non_camel_case_types, unused)]
-            type $class = PyMigong;
-            let $start = s.borrow().game.clone();
-            $body
-        } else if let Ok(s) = $state.cast::<PyNume>() {
-            #[allow(non_camel_case_types, unused)]
-            type $class = PyNume;
-            let $start = s.borrow().game.clone();
-            $body
-        } else {
-            Err($crate::playouts::not_a_game($state))
+        let mut result = None;
+        for &kind in territory::GameKind::ALL {
+            result = territory::with_game!(kind, G => match $state.cast::<<G as $crate::game_class::Native>::Class>() {
+                Ok(s) => {
+                    #[allow(non_camel_case_types, unused)]
+                    type $class = <G as $crate::game_class::Native>::Class;
+                    let $start: G = <G as $crate::game_class::Native>::unwrap(&s.borrow()).clone();
+                    Some($body)
+                }
+                Err(_) => None,
+            });
+            if result.is_some() {
+                break;
+            }
         }
+        result.unwrap_or_else(|| Err($crate::playouts::not_a_game($state)))
     }};
 }
 pub(crate) use with_native_game;
 
 pub(crate) fn not_a_game(state: &Bound<'_, PyAny>) -> PyErr {
+    let classes: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|&kind| {
+            territory::with_game!(kind, G => {
+                state
+                    .py()
+                    .get_type::<<G as crate::game_class::Native>::Class>()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_default()
+            })
+        })
+        .collect();
     PyTypeError::new_err(format!(
-        "expected a native game state (territory.Migong, Nume or Tabik), got {}",
+        "expected a native game state (territory.{}), got {}",
+        classes.join(", territory."),
         state
             .get_type()
             .name()
@@ -129,7 +142,7 @@ fn replay_playout<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     with_native_game!(state, |Class, start| {
         let game = playout::replay(&start, seed, index);
-        Ok(Bound::new(state.py(), Class::from_game(game))?.into_any())
+        Ok(Bound::new(state.py(), Native::wrap(game))?.into_any())
     })
 }
 

@@ -9,28 +9,9 @@ use territory::arena::{self, Agent, MatchGame};
 use territory::search::{self, SolveError, UctConfig};
 use territory::Game;
 
-use crate::migong::PyMigong;
-use crate::nume::PyNume;
 use crate::playouts::{with_native_game, MAX_THREADS};
-use crate::tabik::PyTabik;
 
 pyo3::import_exception!(territory.agents, NodeLimitError);
-
-macro_rules! key_method {
-    ($class:ty) => {
-        #[pymethods]
-        impl $class {
-            /// A 64-bit position key (Zobrist): equal for equal positions whatever the
-            /// move order, different otherwise with overwhelming probability.
-            fn key(&self) -> u64 {
-                self.game.key()
-            }
-        }
-    };
-}
-key_method!(PyTabik);
-key_method!(PyMigong);
-key_method!(PyNume);
 
 fn check_threads(threads: usize) -> PyResult<()> {
     if (1..=MAX_THREADS).contains(&threads) {

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use territory::playout::{game_rng, play_out, restart};
-use territory::{Game, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
+use territory::{with_game, Game, GameKind};
 
 fn run<G: Game>(start: G, games: u64) {
     let mut game = start.clone();
@@ -26,9 +26,14 @@ fn run<G: Game>(start: G, games: u64) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games = args.get(2).and_then(|g| g.parse().ok()).unwrap_or(100_000);
-    match args.get(1).map(String::as_str) {
-        Some("migong") => run(Migong::new(MigongConfig::default()).unwrap(), games),
-        Some("nume") => run(Nume::new(NumeConfig::default()).unwrap(), games),
-        _ => run(Tabik::new(TabikConfig::default()).unwrap(), games),
-    }
+    let name = args.get(1).map_or("tabik", String::as_str);
+    let Some(kind) = GameKind::from_name(name) else {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        eprintln!(
+            "unknown game {name:?}; expected one of {}",
+            names.join(", ")
+        );
+        std::process::exit(2);
+    };
+    with_game!(kind, G => run(G::new(Default::default()).unwrap(), games));
 }

@@ -25,6 +25,8 @@ pub struct Board {
     all: Bits,
     /// Cell index by (column letter, row number) of the name.
     by_name: Vec<[u16; TABLE]>,
+    /// Hexagonal cells (six neighbours) rather than squares (four).
+    hex: bool,
 }
 
 impl Board {
@@ -101,7 +103,13 @@ impl Board {
             neighbours,
             steps,
             by_name,
+            hex: directions.len() == HEX_DIRECTIONS.len(),
         }
+    }
+
+    /// Whether the cells are hexagons (axial positions) rather than squares.
+    pub fn is_hex(&self) -> bool {
+        self.hex
     }
 
     pub fn len(&self) -> usize {

@@ -4,6 +4,8 @@ use std::fmt;
 
 use rand::{Rng, RngExt};
 
+use crate::board::Board;
+
 /// One of the two players' seats. Seat 0 starts with the first colour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Seat {
@@ -134,6 +136,41 @@ pub struct GroupInfo {
     pub price: Option<u64>,
 }
 
+/// How a finished game's winner follows from its scores: the one rule each game picks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinRule {
+    /// The higher score wins; at equal scores (only 0-0 can tie) the seat that made the
+    /// last move loses (Migong, Tabik).
+    HigherWinsLastMoverLosesTies,
+    /// The lower score wins (komi is part of the score); equal scores draw (Nume).
+    LowerWinsTiesDraw,
+}
+
+impl WinRule {
+    /// The winner of a finished game with these scores, or `None` for a draw.
+    pub fn winner<S: PartialOrd>(
+        self,
+        scores: BySeat<S>,
+        last_mover: Option<Seat>,
+    ) -> Option<Seat> {
+        let [first, second] = &scores.0;
+        let higher = if first > second {
+            Some(Seat::First)
+        } else if second > first {
+            Some(Seat::Second)
+        } else {
+            None
+        };
+        match self {
+            // No game ends without a non-pass action; Seat::First is only a fallback.
+            WinRule::HigherWinsLastMoverLosesTies => {
+                Some(higher.unwrap_or_else(|| last_mover.map_or(Seat::First, Seat::other)))
+            }
+            WinRule::LowerWinsTiesDraw => higher.map(Seat::other),
+        }
+    }
+}
+
 /// The rules of one game, played on a mutable state with undo.
 ///
 /// Every game implements the required methods; checked play, outcome and the random
@@ -169,8 +206,6 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     fn last_mover(&self) -> Option<Seat>;
     /// Each seat's score in the current position.
     fn scores(&self) -> BySeat<Self::Score>;
-    /// The winner once the game is over (`None` while it runs, or for a draw).
-    fn winner(&self) -> Option<Seat>;
     /// Reads a move string (canonical, or another accepted spelling).
     fn parse_move(&self, text: &str) -> Result<Self::Move, IllegalMove>;
     /// Size of the integer action space.
@@ -179,20 +214,40 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     fn action_of(&self, mv: Self::Move) -> Option<usize>;
     /// The move with an action number, if the number is in range.
     fn move_of(&self, action: usize) -> Option<Self::Move>;
-    /// Number of cells on the board.
-    fn num_cells(&self) -> usize;
-    /// Name of a cell index.
-    fn cell_name(&self, cell: usize) -> String;
+    /// The board: cell indices, names, positions and neighbours.
+    fn geometry(&self) -> &Board;
     /// The groups on the board, ordered by first member.
     fn groups(&self) -> Vec<GroupInfo>;
+    /// The cells a move places on or moves, in the order its text names them (empty for
+    /// moves that touch no cell: `pass`, `swap`, Nume's komi-phase moves).
+    fn move_cells(&self, mv: Self::Move) -> Vec<usize>;
+
+    /// How the winner follows from the final scores.
+    const WIN_RULE: WinRule;
+    /// The game's `pass` move, if it has one.
+    const PASS: Option<Self::Move>;
+    /// The game's pie `swap` move, if it has one.
+    const PIE_SWAP: Option<Self::Move>;
+
     /// Whether a move is the pie `swap`.
-    fn is_pie_swap(mv: Self::Move) -> bool;
+    fn is_pie_swap(mv: Self::Move) -> bool {
+        Self::PIE_SWAP == Some(mv)
+    }
+
     /// Whether a move is a `pass`.
-    fn is_pass(mv: Self::Move) -> bool;
+    fn is_pass(mv: Self::Move) -> bool {
+        Self::PASS == Some(mv)
+    }
+
     /// A 64-bit position key (Zobrist): equal for equal positions (board, side to move,
     /// pieces left, pie, pass and komi-phase state, colours), whatever the move order;
     /// different otherwise with overwhelming probability. Kept up to date on every move.
     fn key(&self) -> u64;
+
+    /// The winner once the game is over (`None` while it runs, or for a draw).
+    fn winner(&self) -> Option<Seat> {
+        self.outcome().1
+    }
 
     /// A legal move drawn uniformly from the legal moves, or `None` once over.
     ///
@@ -208,13 +263,29 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
         }
     }
 
+    /// Number of cells on the board.
+    fn num_cells(&self) -> usize {
+        self.geometry().len()
+    }
+
+    /// Name of a cell index.
+    fn cell_name(&self, cell: usize) -> String {
+        self.geometry().name(cell).to_string()
+    }
+
     fn is_over(&self) -> bool {
         self.to_move().is_none()
     }
 
-    /// Scores and winner together; games override it to score the position only once.
+    /// Scores and winner together, scoring the position once.
     fn outcome(&self) -> (BySeat<Self::Score>, Option<Seat>) {
-        (self.scores(), self.winner())
+        let scores = self.scores();
+        let winner = if self.is_over() {
+            Self::WIN_RULE.winner(scores, self.last_mover())
+        } else {
+            None
+        };
+        (scores, winner)
     }
 
     /// The legal moves in ascending action order.
@@ -254,5 +325,41 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
             self.undo();
         }
         nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn win_rules() {
+        use WinRule::*;
+        let last = Some(Seat::First);
+        assert_eq!(
+            HigherWinsLastMoverLosesTies.winner(BySeat([0, 0]), last),
+            Some(Seat::Second)
+        );
+        assert_eq!(
+            HigherWinsLastMoverLosesTies.winner(BySeat([0, 0]), Some(Seat::Second)),
+            Some(Seat::First)
+        );
+        assert_eq!(
+            HigherWinsLastMoverLosesTies.winner(BySeat([1, 3]), last),
+            Some(Seat::Second)
+        );
+        assert_eq!(
+            HigherWinsLastMoverLosesTies.winner(BySeat([3, 1]), last),
+            Some(Seat::First)
+        );
+        assert_eq!(
+            LowerWinsTiesDraw.winner(BySeat([1.5, 3.0]), last),
+            Some(Seat::First)
+        );
+        assert_eq!(
+            LowerWinsTiesDraw.winner(BySeat([3.0, 1.5]), last),
+            Some(Seat::Second)
+        );
+        assert_eq!(LowerWinsTiesDraw.winner(BySeat([2.0, 2.0]), last), None);
     }
 }

@@ -21,6 +21,7 @@ pub mod game;
 pub mod migong;
 pub mod nume;
 pub mod playout;
+pub mod registry;
 pub mod scoring;
 pub mod search;
 pub mod tabik;
@@ -30,7 +31,9 @@ pub mod zobrist;
 
 pub use bitset::Bits;
 pub use coords::Coord;
+pub use game::WinRule;
 pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
 pub use migong::{Migong, MigongConfig, MigongMove};
 pub use nume::{Nume, NumeConfig, NumeMove};
+pub use registry::GameKind;
 pub use tabik::{Tabik, TabikConfig, TabikMove};

@@ -23,6 +23,8 @@ static KEYS: [u64; CELLS * 64 + 128] = zobrist::table(0x6d69_676f_6e67);
 
 mod legal_count;
 
+mod params;
+
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;
 const WEDGES: usize = 6 * CELLS;
@@ -642,10 +644,6 @@ impl Game for Migong {
         scoring::seat_scores(self.held(), |seat| self.color_of(seat))
     }
 
-    fn winner(&self) -> Option<Seat> {
-        self.outcome().1
-    }
-
     fn parse_move(&self, text: &str) -> Result<MigongMove, IllegalMove> {
         match text {
             "pass" => return Ok(MigongMove::Pass),
@@ -693,12 +691,8 @@ impl Game for Migong {
         })
     }
 
-    fn num_cells(&self) -> usize {
-        CELLS
-    }
-
-    fn cell_name(&self, cell: usize) -> String {
-        Self::board().name(cell).to_string()
+    fn geometry(&self) -> &Board {
+        Self::board()
     }
 
     fn groups(&self) -> Vec<GroupInfo> {
@@ -723,26 +717,20 @@ impl Game for Migong {
         groups
     }
 
-    fn outcome(&self) -> (BySeat<u32>, Option<Seat>) {
-        let scores = self.scores();
-        (
-            scores,
-            self.is_over()
-                .then(|| scoring::winner(scores, self.last_mover())),
-        )
-    }
-
-    fn is_pie_swap(mv: MigongMove) -> bool {
-        mv == MigongMove::Swap
-    }
-
-    fn is_pass(mv: MigongMove) -> bool {
-        mv == MigongMove::Pass
+    fn move_cells(&self, mv: MigongMove) -> Vec<usize> {
+        match mv {
+            MigongMove::Place { cell, .. } => Self::board().index(cell).into_iter().collect(),
+            MigongMove::Swap | MigongMove::Pass => Vec::new(),
+        }
     }
 
     fn key(&self) -> u64 {
         self.board_key ^ self.turn_key()
     }
+
+    const WIN_RULE: crate::game::WinRule = crate::game::WinRule::HigherWinsLastMoverLosesTies;
+    const PASS: Option<MigongMove> = Some(MigongMove::Pass);
+    const PIE_SWAP: Option<MigongMove> = Some(MigongMove::Swap);
 }
 
 #[cfg(test)]

@@ -684,20 +684,6 @@ impl Game for Nume {
         }))
     }
 
-    fn winner(&self) -> Option<Seat> {
-        if !self.is_over() {
-            return None;
-        }
-        let s = self.scores();
-        if s[Seat::First] < s[Seat::Second] {
-            Some(Seat::First)
-        } else if s[Seat::Second] < s[Seat::First] {
-            Some(Seat::Second)
-        } else {
-            None
-        }
-    }
-
     fn parse_move(&self, text: &str) -> Result<NumeMove, IllegalMove> {
         if let Some(rest) = text.strip_prefix("komi ") {
             let (value, color) = rest.split_once(' ').ok_or_else(|| {
@@ -789,12 +775,8 @@ impl Game for Nume {
         })
     }
 
-    fn num_cells(&self) -> usize {
-        self.n_cells()
-    }
-
-    fn cell_name(&self, cell: usize) -> String {
-        self.board.name(cell).to_string()
+    fn geometry(&self) -> &Board {
+        &self.board
     }
 
     fn groups(&self) -> Vec<GroupInfo> {
@@ -817,17 +799,20 @@ impl Game for Nume {
             .collect()
     }
 
-    fn is_pie_swap(_: NumeMove) -> bool {
-        false
-    }
-
-    fn is_pass(_: NumeMove) -> bool {
-        false
+    fn move_cells(&self, mv: NumeMove) -> Vec<usize> {
+        match mv {
+            NumeMove::Place { cell, .. } => self.board.index(cell).into_iter().collect(),
+            NumeMove::Komi { .. } | NumeMove::Side(_) => Vec::new(),
+        }
     }
 
     fn key(&self) -> u64 {
         self.board_key ^ self.phase_key()
     }
+
+    const WIN_RULE: crate::game::WinRule = crate::game::WinRule::LowerWinsTiesDraw;
+    const PASS: Option<NumeMove> = None;
+    const PIE_SWAP: Option<NumeMove> = None;
 }
 
 #[cfg(test)]

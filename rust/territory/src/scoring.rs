@@ -65,20 +65,6 @@ pub fn seat_scores(held: [u32; 2], color_of: impl Fn(Seat) -> Color) -> BySeat<u
     BySeat(Seat::BOTH.map(|seat| held[color_of(seat).index()]))
 }
 
-/// The winner under the shared rule: the higher score wins; at 0-0 (the only possible
-/// tie) the seat that made the last move loses.
-pub fn winner(scores: BySeat<u32>, last_mover: Option<Seat>) -> Seat {
-    let [first, second] = scores.0;
-    if first > second {
-        Seat::First
-    } else if second > first {
-        Seat::Second
-    } else {
-        // No game ends without a non-pass action; Seat::First is only a fallback.
-        last_mover.map_or(Seat::First, Seat::other)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,12 +79,5 @@ mod tests {
         );
         assert_eq!(largest_held([(A, 2), (B, 2)]), [0, 0]);
         assert_eq!(largest_held([]), [0, 0]);
-    }
-
-    #[test]
-    fn zero_zero_is_lost_by_last_mover() {
-        assert_eq!(winner(BySeat([0, 0]), Some(Seat::First)), Seat::Second);
-        assert_eq!(winner(BySeat([0, 0]), Some(Seat::Second)), Seat::First);
-        assert_eq!(winner(BySeat([1, 3]), Some(Seat::Second)), Seat::Second);
     }
 }

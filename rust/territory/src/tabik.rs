@@ -514,19 +514,6 @@ impl Game for Tabik {
         scoring::seat_scores(self.held(), |seat| self.color_of(seat))
     }
 
-    fn winner(&self) -> Option<Seat> {
-        self.outcome().1
-    }
-
-    fn outcome(&self) -> (BySeat<u32>, Option<Seat>) {
-        let scores = self.scores();
-        (
-            scores,
-            self.is_over()
-                .then(|| scoring::winner(scores, self.last_mover())),
-        )
-    }
-
     fn parse_move(&self, text: &str) -> Result<TabikMove, IllegalMove> {
         match text {
             "pass" => return Ok(TabikMove::Pass),
@@ -625,12 +612,8 @@ impl Game for Tabik {
         })
     }
 
-    fn num_cells(&self) -> usize {
-        self.k * self.k
-    }
-
-    fn cell_name(&self, cell: usize) -> String {
-        self.coord(cell).to_string()
+    fn geometry(&self) -> &Board {
+        &self.board
     }
 
     fn groups(&self) -> Vec<GroupInfo> {
@@ -647,17 +630,22 @@ impl Game for Tabik {
             .collect()
     }
 
-    fn is_pie_swap(mv: TabikMove) -> bool {
-        mv == TabikMove::Swap
-    }
-
-    fn is_pass(mv: TabikMove) -> bool {
-        mv == TabikMove::Pass
+    fn move_cells(&self, mv: TabikMove) -> Vec<usize> {
+        let squares = match mv {
+            TabikMove::Place { black, white } => [black, white],
+            TabikMove::StoneSwap { first, second } => [first, second],
+            TabikMove::Swap | TabikMove::Pass => return Vec::new(),
+        };
+        squares.into_iter().filter_map(|s| self.index(s)).collect()
     }
 
     fn key(&self) -> u64 {
         self.board_key ^ self.turn_key()
     }
+
+    const WIN_RULE: crate::game::WinRule = crate::game::WinRule::HigherWinsLastMoverLosesTies;
+    const PASS: Option<TabikMove> = Some(TabikMove::Pass);
+    const PIE_SWAP: Option<TabikMove> = Some(TabikMove::Swap);
 }
 
 #[cfg(test)]

@@ -1,0 +1,38 @@
+"""The games, from the engine's own list (``territory._core.GAMES``), and one way to
+build any of them by name: ``new_game(name, **params)``.
+
+A new game needs no line here: the engine's registry (``rust/territory/src/registry.rs``)
+lists it, and the native module exports every game it lists.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from territory import _core
+from territory.types import GameState
+
+#: Every native game class by name, in name order: ``{"migong": Migong, ...}``.
+GAMES: dict[str, type] = dict(_core.GAMES)
+
+
+def new_game(game: str, /, **params: Any) -> GameState:
+    """A new native state of ``game`` (a key of ``territory.GAMES``) built with ``params``
+    (the class's constructor keywords; missing ones take their defaults).
+
+    Raises ValueError naming the problem: an unknown game, an unknown parameter, or a
+    bad value (the engine's own message)."""
+    return build(GAMES, game, params)
+
+
+def build(games: Mapping[str, type], game: str, params: Mapping[str, Any]) -> GameState:
+    """``new_game`` over a given registry (the native classes or the reference's)."""
+    cls = games.get(game) if isinstance(game, str) else None
+    if cls is None:
+        raise ValueError(f"game must be one of {', '.join(games)}, got {game!r}")
+    allowed = cls.default_params()  # type: ignore[attr-defined]
+    for key in params:
+        if key not in allowed:
+            raise ValueError(f"unknown {game} parameter {key!r}; {game} takes the parameters {', '.join(allowed)}")
+    state: GameState = cls(**params)
+    return state

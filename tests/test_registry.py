@@ -1,0 +1,129 @@
+"""The game registry: ``territory.GAMES`` comes from the engine's list, ``new_game``
+builds any game by name and reports every mistake as a ValueError naming it,
+``default_params()`` gives each class's parameters in order, and the presentation the
+package attaches to the native classes keeps ``isinstance``, pickling and copying."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import pytest
+
+import territory
+import territory._core as core
+from territory import reference
+
+#: Each game's parameters and defaults, in the order of docs/conventions.md.
+DEFAULTS = {
+    "migong": {"pie": True, "border": "alternate", "group_size": "extent"},
+    "nume": {"n": 4, "square": None, "komi": 0.5, "komi_to": "black", "komi_phase": False},
+    "tabik": {"size": 8, "pie": True},
+}
+
+
+def test_games_come_from_the_engine():
+    assert list(core.GAMES) == list(DEFAULTS)  # every game, in name order
+    assert territory.GAMES == core.GAMES
+    assert territory.GAMES["tabik"] is territory.Tabik and territory.GAMES["nume"] is territory.Nume
+    for name, cls in territory.GAMES.items():
+        assert getattr(territory, cls.__name__) is cls and cls.__module__ == "territory"
+    for name, cls in territory.GAMES.items():
+        assert cls.game == name
+    assert list(reference.GAMES) == list(territory.GAMES)
+    for name, cls in reference.GAMES.items():
+        assert cls.game == name
+
+
+@pytest.mark.parametrize("games", [territory.GAMES, reference.GAMES], ids=["native", "reference"])
+def test_default_params_in_documented_order(games):
+    for name, cls in games.items():
+        params = cls.default_params()
+        assert list(params.items()) == list(DEFAULTS[name].items())
+        assert cls(**params) == cls()
+        params["pie" if "pie" in params else "n"] = 0  # a fresh dict each time
+        assert cls.default_params() == DEFAULTS[name]
+
+
+def test_new_game_builds_every_game():
+    for name, cls in territory.GAMES.items():
+        state = territory.new_game(name)
+        assert type(state) is cls and state == cls()
+    state = territory.new_game("tabik", size=5, pie=False)
+    assert state.params == {"size": 5, "pie": False}
+    assert territory.new_game("nume", square=16).params["square"] == 16
+
+
+@pytest.mark.parametrize(
+    "name, params, message",
+    [
+        ("chess", {}, f"game must be one of {', '.join(DEFAULTS)}, got 'chess'"),
+        (3, {}, "game must be one of"),
+        ("Tabik", {}, "game must be one of"),
+        ("tabik", {"board": 8}, "unknown tabik parameter 'board'; tabik takes the parameters size, pie"),
+        ("nume", {"size": 8}, "unknown nume parameter 'size'"),
+        ("tabik", {"size": 17}, "size must be an int from 2 to 16, got 17"),
+        ("tabik", {"size": "8"}, "size must be"),
+        ("migong", {"border": "red"}, "border must be"),
+        ("nume", {"komi": 2.0}, "komi must be"),
+    ],
+)
+def test_new_game_names_the_problem(name, params, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        territory.new_game(name, **params)
+
+
+@pytest.mark.parametrize("name", ["migong", "nume", "tabik"])
+def test_attached_presentation_keeps_the_native_class(name):
+    state = territory.new_game(name)
+    move = state.legal_moves()[0]
+    state.play(move)
+    assert isinstance(state, territory.GAMES[name])
+    assert isinstance(state, territory.GameState)
+    assert isinstance(reference.GAMES[name](), territory.GameState)
+    for clone in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state)):
+        assert type(clone) is type(state) and clone == state
+    assert str(state).startswith(f"{name.capitalize()}(")
+    assert repr(state).startswith(f"<territory.{name.capitalize()}(")
+    assert territory.load(state.to_record()) == state
+    assert state.svg().startswith("<svg") and state._repr_svg_() == state.svg()
+    assert all(isinstance(g, territory.Group) and isinstance(g.cells, tuple) for g in state.groups())
+
+
+def test_the_bindings_import_no_python_module():
+    """Presentation is attached from Python; the bindings only reach the exceptions."""
+    import pathlib
+
+    source = pathlib.Path(__file__).resolve().parents[1] / "rust" / "territory-py" / "src"
+    for path in source.glob("*.rs"):
+        text = path.read_text()
+        assert "py.import(" not in text and ".import(" not in text, path
+
+
+@pytest.mark.parametrize(
+    "name, params",
+    [("tabik", {"size": 3}), ("tabik", {"size": 16}), ("migong", {"border": "blue"}),
+     ("nume", {"n": 2}), ("nume", {"square": 3, "komi_phase": True})],
+)
+def test_engine_and_reference_agree_on_move_cells_and_geometry(name, params):
+    """The pictures read move_cells(), geometry() and the Migong border from the game:
+    both implementations answer the same along a seeded random game."""
+    import random
+
+    rng = random.Random(7)
+    native, ref = territory.new_game(name, **params), reference.GAMES[name](**params)
+    assert native.geometry() == ref.geometry()
+    if name == "migong":
+        assert native.border_colors() == ref.border_colors()
+        assert native.border_edges() == ref.border_edges()
+    steps = 0
+    while not native.is_over and steps < 40:
+        moves = native.legal_moves()
+        for move in moves[:: max(1, len(moves) // 50)]:
+            assert native.move_cells(move) == ref.move_cells(move), move
+        move = rng.choice(moves)
+        native.play(move)
+        ref.play(move)
+        steps += 1
+    for move in native.history:
+        assert native.move_cells(move) == ref.move_cells(move), move
