@@ -189,6 +189,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     fn is_pie_swap(mv: Self::Move) -> bool;
     /// Whether a move is a `pass`.
     fn is_pass(mv: Self::Move) -> bool;
+    /// The most actions (passes and the pie swap included) a game with these parameters
+    /// can last, from the start; `docs/conventions.md` derives each game's bound. Loops
+    /// that play a game out check it, so a rule bug that made a game endless fails fast.
+    fn max_game_length(&self) -> usize;
 
     /// A legal move drawn uniformly from the legal moves, or `None` once over.
     ///

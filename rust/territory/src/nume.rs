@@ -780,6 +780,11 @@ impl Game for Nume {
     fn is_pass(_: NumeMove) -> bool {
         false
     }
+
+    /// Exactly one stone per cell, after the two komi-phase moves when the phase is on.
+    fn max_game_length(&self) -> usize {
+        self.n_cells() + 2 * self.config.komi_phase as usize
+    }
 }
 
 #[cfg(test)]
