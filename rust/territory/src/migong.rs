@@ -519,8 +519,7 @@ impl Game for Migong {
             }
             MigongMove::Swap => turns::check_pie_swap(self.config.pie, &self.history),
             MigongMove::Pass => turns::check_pass(
-                self.placement_count(self.remaining[color.index()])
-                    + self.pie_available() as usize,
+                self.placement_count(self.remaining[color.index()]) + self.pie_available() as usize,
             ),
         }
     }

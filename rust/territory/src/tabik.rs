@@ -193,7 +193,10 @@ impl Tabik {
                 empty & (empty >> 1) & self.not_last_col,
                 empty & (empty >> k),
             ],
-            swap: [differ_east & !self.rods_east, differ_north & !self.rods_north],
+            swap: [
+                differ_east & !self.rods_east,
+                differ_north & !self.rods_north,
+            ],
             pie: turns::pie_available(self.pie, &self.history),
         }
     }
@@ -393,7 +396,11 @@ impl Game for Tabik {
                 if choices.place[!east as usize].contains(first) {
                     return Ok(());
                 }
-                let occupied = if self.empty().contains(b) { white } else { black };
+                let occupied = if self.empty().contains(b) {
+                    white
+                } else {
+                    black
+                };
                 Err(IllegalMove::new(format!("square {occupied} is occupied")))
             }
             TabikMove::StoneSwap { first, second } => {

@@ -29,7 +29,9 @@ pub fn check_pie_swap<M>(pie: bool, history: &[M]) -> Result<(), IllegalMove> {
     } else if !pie {
         Err(IllegalMove::new("swap is not allowed: the pie rule is off"))
     } else {
-        Err(IllegalMove::new("swap is only legal on seat 1's first turn"))
+        Err(IllegalMove::new(
+            "swap is only legal on seat 1's first turn",
+        ))
     }
 }
 
