@@ -113,6 +113,9 @@ class Game:
     #: number of examples
     cost: float
     play_cost: float
+    #: the most steps a drawn plan has, if not max_length (Migong's bound is about twice
+    #: its usual game length, so its plans stop near the usual length instead)
+    plan_length: Callable[[dict[str, Any]], int] | None = None
 
     def native(self):
         return getattr(importlib.import_module("territory"), self.cls_name, None)
@@ -174,6 +177,7 @@ GAMES = {
                                      "h7:BYBYBY\n", ":BYBYBY", "h7:", "h7:BBBBBB:"),
         cost=12.0,
         play_cost=4.0,
+        plan_length=lambda params: 126 + 3,  # every cell filled, the swap, two passes
     ),
     "nume": Game(
         name="nume",
@@ -234,7 +238,7 @@ def game_plan(draw, game: Game, max_steps: int | None = None, min_steps: int = 0
     then a drawn number of further steps from a drawn seed, so that long games (up to the
     game's bound on its length) are common too."""
     params = draw(game.params)
-    limit = game.max_length(params) if max_steps is None else max_steps
+    limit = (game.plan_length or game.max_length)(params) if max_steps is None else max_steps
     steps = draw(st.lists(step, max_size=limit))
     extra = draw(st.integers(max(0, min_steps - len(steps)), limit - len(steps)))
     if extra:
