@@ -73,7 +73,11 @@ fn check<G: Game>(game: &str, start: impl Fn(&Params) -> G) {
         for &(depth, count) in &entry.counts {
             assert_eq!(state.perft(depth), count, "{} perft {depth}", entry.id);
         }
-        assert_eq!(state.history().len(), entry.moves.len(), "perft changed the position");
+        assert_eq!(
+            state.history().len(),
+            entry.moves.len(),
+            "perft changed the position"
+        );
     }
 }
 
