@@ -56,23 +56,45 @@ def nume_params(draw) -> dict[str, Any]:
     }
 
 
+# every board size and border each game allows (test_differential.py plays them all)
+TABIK_SIZES = range(2, 17)
+NUME_HEX_SIZES = range(1, 9)
+NUME_SQUARE_SIZES = range(2, 17)
+MIGONG_EXPLICIT_BORDER = "BYYBBBYBYY" * 8 + "YYBB"
+MIGONG_BORDERS = ("alternate", "blue", "yellow", MIGONG_EXPLICIT_BORDER)
+NUME_KOMI_OPTIONS = (
+    {"komi": None},
+    {"komi": 0.5, "komi_to": "black"},
+    {"komi": 3.5, "komi_to": "white"},
+    {"komi": 2**31 + 0.5},
+    {"komi_phase": True},
+    {"komi_phase": True, "komi": None, "komi_to": "white"},
+)
+
+
 # --------------------------------------------------------------------------- games
+
+
+# The exact bounds of the engine's Game::max_game_length (derived in docs/conventions.md).
 
 
 def _tabik_length(params: dict[str, Any]) -> int:
     k = params["size"]
-    return 2 * k * (k - 1) + 3  # every move lays a rod; plus swap and two passes
+    # every move but swap and pass lays a rod; plus the swap and the two closing passes
+    return 2 * k * (k - 1) + bool(params.get("pie", True)) + 2
 
 
 def _migong_length(params: dict[str, Any]) -> int:
-    return 126 + 3  # every placement fills a cell; plus swap and two passes
+    # 126 placements and the swap; only the closing passes are consecutive, and no pass
+    # comes before the first action or the swap
+    return 2 * 127 if params.get("pie", True) else 2 * 126 + 1
 
 
 def _nume_length(params: dict[str, Any]) -> int:
     k = params["square"]
     n = params["n"]
     cells = k * k if k is not None else 3 * n * (n + 1)
-    return cells + 2  # every move fills a cell; plus the two komi-phase moves
+    return cells + 2 * bool(params["komi_phase"])  # a stone per cell; the komi-phase moves
 
 
 @dataclass(frozen=True)
@@ -91,6 +113,9 @@ class Game:
     #: number of examples
     cost: float
     play_cost: float
+    #: the most steps a drawn plan has, if not max_length (Migong's bound is about twice
+    #: its usual game length, so its plans stop near the usual length instead)
+    plan_length: Callable[[dict[str, Any]], int] | None = None
 
     def native(self):
         return getattr(importlib.import_module("territory"), self.cls_name, None)
@@ -152,6 +177,7 @@ GAMES = {
                                      "h7:BYBYBY\n", ":BYBYBY", "h7:", "h7:BBBBBB:"),
         cost=12.0,
         play_cost=4.0,
+        plan_length=lambda params: 126 + 3,  # every cell filled, the swap, two passes
     ),
     "nume": Game(
         name="nume",
@@ -212,7 +238,7 @@ def game_plan(draw, game: Game, max_steps: int | None = None, min_steps: int = 0
     then a drawn number of further steps from a drawn seed, so that long games (up to the
     game's bound on its length) are common too."""
     params = draw(game.params)
-    limit = game.max_length(params) if max_steps is None else max_steps
+    limit = (game.plan_length or game.max_length)(params) if max_steps is None else max_steps
     steps = draw(st.lists(step, max_size=limit))
     extra = draw(st.integers(max(0, min_steps - len(steps)), limit - len(steps)))
     if extra:

@@ -663,3 +663,119 @@ def test_complete_games(name, scale):
 
     run_hypothesis(check, game, game.examples(30 * scale, every_step=False), params=game.params,
                    seed=st.integers(0, 2**32 - 1))
+
+
+# =========================================================================== 5. every size
+
+# Every board size each game allows, every Migong border and group size, pie on and off,
+# and Nume's komi options: the start, a few random moves, and the end of a game the
+# engine played (replayed move by move on the reference, which checks each move), with
+# the full comparison (legal moves and actions, both ways) and every listed move played
+# and undone. The slow variants compare at every step of whole random games.
+
+from strategies import (  # noqa: E402
+    MIGONG_BORDERS,
+    NUME_HEX_SIZES,
+    NUME_KOMI_OPTIONS,
+    NUME_SQUARE_SIZES,
+    TABIK_SIZES,
+)
+
+EDGE_PARAMS = {
+    "tabik": [{"size": k, "pie": pie} for k in TABIK_SIZES for pie in (True, False)],
+    "nume": [{"n": n} for n in NUME_HEX_SIZES]
+    + [{"square": k} for k in NUME_SQUARE_SIZES]
+    + [dict(board, **komi) for board in ({"n": 1}, {"square": 2}, {"n": 3}, {"square": 5})
+       for komi in NUME_KOMI_OPTIONS],
+    "migong": [{"border": b, "group_size": g, "pie": pie} for b in MIGONG_BORDERS
+               for g in ("extent", "wedges") for pie in (True, False)],
+}
+
+
+def _edge_id(params) -> str:
+    return "-".join(f"{k}={'explicit' if k == 'border' and len(str(v)) == 84 else v}"
+                    for k, v in params.items())
+
+
+def _edge_cases(slow_unless=lambda name, params: False):
+    for name, all_params in EDGE_PARAMS.items():
+        for params in all_params:
+            fast = slow_unless(name, params)
+            marks = () if fast else (pytest.mark.slow,)
+            yield pytest.param(name, params, id=f"{name}-{_edge_id(params)}", marks=marks)
+
+
+def _fast_edge_case(name, params) -> bool:
+    """Every size and Nume option in the fast set; Migong: each border once (the other
+    group sizes and pies are slow), alternating the other options."""
+    if name != "migong":
+        return True
+    i = MIGONG_BORDERS.index(params["border"])
+    return (params["group_size"], params["pie"]) == (("extent", "wedges")[i % 2], i < 2)
+
+
+def play_every_listed_move(native, ref, moves, on_reference: bool) -> None:
+    """Each listed move plays (by string and by action) and undoes, giving the position back."""
+    history = native.history
+    for move in moves:
+        action = native.move_to_action(move)
+        same(f"action_to_move(move_to_action({move!r}))", native.action_to_move(action), move, ref)
+        native.play(move)
+        assert native.history == history + [move], where(ref)
+        native.undo()
+        native.apply_action(action)
+        native.undo()
+        if on_reference:
+            ref.play(move)
+            ref.undo()
+    assert native.history == history == ref.history, where(ref)
+
+
+@pytest.mark.parametrize(("name", "params"), list(_edge_cases(_fast_edge_case)))
+def test_every_size_agrees_at_start_and_end(name, params):
+    game = GAMES[name]
+    native_cls, ref_cls = game.classes()
+    native, ref = native_cls(**params), ref_cls(**params)
+    moves, _ = check_same(native, ref)
+    check_same_text(native, ref)
+    play_every_listed_move(native, ref, moves, on_reference=len(moves) <= 2000)
+    # a few random moves from the start, compared at every step
+    rng = random.Random(repr(params))
+    for _ in range(3):
+        moves, actions = check_same(native, ref)
+        play_step(game, native, ref, random_step(rng), moves, actions, "reference")
+    # the end of a game the engine plays from the start: replay all but its last few
+    # moves on both (the reference checks each), then compare at every step to the end
+    full = territory.replay_playout(name, 7, 0, **params).history
+    assert len(full) <= game.max_length(native.params), f"{name} {params}: longer than its bound"
+    native, ref = native_cls(**params), ref_cls(**params)
+    for move in full[:-6]:
+        native.play(move)
+        ref.play(move)
+    moves, _ = check_same(native, ref)
+    play_every_listed_move(native, ref, moves, on_reference=True)
+    for move in full[-6:]:
+        moves, _ = check_same(native, ref)
+        assert move in moves, f"{move!r} of the engine's game is not listed{where(ref)}"
+        native.play(move)
+        ref.play(move)
+    check_final(game, native, ref)
+    check_same_text(native, ref)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "params"), list(_edge_cases()))
+def test_every_size_whole_random_games(name, params):
+    """A whole random game compared at every step, moves picked by the reference."""
+    game = GAMES[name]
+    native_cls, ref_cls = game.classes()
+    rng = random.Random(f"whole {params!r}")
+    native, ref = native_cls(**params), ref_cls(**params)
+    steps = 0
+    moves, actions = check_same(native, ref)
+    while moves:
+        play_step(game, native, ref, random_step(rng), moves, actions, "reference")
+        steps += 1
+        assert steps <= game.max_length(ref.params), f"game longer than its bound{where(ref)}"
+        moves, actions = check_same(native, ref)
+    check_final(game, native, ref)

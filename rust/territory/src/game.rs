@@ -249,6 +249,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
         self.outcome().1
     }
 
+    /// The most actions (passes and the pie swap included) a game with these parameters
+    /// can last, from the start; `docs/conventions.md` derives each game's bound. Loops
+    /// that play a game out check it, so a rule bug that made a game endless fails fast.
+    fn max_game_length(&self) -> usize;
+
     /// A legal move drawn uniformly from the legal moves, or `None` once over.
     ///
     /// Games override this to draw without listing the moves; the draw must stay

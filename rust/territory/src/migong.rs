@@ -537,6 +537,11 @@ impl Game for Migong {
         match mv {
             MigongMove::Place { cell: coord, piece } => {
                 let cell = self.index_of(coord)?;
+                // Legality is the move generator's: the piece is in the mover's set and
+                // fits the cell. The rest only says why not.
+                if (self.fit[cell] & self.remaining[color.index()]) >> piece.0 & 1 == 1 {
+                    return Ok(());
+                }
                 if self.pieces[cell].is_some() {
                     return Err(IllegalMove::new(format!("cell {coord} is occupied")));
                 }
@@ -563,26 +568,12 @@ impl Game for Migong {
                         DIRECTION_NAMES[d]
                     )));
                 }
-                Ok(())
+                Err(IllegalMove::new(format!("{piece} does not fit on {coord}")))
             }
-            MigongMove::Swap if !self.config.pie => {
-                Err(IllegalMove::new("swap is not allowed: the pie rule is off"))
-            }
-            MigongMove::Swap if !self.pie_available() => Err(IllegalMove::new(
-                "swap is only legal on seat 1's first turn",
-            )),
-            MigongMove::Swap => Ok(()),
-            MigongMove::Pass => {
-                let n = self.placement_count(self.remaining[color.index()])
-                    + self.pie_available() as usize;
-                if n == 0 {
-                    Ok(())
-                } else {
-                    Err(IllegalMove::new(format!(
-                        "pass is only legal without other moves, and {n} are legal"
-                    )))
-                }
-            }
+            MigongMove::Swap => turns::check_pie_swap(self.config.pie, &self.history),
+            MigongMove::Pass => turns::check_pass(
+                self.placement_count(self.remaining[color.index()]) + self.pie_available() as usize,
+            ),
         }
     }
 
@@ -731,6 +722,18 @@ impl Game for Migong {
     const WIN_RULE: crate::game::WinRule = crate::game::WinRule::HigherWinsLastMoverLosesTies;
     const PASS: Option<MigongMove> = Some(MigongMove::Pass);
     const PIE_SWAP: Option<MigongMove> = Some(MigongMove::Swap);
+
+    /// At most P = 126 placements (+ 1 swap) that are not passes. Only the closing two
+    /// passes are consecutive, so every other pass comes just before a placement or swap
+    /// other than the first action (and the swap never comes after a pass): at most
+    /// 2 * 126 + 1 actions without the pie rule, 2 * 127 with it.
+    fn max_game_length(&self) -> usize {
+        if self.config.pie {
+            2 * (CELLS + 1)
+        } else {
+            2 * CELLS + 1
+        }
+    }
 }
 
 #[cfg(test)]

@@ -557,18 +557,20 @@ impl Game for Nume {
                     .board
                     .index(cell)
                     .ok_or_else(|| IllegalMove::new(format!("cell {cell} is not on the board")))?;
-                if !self.empty().contains(i) {
-                    return Err(IllegalMove::new(format!("cell {cell} is occupied")));
-                }
-                let starts_group = !self.adjacent[self.color_to_place().index()].contains(i);
-                match (starts_group, number) {
-                    (true, None) => Err(IllegalMove::new(format!(
+                // The generator's sets decide; the rest says why not.
+                let (joining, starting) = self.placements();
+                match number {
+                    None if joining.contains(i) => Ok(()),
+                    Some(_) if starting.contains(i) => Ok(()),
+                    _ if !self.empty().contains(i) => {
+                        Err(IllegalMove::new(format!("cell {cell} is occupied")))
+                    }
+                    None => Err(IllegalMove::new(format!(
                         "a stone on {cell} starts a new group and must carry a number, like '{cell}=3'"
                     ))),
-                    (false, Some(_)) => Err(IllegalMove::new(format!(
+                    Some(_) => Err(IllegalMove::new(format!(
                         "a stone on {cell} joins a group of its colour and must carry no number: play '{cell}'"
                     ))),
-                    _ => Ok(()),
                 }
             }
             (_, Phase::ChooseKomi) => Err(IllegalMove::new(
@@ -813,6 +815,11 @@ impl Game for Nume {
     const WIN_RULE: crate::game::WinRule = crate::game::WinRule::LowerWinsTiesDraw;
     const PASS: Option<NumeMove> = None;
     const PIE_SWAP: Option<NumeMove> = None;
+
+    /// Exactly one stone per cell, after the two komi-phase moves when the phase is on.
+    fn max_game_length(&self) -> usize {
+        self.n_cells() + 2 * self.config.komi_phase as usize
+    }
 }
 
 #[cfg(test)]

@@ -35,6 +35,9 @@ pub fn game_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
 }
 
 /// Plays `game` (from its current position) to the end with uniform random moves.
+///
+/// # Panics
+/// If the game runs past [`Game::max_game_length`]: a rule bug, not bad input.
 pub fn play_out<G: Game>(game: &mut G, rng: &mut Xoshiro256PlusPlus) -> PlayoutResult {
     play_out_observed(game, rng, |_, _| {})
 }
@@ -47,7 +50,13 @@ pub fn play_out_observed<G: Game>(
     mut before_move: impl FnMut(&G, G::Move),
 ) -> PlayoutResult {
     let mut result = PlayoutResult::default();
+    let limit = game.max_game_length();
     while let Some(mv) = game.random_move(rng) {
+        assert!(
+            game.history().len() < limit,
+            "a {} game ran past its maximum length {limit}",
+            G::NAME
+        );
         before_move(game, mv);
         game.play_unchecked(mv);
         result.length += 1;

@@ -70,6 +70,30 @@ impl fmt::Display for TabikMove {
     }
 }
 
+/// The legal moves other than `pass`, as sets of edges named by their first square,
+/// east edges (index 0) and north edges (index 1): the one source of legality for the
+/// move generator, the random draw and [`Game::check`].
+#[derive(Clone, Copy, Debug)]
+struct Choices {
+    /// Edges with both squares empty: two placements each (black on the first square,
+    /// then black on the second).
+    place: [Bits; 2],
+    /// Edges without a rod between stones of different colours: a stone swap each.
+    swap: [Bits; 2],
+    /// Whether the pie `swap` is available.
+    pie: bool,
+}
+
+impl Choices {
+    /// How many moves there are, `pass` aside.
+    fn count(&self) -> usize {
+        2 * (self.place[0].count() + self.place[1].count())
+            + self.swap[0].count()
+            + self.swap[1].count()
+            + self.pie as usize
+    }
+}
+
 /// A Tabik position with its history.
 #[derive(Clone, Debug)]
 pub struct Tabik {
@@ -168,28 +192,59 @@ impl Tabik {
         self.all & !(self.stones[0] | self.stones[1])
     }
 
-    /// First squares of east edges whose two squares are empty.
-    fn open_east(&self, empty: Bits) -> Bits {
-        empty & (empty >> 1) & self.not_last_col
+    /// The moves other than `pass` (none once the game is over).
+    fn choices(&self) -> Choices {
+        let (k, [b, w]) = (self.k, self.stones);
+        let empty = self.empty();
+        let differ_east = ((b & (w >> 1)) | (w & (b >> 1))) & self.not_last_col;
+        let differ_north = (b & (w >> k)) | (w & (b >> k));
+        Choices {
+            place: [
+                empty & (empty >> 1) & self.not_last_col,
+                empty & (empty >> k),
+            ],
+            swap: [
+                differ_east & !self.rods_east,
+                differ_north & !self.rods_north,
+            ],
+            pie: turns::pie_available(self.pie, &self.history),
+        }
     }
 
-    fn open_north(&self, empty: Bits) -> Bits {
-        empty & (empty >> self.k)
+    /// The second square of the edge in direction `dir` (0 east, 1 north) from `first`.
+    fn across(&self, first: usize, dir: usize) -> usize {
+        first + [1, self.k][dir]
     }
 
-    /// First squares of east edges with stones of different colours and no rod.
-    fn swappable_east(&self) -> Bits {
-        let [b, w] = self.stones;
-        ((b & (w >> 1)) | (w & (b >> 1))) & self.not_last_col & !self.rods_east
+    /// Move number `r` of the list the generator makes from `choices` (`r` below
+    /// `choices.count()`): placements on east then north edges, two per edge, stone
+    /// swaps on east then north edges, then the pie swap.
+    fn nth_choice(&self, choices: &Choices, mut r: usize) -> TabikMove {
+        for dir in 0..2 {
+            let n = 2 * choices.place[dir].count();
+            if r < n {
+                let i = choices.place[dir].nth(r / 2).expect("r is in range");
+                return self.place_across(i, self.across(i, dir), r % 2 == 0);
+            }
+            r -= n;
+        }
+        for dir in 0..2 {
+            let n = choices.swap[dir].count();
+            if r < n {
+                let i = choices.swap[dir].nth(r).expect("r is in range");
+                return self.stone_swap(i, self.across(i, dir));
+            }
+            r -= n;
+        }
+        debug_assert!(choices.pie && r == 0);
+        TabikMove::Swap
     }
 
-    fn swappable_north(&self) -> Bits {
-        let [b, w] = self.stones;
-        ((b & (w >> self.k)) | (w & (b >> self.k))) & !self.rods_north
-    }
-
-    fn pie_available(&self) -> bool {
-        turns::pie_available(self.pie, &self.history)
+    fn stone_swap(&self, first: usize, second: usize) -> TabikMove {
+        TabikMove::StoneSwap {
+            first: self.coord(first),
+            second: self.coord(second),
+        }
     }
 
     /// Edge index and whether `second` is the east neighbour, for adjacent squares
@@ -299,14 +354,6 @@ impl Tabik {
         }
     }
 
-    fn regular_move_count(&self) -> usize {
-        let empty = self.empty();
-        2 * (self.open_east(empty).count() + self.open_north(empty).count())
-            + self.swappable_east().count()
-            + self.swappable_north().count()
-            + self.pie_available() as usize
-    }
-
     fn place_across(&self, first: usize, second: usize, black_first: bool) -> TabikMove {
         let (a, b) = (self.coord(first), self.coord(second));
         if black_first {
@@ -335,32 +382,23 @@ impl Game for Tabik {
         if self.is_over() {
             return;
         }
-        let start = out.len();
-        let (k, empty) = (self.k, self.empty());
-        for i in self.open_east(empty) {
-            out.push(self.place_across(i, i + 1, true));
-            out.push(self.place_across(i, i + 1, false));
+        let choices = self.choices();
+        for dir in 0..2 {
+            for i in choices.place[dir] {
+                let j = self.across(i, dir);
+                out.push(self.place_across(i, j, true));
+                out.push(self.place_across(i, j, false));
+            }
         }
-        for i in self.open_north(empty) {
-            out.push(self.place_across(i, i + k, true));
-            out.push(self.place_across(i, i + k, false));
+        for dir in 0..2 {
+            for i in choices.swap[dir] {
+                out.push(self.stone_swap(i, self.across(i, dir)));
+            }
         }
-        for i in self.swappable_east() {
-            out.push(TabikMove::StoneSwap {
-                first: self.coord(i),
-                second: self.coord(i + 1),
-            });
-        }
-        for i in self.swappable_north() {
-            out.push(TabikMove::StoneSwap {
-                first: self.coord(i),
-                second: self.coord(i + k),
-            });
-        }
-        if self.pie_available() {
+        if choices.pie {
             out.push(TabikMove::Swap);
         }
-        if out.len() == start {
+        if choices.count() == 0 {
             out.push(TabikMove::Pass);
         }
     }
@@ -369,46 +407,11 @@ impl Game for Tabik {
         if self.is_over() {
             return None;
         }
-        let (k, empty) = (self.k, self.empty());
-        let (east, north) = (self.open_east(empty), self.open_north(empty));
-        let (swap_east, swap_north) = (self.swappable_east(), self.swappable_north());
-        let counts = [
-            2 * east.count(),
-            2 * north.count(),
-            swap_east.count(),
-            swap_north.count(),
-        ];
-        let total: usize = counts.iter().sum::<usize>() + self.pie_available() as usize;
-        if total == 0 {
-            return Some(TabikMove::Pass);
-        }
-        let mut r = rng.random_range(0..total);
-        if r < counts[0] {
-            let i = east.nth(r / 2).unwrap();
-            return Some(self.place_across(i, i + 1, r % 2 == 0));
-        }
-        r -= counts[0];
-        if r < counts[1] {
-            let i = north.nth(r / 2).unwrap();
-            return Some(self.place_across(i, i + k, r % 2 == 0));
-        }
-        r -= counts[1];
-        if r < counts[2] {
-            let i = swap_east.nth(r).unwrap();
-            return Some(TabikMove::StoneSwap {
-                first: self.coord(i),
-                second: self.coord(i + 1),
-            });
-        }
-        r -= counts[2];
-        if r < counts[3] {
-            let i = swap_north.nth(r).unwrap();
-            return Some(TabikMove::StoneSwap {
-                first: self.coord(i),
-                second: self.coord(i + k),
-            });
-        }
-        Some(TabikMove::Swap)
+        let choices = self.choices();
+        Some(match choices.count() {
+            0 => TabikMove::Pass,
+            total => self.nth_choice(&choices, rng.random_range(0..total)),
+        })
     }
 
     fn check(&self, mv: TabikMove) -> Result<(), IllegalMove> {
@@ -420,20 +423,25 @@ impl Game for Tabik {
                 IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k))
             })
         };
+        // Legality is decided by `choices`, as for the generator; the rest says why not.
+        let choices = self.choices();
         match mv {
             TabikMove::Place { black, white } => {
                 let (b, w) = (on_board(black)?, on_board(white)?);
-                if self.edge(b, w).is_none() {
+                let Some((_, first, east)) = self.edge(b, w) else {
                     return Err(IllegalMove::new(format!(
                         "squares {black} and {white} are not adjacent"
                     )));
+                };
+                if choices.place[!east as usize].contains(first) {
+                    return Ok(());
                 }
-                for (i, c) in [(b, black), (w, white)] {
-                    if !self.empty().contains(i) {
-                        return Err(IllegalMove::new(format!("square {c} is occupied")));
-                    }
-                }
-                Ok(())
+                let occupied = if self.empty().contains(b) {
+                    white
+                } else {
+                    black
+                };
+                Err(IllegalMove::new(format!("square {occupied} is occupied")))
             }
             TabikMove::StoneSwap { first, second } => {
                 let (a, b) = (on_board(first)?, on_board(second)?);
@@ -442,6 +450,9 @@ impl Game for Tabik {
                         "squares {first} and {second} are not adjacent"
                     )));
                 };
+                if choices.swap[!east as usize].contains(low) {
+                    return Ok(());
+                }
                 for (i, c) in [(a, first), (b, second)] {
                     if self.empty().contains(i) {
                         return Err(IllegalMove::new(format!(
@@ -449,36 +460,16 @@ impl Game for Tabik {
                         )));
                     }
                 }
-                if self.stone_at(first) == self.stone_at(second) {
-                    return Err(IllegalMove::new(format!(
-                        "{first} and {second} hold stones of the same colour"
-                    )));
-                }
-                let rods = if east {
-                    self.rods_east
-                } else {
-                    self.rods_north
-                };
-                if rods.contains(low) {
-                    return Err(IllegalMove::new(format!(
-                        "a rod lies between {first} and {second}"
-                    )));
-                }
-                Ok(())
+                Err(IllegalMove::new(
+                    if self.stone_at(first) == self.stone_at(second) {
+                        format!("{first} and {second} hold stones of the same colour")
+                    } else {
+                        format!("a rod lies between {first} and {second}")
+                    },
+                ))
             }
-            TabikMove::Swap if !self.pie => {
-                Err(IllegalMove::new("swap is not allowed: the pie rule is off"))
-            }
-            TabikMove::Swap if !self.pie_available() => Err(IllegalMove::new(
-                "swap is only legal on seat 1's first turn",
-            )),
-            TabikMove::Swap => Ok(()),
-            TabikMove::Pass => match self.regular_move_count() {
-                0 => Ok(()),
-                n => Err(IllegalMove::new(format!(
-                    "pass is only legal without other moves, and {n} are legal"
-                ))),
-            },
+            TabikMove::Swap => turns::check_pie_swap(self.pie, &self.history),
+            TabikMove::Pass => turns::check_pass(choices.count()),
         }
     }
 
@@ -646,6 +637,12 @@ impl Game for Tabik {
     const WIN_RULE: crate::game::WinRule = crate::game::WinRule::HigherWinsLastMoverLosesTies;
     const PASS: Option<TabikMove> = Some(TabikMove::Pass);
     const PIE_SWAP: Option<TabikMove> = Some(TabikMove::Swap);
+
+    /// Every move but `swap` and `pass` lays a rod on an edge without one; then the pie
+    /// swap, and the two closing passes (a pass is only ever followed by a pass).
+    fn max_game_length(&self) -> usize {
+        self.num_edges() + self.pie as usize + 2
+    }
 }
 
 #[cfg(test)]
@@ -690,6 +687,27 @@ mod tests {
         // Seat 0 made the last non-pass move (a2-b2) and loses the 0-0 tie.
         assert_eq!(g.last_mover(), Some(Seat::First));
         assert_eq!(g.winner(), Some(Seat::Second));
+    }
+
+    #[test]
+    fn random_draw_indexes_the_generated_list() {
+        for size in [2, 3, 5] {
+            let start = game(size);
+            for index in 0..20 {
+                let end = crate::playout::replay(&start, 11, index);
+                let mut g = start.clone();
+                for &mv in end.history() {
+                    let (moves, choices) = (g.legal_moves(), g.choices());
+                    if choices.count() > 0 {
+                        assert_eq!(moves.len(), choices.count());
+                        for (r, &listed) in moves.iter().enumerate() {
+                            assert_eq!(g.nth_choice(&choices, r), listed);
+                        }
+                    }
+                    g.play_unchecked(mv);
+                }
+            }
+        }
     }
 
     #[test]

@@ -9,12 +9,6 @@ impl LegalCount for Tabik {
         if self.is_over() {
             return 0;
         }
-        let empty = self.empty();
-        let total = 2 * self.open_east(empty).count()
-            + 2 * self.open_north(empty).count()
-            + self.swappable_east().count()
-            + self.swappable_north().count()
-            + usize::from(self.pie_available());
-        total.max(1) // no move: a pass
+        self.choices().count().max(1) // no move: a pass
     }
 }
