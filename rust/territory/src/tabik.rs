@@ -15,6 +15,9 @@ use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat
 use crate::scoring;
 use crate::turns;
 
+mod learn;
+mod position;
+
 pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 16;
 
@@ -77,12 +80,18 @@ pub struct Tabik {
     not_last_col: Bits,
     /// Whether the pie swap has been taken (seat 0 then plays White).
     swapped: bool,
+    /// The turn order before `history` (set by `from_position`).
+    start: turns::Start,
+    /// The position this game was set up from, when not the start position.
+    setup: Option<Arc<Tabik>>,
     history: Vec<TabikMove>,
 }
 
 impl PartialEq for Tabik {
     fn eq(&self, other: &Tabik) -> bool {
-        self.config() == other.config() && self.history == other.history
+        self.config() == other.config()
+            && self.history == other.history
+            && crate::position::same_setup(&self.setup, &other.setup, Tabik::position)
     }
 }
 
@@ -108,6 +117,8 @@ impl Tabik {
             all,
             not_last_col: all & !last_col,
             swapped: false,
+            start: turns::Start::default(),
+            setup: None,
             history: Vec::with_capacity(2 * k * k),
         })
     }
@@ -179,7 +190,7 @@ impl Tabik {
     }
 
     fn pie_available(&self) -> bool {
-        turns::pie_available(self.pie, &self.history)
+        turns::pie_available(self.pie, &self.start, &self.history)
     }
 
     /// Edge index and whether `second` is the east neighbour, for adjacent squares
@@ -284,7 +295,7 @@ impl Game for Tabik {
     const COLOR_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn to_move(&self) -> Option<Seat> {
-        turns::to_move(&self.history, TabikMove::Pass)
+        turns::to_move(&self.start, &self.history, TabikMove::Pass)
     }
 
     fn color_of(&self, seat: Seat) -> Color {
@@ -454,6 +465,11 @@ impl Game for Tabik {
     }
 
     fn reset(&mut self) {
+        if let Some(setup) = self.setup.clone() {
+            self.clone_from(&setup);
+            return;
+        }
+        self.start = turns::Start::default();
         self.stones = [Bits::EMPTY; 2];
         self.rods_east = Bits::EMPTY;
         self.rods_north = Bits::EMPTY;
@@ -466,7 +482,7 @@ impl Game for Tabik {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        turns::last_mover(&self.history, TabikMove::Pass)
+        turns::last_mover(&self.start, &self.history, TabikMove::Pass)
     }
 
     fn scores(&self) -> BySeat<u32> {
