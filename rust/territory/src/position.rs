@@ -366,12 +366,18 @@ pub fn read_turn(pie: bool, f: &[Field<'_>]) -> Result<(Start, bool), PositionEr
     if pie_state == 2 && last_mover.is_none() {
         return Err(last.error("the swap was taken, so someone has moved"));
     }
-    if let (0, Some(m), Some(l)) = (passes_n, mover, last_mover) {
-        if l == m {
+    match (passes_n, mover, last_mover) {
+        (0, Some(m), Some(l)) if l == m => {
             return Err(last.error(
                 "without a pending pass, the last move was made by the seat not to move",
-            ));
+            ))
         }
+        (1, Some(m), Some(l)) if l != m => {
+            return Err(last.error(
+                "after one pass, the last move was made by the seat to move (before the other passed)",
+            ))
+        }
+        _ => {}
     }
     Ok((
         Start {
