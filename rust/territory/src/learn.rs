@@ -69,3 +69,48 @@ pub trait Learn: Game {
 pub fn fill_plane(out: &mut [f32], p: usize, area: usize, value: f32) {
     out[p * area..(p + 1) * area].fill(value);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
+
+    fn check_game<G: Learn>(start: G, games: u64) {
+        let mut mask = vec![false; start.num_actions()];
+        let mut obs = vec![f32::NAN; start.observation_len()];
+        for index in 0..games {
+            let mut g = start.clone();
+            let mut rng = crate::playout::game_rng(5, index);
+            loop {
+                let actions: Vec<usize> = g
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| g.action_of(m).unwrap())
+                    .collect();
+                assert_eq!(g.legal_count(), actions.len());
+                for (i, &a) in actions.iter().enumerate() {
+                    assert_eq!(g.nth_legal_action(i), a);
+                }
+                g.legal_mask(&mut mask);
+                let from_mask: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+                assert_eq!(from_mask, actions);
+                g.observe(&mut obs);
+                assert!(obs.iter().all(|v| v.is_finite() && (-1.0..=2.0).contains(v)));
+                let Some(mv) = g.random_move(&mut rng) else { break };
+                g.play_unchecked(mv);
+            }
+            assert_eq!(g.random_action(0.5), None);
+            let r = g.returns();
+            assert_eq!(r[0] + r[1], 0.0);
+        }
+    }
+
+    #[test]
+    fn masks_and_nth_match_the_legal_moves() {
+        check_game(Tabik::new(TabikConfig { size: 4, pie: true }).unwrap(), 20);
+        check_game(Tabik::new(TabikConfig::default()).unwrap(), 3);
+        check_game(Migong::new(MigongConfig::default()).unwrap(), 2);
+        check_game(Nume::new(NumeConfig { n: 2, komi_phase: true, ..NumeConfig::default() }).unwrap(), 10);
+        check_game(Nume::new(NumeConfig { square: Some(4), ..NumeConfig::default() }).unwrap(), 10);
+    }
+}

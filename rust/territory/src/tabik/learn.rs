@@ -1,0 +1,132 @@
+//! Tabik observations, masks and counting of legal actions (docs/observations.md).
+
+use super::{Tabik, TabikMove};
+use crate::game::{Color, Game, Seat};
+use crate::learn::{fill_plane, Learn};
+
+const PLANES: usize = 8;
+
+impl Tabik {
+    /// Whether the last action was a pass (before `history` too).
+    fn pass_pending(&self) -> bool {
+        match self.history.last() {
+            Some(mv) => *mv == TabikMove::Pass,
+            None => self.start.passes > 0,
+        }
+    }
+
+    /// The action numbers of the two placements and the stone swap across the edge whose
+    /// first square is `first` (east edge when `east`).
+    #[inline]
+    fn edge_index(&self, first: usize, east: bool) -> usize {
+        let k = self.k;
+        if east {
+            first / k * (k - 1) + first % k
+        } else {
+            k * (k - 1) + first
+        }
+    }
+}
+
+impl Learn for Tabik {
+    fn observation_shape(&self) -> [usize; 3] {
+        [PLANES, self.k, self.k]
+    }
+
+    fn observe(&self, out: &mut [f32]) {
+        let area = self.k * self.k;
+        out[..PLANES * area].fill(0.0);
+        let seat = self.to_move().unwrap_or(Seat::First);
+        let own = self.color_of(seat);
+        let planes = [
+            self.stones[own.index()],
+            self.stones[own.other().index()],
+            self.rods_east,
+            self.rods_north,
+        ];
+        for (p, set) in planes.into_iter().enumerate() {
+            for cell in set {
+                out[p * area + cell] = 1.0;
+            }
+        }
+        let flags = [
+            own == Color::First,
+            self.pie_available() && !self.is_over(),
+            self.pass_pending(),
+            self.last_mover() == Some(seat),
+        ];
+        for (i, flag) in flags.into_iter().enumerate() {
+            if flag {
+                fill_plane(out, 4 + i, area, 1.0);
+            }
+        }
+    }
+
+    fn legal_count(&self) -> usize {
+        if self.is_over() {
+            0
+        } else {
+            self.regular_move_count().max(1)
+        }
+    }
+
+    fn nth_legal_action(&self, n: usize) -> usize {
+        let e = self.num_edges();
+        let empty = self.empty();
+        let (east, north) = (self.open_east(empty), self.open_north(empty));
+        let (swap_east, swap_north) = (self.swappable_east(), self.swappable_north());
+        let mut r = n;
+        for (set, is_east) in [(east, true), (north, false)] {
+            let count = 2 * set.count();
+            if r < count {
+                let first = set.nth(r / 2).expect("r is below the count");
+                return 2 * self.edge_index(first, is_east) + r % 2;
+            }
+            r -= count;
+        }
+        for (set, is_east) in [(swap_east, true), (swap_north, false)] {
+            let count = set.count();
+            if r < count {
+                let first = set.nth(r).expect("r is below the count");
+                return 2 * e + self.edge_index(first, is_east);
+            }
+            r -= count;
+        }
+        if self.pie_available() && r == 0 {
+            3 * e
+        } else {
+            3 * e + 1
+        }
+    }
+
+    fn legal_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        if self.is_over() {
+            return;
+        }
+        let e = self.num_edges();
+        let empty = self.empty();
+        let mut any = false;
+        for (set, is_east) in [(self.open_east(empty), true), (self.open_north(empty), false)] {
+            for first in set {
+                let a = 2 * self.edge_index(first, is_east);
+                out[a] = true;
+                out[a + 1] = true;
+                any = true;
+            }
+        }
+        for (set, is_east) in [(self.swappable_east(), true), (self.swappable_north(), false)] {
+            for first in set {
+                out[2 * e + self.edge_index(first, is_east)] = true;
+                any = true;
+            }
+        }
+        if self.pie_available() {
+            out[3 * e] = true;
+            any = true;
+        }
+        if !any {
+            out[3 * e + 1] = true;
+        }
+    }
+}
