@@ -16,6 +16,7 @@
 pub mod bitset;
 pub mod board;
 pub mod coords;
+pub mod env;
 pub mod game;
 pub mod migong;
 pub mod nume;
