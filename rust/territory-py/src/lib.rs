@@ -5,7 +5,9 @@
 
 use pyo3::prelude::*;
 
+mod env;
 pub mod game_class;
+pub mod learn;
 mod migong;
 mod nume;
 mod params;
@@ -18,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<nume::PyNume>()?;
     m.add_class::<migong::PyMigong>()?;
     playouts::register(m)?;
+    m.add_class::<env::PyVecEnv>()?;
     Ok(())
 }

@@ -17,6 +17,7 @@ pub struct PyMigong {
 }
 
 crate::game_class!(PyMigong, Migong);
+crate::learn_methods!(PyMigong, Migong);
 
 fn parse_border(value: &Bound<'_, PyAny>) -> PyResult<Border> {
     let text = value
