@@ -5,7 +5,8 @@ classes here are native (Rust); ``territory.reference`` holds slow, plain pure-P
 implementations of the same API for cross-checking.
 """
 
-from territory._core import Migong, Nume, Tabik
+from territory._core import Migong, Nume, Tabik, VecEnv
+from territory import envs
 from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.errors import IllegalMoveError, RecordError
 from territory.record import load
@@ -15,6 +16,8 @@ __all__ = [
     "Migong",
     "Nume",
     "Tabik",
+    "VecEnv",
+    "envs",
     "random_playouts",
     "replay_playout",
     "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load"]

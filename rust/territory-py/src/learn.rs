@@ -67,15 +67,22 @@ macro_rules! learn_methods {
                 (c, h, w)
             }
 
-            /// Observation planes (float32) from the point of view of the seat to move.
+            /// Observation planes (float32) from the point of view of `seat` (default:
+            /// the seat to move, or seat 0 once the game is over).
+            #[pyo3(signature = (seat = None))]
             fn observation<'py>(
                 &self,
                 py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
                 use numpy::PyArrayMethods;
+                let seat = match seat {
+                    Some(s) if !s.is_none() => $crate::game_class::seat(s)?,
+                    _ => self.game.to_move().unwrap_or(territory::Seat::First),
+                };
                 let [c, h, w] = territory::Learn::observation_shape(&self.game);
                 let array = numpy::PyArray3::<f32>::zeros(py, [c, h, w], false);
-                territory::Learn::observe(&self.game, array.readwrite().as_slice_mut()?);
+                territory::Learn::observe_as(&self.game, seat, array.readwrite().as_slice_mut()?);
                 Ok(array)
             }
 

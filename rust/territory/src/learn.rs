@@ -11,9 +11,14 @@ pub trait Learn: Game {
     /// game's parameters.
     fn observation_shape(&self) -> [usize; 3];
 
-    /// Writes the observation planes, from the point of view of the seat to move (seat
-    /// 0 once the game is over), into `out` (of the length of the shape's product).
-    fn observe(&self, out: &mut [f32]);
+    /// Writes the observation planes, from the point of view of `seat`, into `out` (of
+    /// the length of the shape's product).
+    fn observe_as(&self, seat: Seat, out: &mut [f32]);
+
+    /// The observation from the point of view of the seat to move (seat 0 once over).
+    fn observe(&self, out: &mut [f32]) {
+        self.observe_as(self.to_move().unwrap_or(Seat::First), out);
+    }
 
     /// The number of legal actions (the length of `legal_moves()`), 0 once over.
     fn legal_count(&self) -> usize;

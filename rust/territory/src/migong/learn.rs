@@ -35,9 +35,8 @@ impl Learn for Migong {
         [PLANES, SIDE, SIDE]
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe_as(&self, seat: Seat, out: &mut [f32]) {
         out[..PLANES * AREA].fill(0.0);
-        let seat = self.to_move().unwrap_or(Seat::First);
         let own = self.color_of(seat);
         // Yellow bits of a pattern are the opponent's wedges when we play Blue.
         let flip = if own == Color::First { 0u8 } else { 0x3f };

@@ -22,13 +22,12 @@ impl Learn for Nume {
         [PLANES, side, side]
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe_as(&self, seat: Seat, out: &mut [f32]) {
         let side = self.grid_side();
         let area = side * side;
         out[..PLANES * area].fill(0.0);
         let n = self.n_cells() as f32;
         let scaled = |v: f64| (v / n as f64).min(2.0) as f32;
-        let seat = self.to_move().unwrap_or(Seat::First);
         let own = self.color_of(seat);
         for cell in 0..self.n_cells() {
             let (q, r) = self.board.position(cell);

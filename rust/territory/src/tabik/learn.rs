@@ -33,10 +33,9 @@ impl Learn for Tabik {
         [PLANES, self.k, self.k]
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe_as(&self, seat: Seat, out: &mut [f32]) {
         let area = self.k * self.k;
         out[..PLANES * area].fill(0.0);
-        let seat = self.to_move().unwrap_or(Seat::First);
         let own = self.color_of(seat);
         let planes = [
             self.stones[own.index()],
