@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 import territory
 

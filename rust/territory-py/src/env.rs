@@ -1,7 +1,9 @@
 //! The Python class `territory.VecEnv`: a batch of games stepped in Rust without the
 //! GIL. Its numpy output arrays are made once and refilled by every `reset()`/`step()`.
 
-use numpy::{PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
@@ -13,6 +15,8 @@ use crate::migong::PyMigong;
 use crate::nume::PyNume;
 use crate::tabik::PyTabik;
 
+// One per env, never in a hot loop: the size difference between variants does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Inner {
     Tabik(VecEnv<Tabik>),
     Migong(VecEnv<Migong>),
@@ -74,7 +78,11 @@ fn start_state<'py>(
 }
 
 impl PyVecEnv {
-    fn make<G: Learn>(py: Python<'_>, env: VecEnv<G>, inner: impl FnOnce(VecEnv<G>) -> Inner) -> PyResult<Self> {
+    fn make<G: Learn>(
+        py: Python<'_>,
+        env: VecEnv<G>,
+        inner: impl FnOnce(VecEnv<G>) -> Inner,
+    ) -> PyResult<Self> {
         let b = env.batch();
         let shape = territory::Learn::observation_shape(&env.games()[0]);
         let obs = PyArrayDyn::<f32>::zeros(py, vec![b, shape[0], shape[1], shape[2]], false);
@@ -115,6 +123,7 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
+    #[pyo3(text_signature = "(game, batch, seed=0, threads=None, **params)")]
     #[pyo3(signature = (game, batch, seed = crate::params::default(0), threads = None, **params))]
     fn new(
         py: Python<'_>,
@@ -152,7 +161,10 @@ impl PyVecEnv {
     /// Starts every game again; returns (observations, masks).
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         self.run(py, false)?;
-        PyTuple::new(py, [self.obs.bind(py).as_any(), self.masks.bind(py).as_any()])
+        PyTuple::new(
+            py,
+            [self.obs.bind(py).as_any(), self.masks.bind(py).as_any()],
+        )
     }
 
     /// Plays one action per game (for the seat to move); returns (observations,
@@ -160,7 +172,11 @@ impl PyVecEnv {
     /// their rewards are the final returns, and their observation and mask are those
     /// of the new game. An illegal or out-of-range action raises ValueError naming the
     /// game, and then no game has changed.
-    fn step<'py>(&mut self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
         let np = py.import("numpy")?;
         let array = np.call_method1("asarray", (actions,))?;
         let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
@@ -172,7 +188,10 @@ impl PyVecEnv {
         }
         let array = array.call_method1("astype", ("int64",))?;
         let array: PyReadonlyArray1<'py, i64> = array.extract().map_err(|_| {
-            PyValueError::new_err(format!("actions must be a 1-d array of {} ints", self.actions.len()))
+            PyValueError::new_err(format!(
+                "actions must be a 1-d array of {} ints",
+                self.actions.len()
+            ))
         })?;
         if array.len() != self.actions.len() {
             return Err(PyValueError::new_err(format!(
@@ -182,7 +201,12 @@ impl PyVecEnv {
             )));
         }
         let num_actions = dispatch!(&self.inner, env => env.num_actions());
-        for (i, (&a, slot)) in array.as_slice()?.iter().zip(self.actions.iter_mut()).enumerate() {
+        for (i, (&a, slot)) in array
+            .as_slice()?
+            .iter()
+            .zip(self.actions.iter_mut())
+            .enumerate()
+        {
             if a < 0 || a as usize >= num_actions {
                 return Err(PyValueError::new_err(format!(
                     "game {i}: action must be from 0 to {}, got {a}",
@@ -231,7 +255,8 @@ impl PyVecEnv {
     /// The shape (planes, height, width) of one game's observation.
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        let [c, h, w] = dispatch!(&self.inner, env => territory::Learn::observation_shape(&env.games()[0]));
+        let [c, h, w] =
+            dispatch!(&self.inner, env => territory::Learn::observation_shape(&env.games()[0]));
         (c, h, w)
     }
 

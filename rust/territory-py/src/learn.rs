@@ -55,8 +55,8 @@ macro_rules! learn_methods {
                 })?;
                 let state = cls.call((), params)?;
                 let config = state.extract::<PyRef<'_, Self>>()?.game.config();
-                let game = <$game>::from_position(config, &text)
-                    .map_err($crate::learn::bad_position)?;
+                let game =
+                    <$game>::from_position(config, &text).map_err($crate::learn::bad_position)?;
                 Ok(Self::from_game(game))
             }
 
@@ -109,7 +109,9 @@ macro_rules! learn_methods {
             fn random_action(&self, u: &Bound<'_, PyAny>) -> PyResult<usize> {
                 let u = $crate::learn::unit(u)?;
                 territory::Learn::random_action(&self.game, u).ok_or_else(|| {
-                    $crate::game_class::IllegalMoveError::new_err("the game is over: no legal action")
+                    $crate::game_class::IllegalMoveError::new_err(
+                        "the game is over: no legal action",
+                    )
                 })
             }
 

@@ -191,30 +191,32 @@ impl<G: Learn> VecEnv<G> {
                 .zip(out.dones.par_chunks_mut(CHUNK))
                 .zip(out.to_move.par_chunks_mut(CHUNK))
                 .enumerate()
-                .for_each(|(chunk, (((((games, obs), masks), rewards), dones), to_move))| {
-                    for (i, game) in games.iter_mut().enumerate() {
-                        let mut reward = [0.0; 2];
-                        let mut done = false;
-                        match actions {
-                            None => crate::playout::restart(game, start),
-                            Some(actions) => {
-                                let action = actions[chunk * CHUNK + i];
-                                let mv = game.move_of(action).expect("validated");
-                                game.play_unchecked(mv);
-                                if game.is_over() {
-                                    reward = game.returns();
-                                    done = true;
-                                    crate::playout::restart(game, start);
+                .for_each(
+                    |(chunk, (((((games, obs), masks), rewards), dones), to_move))| {
+                        for (i, game) in games.iter_mut().enumerate() {
+                            let mut reward = [0.0; 2];
+                            let mut done = false;
+                            match actions {
+                                None => crate::playout::restart(game, start),
+                                Some(actions) => {
+                                    let action = actions[chunk * CHUNK + i];
+                                    let mv = game.move_of(action).expect("validated");
+                                    game.play_unchecked(mv);
+                                    if game.is_over() {
+                                        reward = game.returns();
+                                        done = true;
+                                        crate::playout::restart(game, start);
+                                    }
                                 }
                             }
+                            rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
+                            dones[i] = done;
+                            to_move[i] = game.to_move().map_or(-1, |s: Seat| s.index() as i8);
+                            game.observe(&mut obs[i * obs_len..(i + 1) * obs_len]);
+                            game.legal_mask(&mut masks[i * n_actions..(i + 1) * n_actions]);
                         }
-                        rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
-                        dones[i] = done;
-                        to_move[i] = game.to_move().map_or(-1, |s: Seat| s.index() as i8);
-                        game.observe(&mut obs[i * obs_len..(i + 1) * obs_len]);
-                        game.legal_mask(&mut masks[i * n_actions..(i + 1) * n_actions]);
-                    }
-                })
+                    },
+                )
         };
         run_on(self.threads, work);
     }

@@ -100,8 +100,12 @@ mod tests {
                 let from_mask: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
                 assert_eq!(from_mask, actions);
                 g.observe(&mut obs);
-                assert!(obs.iter().all(|v| v.is_finite() && (-1.0..=2.0).contains(v)));
-                let Some(mv) = g.random_move(&mut rng) else { break };
+                assert!(obs
+                    .iter()
+                    .all(|v| v.is_finite() && (-1.0..=2.0).contains(v)));
+                let Some(mv) = g.random_move(&mut rng) else {
+                    break;
+                };
                 g.play_unchecked(mv);
             }
             assert_eq!(g.random_action(0.5), None);
@@ -115,7 +119,22 @@ mod tests {
         check_game(Tabik::new(TabikConfig { size: 4, pie: true }).unwrap(), 20);
         check_game(Tabik::new(TabikConfig::default()).unwrap(), 3);
         check_game(Migong::new(MigongConfig::default()).unwrap(), 2);
-        check_game(Nume::new(NumeConfig { n: 2, komi_phase: true, ..NumeConfig::default() }).unwrap(), 10);
-        check_game(Nume::new(NumeConfig { square: Some(4), ..NumeConfig::default() }).unwrap(), 10);
+        check_game(
+            Nume::new(NumeConfig {
+                n: 2,
+                komi_phase: true,
+                ..NumeConfig::default()
+            })
+            .unwrap(),
+            10,
+        );
+        check_game(
+            Nume::new(NumeConfig {
+                square: Some(4),
+                ..NumeConfig::default()
+            })
+            .unwrap(),
+            10,
+        );
     }
 }

@@ -45,7 +45,10 @@ pub struct Field<'a> {
 impl Field<'_> {
     /// An error about this field.
     pub fn error(&self, message: impl fmt::Display) -> PositionError {
-        PositionError::new(self.column, format!("{} field '{}': {message}", self.name, self.text))
+        PositionError::new(
+            self.column,
+            format!("{} field '{}': {message}", self.name, self.text),
+        )
     }
 
     /// One of `choices` (by position in the list), or an error listing them.
@@ -64,10 +67,7 @@ impl Field<'_> {
 }
 
 /// Splits a position into exactly `names.len()` fields separated by single spaces.
-pub fn fields<'a>(
-    text: &'a str,
-    names: &[&'static str],
-) -> Result<Vec<Field<'a>>, PositionError> {
+pub fn fields<'a>(text: &'a str, names: &[&'static str]) -> Result<Vec<Field<'a>>, PositionError> {
     let mut out = Vec::with_capacity(names.len());
     let mut column = 1;
     for part in text.split(' ') {
@@ -146,7 +146,10 @@ pub fn rows(board: &Board, top_first: bool, gaps: &[(i32, i32)]) -> Vec<Vec<Opti
 
 /// Writes a board: rows separated by `/`, runs of empty cells as numbers, `*` for a
 /// gap, and `piece(cell)` for an occupied cell.
-pub fn write_board(rows: &[Vec<Option<usize>>], mut piece: impl FnMut(usize) -> Option<String>) -> String {
+pub fn write_board(
+    rows: &[Vec<Option<usize>>],
+    mut piece: impl FnMut(usize) -> Option<String>,
+) -> String {
     let mut out = String::new();
     for (i, row) in rows.iter().enumerate() {
         if i > 0 {
@@ -252,7 +255,8 @@ pub fn read_board<T>(
                     None => return Err(too_long(start)),
                 }
             }
-            let (value, len) = piece(&part[start..]).map_err(|m| PositionError::new(col(start), m))?;
+            let (value, len) =
+                piece(&part[start..]).map_err(|m| PositionError::new(col(start), m))?;
             match row.get(slot) {
                 Some(Some(cell)) => out.push((*cell, value, col(start))),
                 Some(None) => {
@@ -368,15 +372,12 @@ pub fn read_turn(pie: bool, f: &[Field<'_>]) -> Result<(Start, bool), PositionEr
     }
     match (passes_n, mover, last_mover) {
         (0, Some(m), Some(l)) if l == m => {
-            return Err(last.error(
-                "without a pending pass, the last move was made by the seat not to move",
-            ))
+            return Err(last
+                .error("without a pending pass, the last move was made by the seat not to move"))
         }
-        (1, Some(m), Some(l)) if l != m => {
-            return Err(last.error(
-                "after one pass, the last move was made by the seat to move (before the other passed)",
-            ))
-        }
+        (1, Some(m), Some(l)) if l != m => return Err(last.error(
+            "after one pass, the last move was made by the seat to move (before the other passed)",
+        )),
         _ => {}
     }
     Ok((
@@ -391,7 +392,11 @@ pub fn read_turn(pie: bool, f: &[Field<'_>]) -> Result<(Start, bool), PositionEr
 
 /// Whether two games were set up from the same position (both from the start, or
 /// from equal positions).
-pub fn same_setup<G>(a: &Option<Arc<G>>, b: &Option<Arc<G>>, position: impl Fn(&G) -> String) -> bool {
+pub fn same_setup<G>(
+    a: &Option<Arc<G>>,
+    b: &Option<Arc<G>>,
+    position: impl Fn(&G) -> String,
+) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(a), Some(b)) => Arc::ptr_eq(a, b) || position(a) == position(b),

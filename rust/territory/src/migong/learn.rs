@@ -41,8 +41,7 @@ impl Learn for Migong {
         // Yellow bits of a pattern are the opponent's wedges when we play Blue.
         let flip = if own == Color::First { 0u8 } else { 0x3f };
         let grid = grid();
-        for cell in 0..CELLS {
-            let g = grid[cell];
+        for (cell, &g) in grid.iter().enumerate() {
             out[18 * AREA + g] = 1.0;
             for &(d, _) in Self::border_edges(cell) {
                 let theirs = (self.border_yellow[cell] ^ flip) >> d & 1 == 1;

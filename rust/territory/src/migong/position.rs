@@ -61,7 +61,10 @@ impl Migong {
             let piece = (word.len() == 6)
                 .then(|| Piece::parse(&word.to_uppercase()))
                 .flatten()
-                .filter(|_| word.bytes().all(|b| matches!(b, b'B' | b'Y')) || word.bytes().all(|b| matches!(b, b'b' | b'y')));
+                .filter(|_| {
+                    word.bytes().all(|b| matches!(b, b'B' | b'Y'))
+                        || word.bytes().all(|b| matches!(b, b'b' | b'y'))
+                });
             match piece {
                 Some(p) => Ok(((p, owner), 6)),
                 None => Err(format!(
@@ -75,7 +78,11 @@ impl Migong {
         for &(cell, (piece, owner), column) in &pieces {
             let name = board.name(cell);
             if super::FULL_SETS[owner.index()] >> piece.0 & 1 == 0 {
-                let (who, letter) = if owner == Color::First { ("Blue", 'B') } else { ("Yellow", 'Y') };
+                let (who, letter) = if owner == Color::First {
+                    ("Blue", 'B')
+                } else {
+                    ("Yellow", 'Y')
+                };
                 return Err(PositionError::new(
                     column,
                     format!("{piece} on {name} is not in {who}'s set (its pieces have at least one {letter} wedge)"),
@@ -105,16 +112,20 @@ impl Migong {
                     ));
                 }
             }
-            for d in 0..6 {
-                let Some(n) = board.step(cell, d) else { continue };
-                let Some(other) = game.pieces[n] else { continue };
+            for (d, direction) in DIRECTION_NAMES.iter().enumerate() {
+                let Some(n) = board.step(cell, d) else {
+                    continue;
+                };
+                let Some(other) = game.pieces[n] else {
+                    continue;
+                };
                 if (piece.0 >> d & 1) != (other.0 >> ((d + 3) % 6) & 1) {
                     return Err(PositionError::new(
                         column,
                         format!(
                             "{piece} on {name} does not fit {other} on {}: its {} wedge differs from the wedge it touches",
                             board.name(n),
-                            DIRECTION_NAMES[d]
+                            direction
                         ),
                     ));
                 }
@@ -130,7 +141,9 @@ impl Migong {
             return Err(f[4].error("pieces are on the board, so someone has moved"));
         }
         if pieces.is_empty() && (swapped || start.ply == 1) {
-            return Err(f[2].error("the pie swap comes after a first placement, and the board is empty"));
+            return Err(
+                f[2].error("the pie swap comes after a first placement, and the board is empty")
+            );
         }
         let passers: &[Seat] = match (start.passes, game.to_move()) {
             (0, _) => &[],
@@ -161,11 +174,13 @@ impl Migong {
 mod tests {
     use super::*;
 
-
     #[test]
     fn positions_round_trip_through_random_games() {
         for (index, pie) in [(0, true), (1, false), (2, true)] {
-            let config = MigongConfig { pie, ..MigongConfig::default() };
+            let config = MigongConfig {
+                pie,
+                ..MigongConfig::default()
+            };
             let mut g = Migong::new(config).unwrap();
             let mut rng = crate::playout::game_rng(11, index);
             loop {
@@ -175,7 +190,9 @@ mod tests {
                 assert_eq!(h.legal_moves(), g.legal_moves(), "{p}");
                 assert_eq!(h.to_move(), g.to_move());
                 assert_eq!(h.outcome(), g.outcome());
-                let Some(mv) = g.random_move(&mut rng) else { break };
+                let Some(mv) = g.random_move(&mut rng) else {
+                    break;
+                };
                 g.play_unchecked(mv);
             }
         }
@@ -187,9 +204,15 @@ mod tests {
         assert_eq!(g.position(), "7/8/9/10/11/12/6*6/12/11/10/9/8/7 0 w 0 -");
         let mut h = g.clone();
         h.play_str("h7:BBBYBB").unwrap();
-        assert_eq!(h.position(), "7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 a 0 0");
+        assert_eq!(
+            h.position(),
+            "7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 a 0 0"
+        );
         h.play_str("swap").unwrap();
         h.play_str("i7:YBBBBY").unwrap();
-        assert_eq!(h.position(), "7/8/9/10/11/12/6*BBBYBBybbbby4/12/11/10/9/8/7 1 s 0 0");
+        assert_eq!(
+            h.position(),
+            "7/8/9/10/11/12/6*BBBYBBybbbby4/12/11/10/9/8/7 1 s 0 0"
+        );
     }
 }

@@ -33,7 +33,9 @@ impl Learn for Nume {
             let (q, r) = self.board.position(cell);
             let g = r as usize * side + q as usize;
             out[6 * area + g] = 1.0;
-            let Some(color) = Color::BOTH.into_iter().find(|c| self.stones[c.index()].contains(cell))
+            let Some(color) = Color::BOTH
+                .into_iter()
+                .find(|c| self.stones[c.index()].contains(cell))
             else {
                 continue;
             };

@@ -48,7 +48,11 @@ impl Nume {
             Some((k, to)) => format!("{k}.5{}", ["b", "w"][to.index()]),
             None => "-".to_string(),
         };
-        let colours = if self.black_seat == Seat::First { "bw" } else { "wb" };
+        let colours = if self.black_seat == Seat::First {
+            "bw"
+        } else {
+            "wb"
+        };
         format!(
             "{board} {} {phase} {komi} {colours}",
             position::seat_char(self.to_move())
@@ -67,13 +71,11 @@ impl Nume {
             let color = match rest.as_bytes()[0] {
                 b'b' => Color::First,
                 b'w' => Color::Second,
-                _ => {
-                    return Err(format!(
-                        "unexpected '{}': a cell is a stone b or w (then its number in parentheses, \
+                _ => return Err(format!(
+                    "unexpected '{}': a cell is a stone b or w (then its number in parentheses, \
                          like b(5), if it has one), or a number of empty cells",
-                        rest.chars().next().unwrap_or(' ')
-                    ))
-                }
+                    rest.chars().next().unwrap_or(' ')
+                )),
             };
             let Some(inner) = rest[1..].strip_prefix('(') else {
                 return Ok(((color, None), 1));
@@ -100,9 +102,15 @@ impl Nume {
         let board = game.board.clone();
         for color in Color::BOTH {
             let own = game.stones[color.index()];
-            let numbered: Bits = own.iter().filter(|&c| game.numbers[c] != NO_NUMBER).collect();
+            let numbered: Bits = own
+                .iter()
+                .filter(|&c| game.numbers[c] != NO_NUMBER)
+                .collect();
             for cell in numbered {
-                if let Some(n) = (board.neighbours(cell) & numbered).iter().find(|&n| n < cell) {
+                if let Some(n) = (board.neighbours(cell) & numbered)
+                    .iter()
+                    .find(|&n| n < cell)
+                {
                     return Err(PositionError::new(
                         column_of(cell),
                         format!(
@@ -135,7 +143,9 @@ impl Nume {
         if black != white && black != white + 1 {
             return Err(PositionError::new(
                 f[0].column,
-                format!("{black} black and {white} white stones: Black moves first and turns alternate"),
+                format!(
+                    "{black} black and {white} white stones: Black moves first and turns alternate"
+                ),
             ));
         }
         // Rebuild the group forest, stone by stone in cell order.
@@ -158,9 +168,9 @@ impl Nume {
             _ => Phase::Stones,
         };
         if game.phase != Phase::Stones && !(config.komi_phase && empty_board) {
-            return Err(f[2].error(
-                "the komi phase ('k', 's') needs komi_phase=True and an empty board",
-            ));
+            return Err(
+                f[2].error("the komi phase ('k', 's') needs komi_phase=True and an empty board")
+            );
         }
         game.komi = match f[3].text {
             "-" => None,
@@ -201,9 +211,9 @@ impl Nume {
             _ => Seat::Second,
         };
         if game.black_seat == Seat::Second && !(config.komi_phase && game.phase == Phase::Stones) {
-            return Err(f[4].error(
-                "seat 0 plays Black unless seat 1 chose Black in the komi phase",
-            ));
+            return Err(
+                f[4].error("seat 0 plays Black unless seat 1 chose Black in the komi phase")
+            );
         }
         let to_move = position::seat_char(game.to_move()).to_string();
         if f[1].text != to_move {
@@ -228,9 +238,21 @@ mod tests {
     fn positions_round_trip_through_random_games() {
         for (index, config) in [
             NumeConfig::default(),
-            NumeConfig { komi_phase: true, ..NumeConfig::default() },
-            NumeConfig { square: Some(5), komi: None, ..NumeConfig::default() },
-            NumeConfig { n: 1, komi_phase: true, komi_to: Color::Second, ..NumeConfig::default() },
+            NumeConfig {
+                komi_phase: true,
+                ..NumeConfig::default()
+            },
+            NumeConfig {
+                square: Some(5),
+                komi: None,
+                ..NumeConfig::default()
+            },
+            NumeConfig {
+                n: 1,
+                komi_phase: true,
+                komi_to: Color::Second,
+                ..NumeConfig::default()
+            },
         ]
         .into_iter()
         .enumerate()
@@ -247,7 +269,9 @@ mod tests {
                     assert_eq!(h.last_mover(), g.last_mover(), "{p}");
                     assert_eq!(h.scores(), g.scores(), "{p}");
                     assert_eq!(h.groups(), g.groups(), "{p}");
-                    let Some(mv) = g.random_move(&mut rng) else { break };
+                    let Some(mv) = g.random_move(&mut rng) else {
+                        break;
+                    };
                     g.play_unchecked(mv);
                 }
             }
@@ -256,7 +280,10 @@ mod tests {
 
     #[test]
     fn examples() {
-        let c = NumeConfig { square: Some(3), ..NumeConfig::default() };
+        let c = NumeConfig {
+            square: Some(3),
+            ..NumeConfig::default()
+        };
         let mut g = Nume::new(c).unwrap();
         assert_eq!(g.position(), "3/3/3 0 - 0.5b bw");
         for mv in ["a1=2", "c3=0", "b1"] {

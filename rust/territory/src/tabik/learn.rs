@@ -106,7 +106,10 @@ impl Learn for Tabik {
         let e = self.num_edges();
         let empty = self.empty();
         let mut any = false;
-        for (set, is_east) in [(self.open_east(empty), true), (self.open_north(empty), false)] {
+        for (set, is_east) in [
+            (self.open_east(empty), true),
+            (self.open_north(empty), false),
+        ] {
             for first in set {
                 let a = 2 * self.edge_index(first, is_east);
                 out[a] = true;
@@ -114,7 +117,10 @@ impl Learn for Tabik {
                 any = true;
             }
         }
-        for (set, is_east) in [(self.swappable_east(), true), (self.swappable_north(), false)] {
+        for (set, is_east) in [
+            (self.swappable_east(), true),
+            (self.swappable_north(), false),
+        ] {
             for first in set {
                 out[2 * e + self.edge_index(first, is_east)] = true;
                 any = true;

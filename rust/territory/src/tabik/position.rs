@@ -122,7 +122,9 @@ impl Tabik {
         if black != white {
             return Err(PositionError::new(
                 f[0].column,
-                format!("{black} black and {white} white stones: every move keeps the two counts equal"),
+                format!(
+                    "{black} black and {white} white stones: every move keeps the two counts equal"
+                ),
             ));
         }
         let (start, swapped) = position::read_turn(config.pie, &f[1..])?;
@@ -132,7 +134,9 @@ impl Tabik {
             return Err(f[4].error("stones are on the board, so someone has moved"));
         }
         if occupied.is_empty() && (swapped || start.ply == 1) {
-            return Err(f[2].error("the pie swap comes after a first placement, and the board is empty"));
+            return Err(
+                f[2].error("the pie swap comes after a first placement, and the board is empty")
+            );
         }
         if start.passes > 0 {
             let moves = game.regular_move_count() - game.pie_available() as usize;
@@ -170,7 +174,9 @@ mod tests {
                     assert_eq!(h.to_move(), g.to_move());
                     assert_eq!(h.last_mover(), g.last_mover());
                     assert_eq!(h.outcome(), g.outcome());
-                    let Some(mv) = g.random_move(&mut rng) else { break };
+                    let Some(mv) = g.random_move(&mut rng) else {
+                        break;
+                    };
                     g.play_unchecked(mv);
                 }
             }
@@ -183,7 +189,8 @@ mod tests {
         assert_eq!(g.position(), "8/8/8/8/8/8/8/8 0 w 0 -");
         g.play_str("b2-b3").unwrap();
         assert_eq!(g.position(), "8/8/8/8/8/1w6/1b^6/8 1 a 0 0");
-        let set_up = Tabik::from_position(TabikConfig::default(), "8/8/8/8/8/8/8/8 0 w 0 -").unwrap();
+        let set_up =
+            Tabik::from_position(TabikConfig::default(), "8/8/8/8/8/8/8/8 0 w 0 -").unwrap();
         assert_eq!(set_up, Tabik::new(TabikConfig::default()).unwrap());
     }
 
