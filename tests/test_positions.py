@@ -238,3 +238,21 @@ def test_documented_examples():
         n.play(m)
     assert n.position() == "2w(0)/3/b(2)b1 1 - 0.5b bw"
     assert territory.Nume(komi_phase=True).position() == "6/7/8/9/8/7/6/5/4 0 k - bw"
+
+
+@pytest.mark.parametrize("impl", ["native", "reference"])
+def test_records_and_pickles_keep_the_set_up_position(impl):
+    import pickle
+
+    cls = (NATIVE if impl == "native" else REFERENCE)["tabik"]
+    s = cls.from_position("3/1w1/1b^1 0 s 0 1", size=3)
+    s.play("a3-b3")
+    record = s.to_record()
+    assert "start = 3/1w1/1b^1 0 s 0 1" in record
+    loaded = territory.load(record, reference=impl == "reference")
+    assert loaded == s and loaded.position() == s.position() and loaded.history == ["a3-b3"]
+    if impl == "native":
+        assert pickle.loads(pickle.dumps(s)) == s
+    assert "start" not in cls(size=3).to_record()
+    with pytest.raises(territory.RecordError, match="bad start position"):
+        territory.load(record.replace("start = 3/1w1", "start = 4/1w1"))

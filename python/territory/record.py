@@ -88,6 +88,9 @@ def dumps(state: Any, seats: tuple[str | None, str | None] = (None, None), comme
         lines += [f"# {line}" for line in comment.splitlines()]
     lines.append(f"game = {state.game}")
     lines += [f"{key} = {format_value(value)}" for key, value in state.params.items()]
+    start = start_position(state)
+    if start is not None:
+        lines.append(f"start = {start}")
     for seat, name in enumerate(seats):
         if name is not None:
             if "\n" in name or "#" in name:
@@ -97,6 +100,16 @@ def dumps(state: Any, seats: tuple[str | None, str | None] = (None, None), comme
     lines.append("moves:")
     lines += [f"{i}. {move}" for i, move in enumerate(state.history, start=1)]
     return "\n".join(lines) + "\n"
+
+
+def start_position(state: Any) -> str | None:
+    """The position a state was set up from (docs/positions.md), or None when it started
+    at the start position."""
+    first = state.copy()
+    while first.history:
+        first.undo()
+    position: str = first.position()
+    return None if position == type(state)(**state.params).position() else position
 
 
 def parse(text: str) -> Record:
@@ -141,8 +154,10 @@ def parse(text: str) -> Record:
         raise RecordError("no 'moves:' line: the record is truncated")
     seats = tuple(header.pop(f"seat{i}", (None, 0))[0] for i in range(2))
     result = header.pop("result", (None, 0))[0]
+    start = header.pop("start", None)
     params = {key: parse_value(value) for key, (value, _) in header.items()}
     record = Record(game, params, moves, seats, result, move_lines)  # type: ignore[arg-type]
+    record.start = start  # type: ignore[attr-defined]
     record.param_lines = {key: line for key, (_, line) in header.items()}  # type: ignore[attr-defined]
     return record
 
@@ -170,7 +185,15 @@ def new_game(record: Record, *, reference: bool = False) -> Any:
     module = importlib.import_module(f"territory.reference.{record.game}" if reference else "territory")
     cls = getattr(module, record.game.capitalize())
     lines: dict[str, int] = getattr(record, "param_lines", {})
+    start = getattr(record, "start", None)
     try:
+        if start is not None:
+            try:
+                return cls.from_position(start[0], **record.params)
+            except ValueError as error:
+                if "bad position" in str(error):
+                    raise RecordError(f"bad start position: {error}", start[1]) from None
+                raise
         return cls(**record.params)
     except TypeError:
         known = set(cls().params)
