@@ -99,5 +99,7 @@ def test_bad_parameters():
         territory.VecEnv("tabik", 4, size=1)
     with pytest.raises(ValueError, match="threads"):
         territory.VecEnv("tabik", 4, threads=0)
+    with pytest.raises(ValueError, match="start state is over"):
+        territory.VecEnv(territory.Tabik.from_position("b>w/b>w - s 2 0", size=2), 4)
     with pytest.raises(ValueError, match="parameters only with a game name"):
         territory.VecEnv(territory.Tabik(), 4, size=3)

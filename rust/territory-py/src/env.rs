@@ -141,6 +141,11 @@ impl PyVecEnv {
             Some(t) => crate::params::int_in(t, "threads", 1, 1024)?,
         };
         let state = start_state(py, game, params)?;
+        if state.getattr("is_over").and_then(|v| v.extract::<bool>()).unwrap_or(false) {
+            return Err(PyValueError::new_err(
+                "the start state is over: every game of a VecEnv needs a move to make",
+            ));
+        }
         if let Ok(s) = state.cast::<PyTabik>() {
             let start = s.borrow().game.clone();
             Self::make(py, VecEnv::new(start, batch, seed, threads), Inner::Tabik)
