@@ -256,3 +256,30 @@ def test_records_and_pickles_keep_the_set_up_position(impl):
     assert "start" not in cls(size=3).to_record()
     with pytest.raises(territory.RecordError, match="bad start position"):
         territory.load(record.replace("start = 3/1w1", "start = 4/1w1"))
+
+
+@pytest.mark.parametrize("impl", ["native", "reference"])
+@pytest.mark.parametrize("name", list(NATIVE))
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_any_text_gives_a_state_or_a_value_error(name, impl, data):
+    cls = (NATIVE if impl == "native" else REFERENCE)[name]
+    start = NATIVE[name]().position() if name != "nume" else territory.Nume(square=3).position()
+    params = {"square": 3} if name == "nume" else {}
+    alphabet = sorted(set(start + "bwyBY()>^*0123456789-/ é\x00"))
+    text = data.draw(
+        st.one_of(
+            st.text(alphabet=alphabet, max_size=60),
+            st.text(max_size=20),
+            # a valid position with one character changed, removed or inserted
+            st.tuples(st.integers(0, len(start)), st.sampled_from(alphabet), st.integers(0, 2)).map(
+                lambda t: start[: t[0]] + (t[1] if t[2] else "") + start[t[0] + (t[2] != 2):]
+            ),
+        )
+    )
+    try:
+        s = cls.from_position(text, **params)
+    except ValueError as error:
+        assert str(error).startswith("bad position: column ")
+        return
+    assert cls.from_position(s.position(), **params).position() == s.position()

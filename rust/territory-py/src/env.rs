@@ -141,7 +141,11 @@ impl PyVecEnv {
             Some(t) => crate::params::int_in(t, "threads", 1, 1024)?,
         };
         let state = start_state(py, game, params)?;
-        if state.getattr("is_over").and_then(|v| v.extract::<bool>()).unwrap_or(false) {
+        if state
+            .getattr("is_over")
+            .and_then(|v| v.extract::<bool>())
+            .unwrap_or(false)
+        {
             return Err(PyValueError::new_err(
                 "the start state is over: every game of a VecEnv needs a move to make",
             ));

@@ -71,11 +71,13 @@ impl Nume {
             let color = match rest.as_bytes()[0] {
                 b'b' => Color::First,
                 b'w' => Color::Second,
-                _ => return Err(format!(
+                _ => {
+                    return Err(format!(
                     "unexpected '{}': a cell is a stone b or w (then its number in parentheses, \
                          like b(5), if it has one), or a number of empty cells",
                     rest.chars().next().unwrap_or(' ')
-                )),
+                ))
+                }
             };
             let Some(inner) = rest[1..].strip_prefix('(') else {
                 return Ok(((color, None), 1));
@@ -176,7 +178,8 @@ impl Nume {
             "-" => None,
             text => {
                 let bad = || f[3].error("expected '-' or a komi like '2.5b' or '0.5w'");
-                let (value, to) = text.split_at(text.len().saturating_sub(1));
+                let last = text.char_indices().last().map_or(0, |(i, _)| i);
+                let (value, to) = text.split_at(last);
                 let to = match to {
                     "b" => Color::First,
                     "w" => Color::Second,
