@@ -283,3 +283,22 @@ def test_any_text_gives_a_state_or_a_value_error(name, impl, data):
         assert str(error).startswith("bad position: column ")
         return
     assert cls.from_position(s.position(), **params).position() == s.position()
+
+
+@pytest.mark.parametrize("name", list(NATIVE))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_engine_and_reference_positions_for_any_parameters(name, data):
+    params = data.draw(PARAMS[name])
+    if name == "tabik":
+        params["size"] = min(params["size"], 5)
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
+    s, r = NATIVE[name](**params), REFERENCE[name](**params)
+    limit = 25 if name == "migong" else 10**6
+    while True:
+        assert r.position() == s.position()
+        if s.is_over or len(s.history) >= limit:
+            break
+        r.apply_action(s.play_random(rng.random()))
+    t = REFERENCE[name].from_position(s.position(), **params)
+    assert t.legal_actions() == s.legal_actions() and t.scores() == s.scores()
