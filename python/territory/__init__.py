@@ -7,7 +7,7 @@ the engine's own registry; ``new_game(name, **params)`` builds any of them.
 """
 
 from territory import _presentation
-from territory._core import Migong, Nume, Tabik, __version__
+from territory._core import Migong, Nume, Tabik, VecEnv, __version__
 from territory.errors import IllegalMoveError, RecordError
 from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.record import load
@@ -24,6 +24,7 @@ from territory.evaluate import evaluate, fair_komi, openings  # noqa: E402
 from territory.agents import (  # noqa: E402
     AgentError, MatchResults, NodeLimitError, RandomAgent, Uct, parse_agent, play_match, solve,
 )
+from territory import envs  # noqa: E402
 
 __all__ = [
     "__version__",
@@ -32,6 +33,8 @@ __all__ = [
     "Nume",
     "Tabik",
     "new_game",
+    "VecEnv",
+    "envs",
     "random_playouts",
     "replay_playout",
     "evaluate", "fair_komi", "openings",

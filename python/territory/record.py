@@ -100,6 +100,9 @@ def dumps(state: GameState, seats: tuple[str | None, str | None] = (None, None),
         lines += [f"# {line}" for line in comment.splitlines()]
     lines.append(f"game = {state.game}")
     lines += [f"{key} = {format_value(value)}" for key, value in state.params.items()]
+    start = start_position(state)
+    if start is not None:
+        lines.append(f"start = {start}")
     for seat, name in enumerate(seats):
         if name is not None:
             if "\n" in name or "#" in name:
@@ -109,6 +112,16 @@ def dumps(state: GameState, seats: tuple[str | None, str | None] = (None, None),
     lines.append("moves:")
     lines += [f"{i}. {move}" for i, move in enumerate(state.history, start=1)]
     return "\n".join(lines) + "\n"
+
+
+def start_position(state: Any) -> str | None:
+    """The position a state was set up from (docs/positions.md), or None when it started
+    at the start position."""
+    first = state.copy()
+    while first.history:
+        first.undo()
+    position: str = first.position()
+    return None if position == type(state)(**state.params).position() else position
 
 
 def parse(text: str) -> Record:
@@ -156,8 +169,10 @@ def parse(text: str) -> Record:
         raise RecordError("no 'moves:' line: the record is truncated")
     seats = tuple(header.pop(f"seat{i}", (None, 0))[0] for i in range(2))
     result = header.pop("result", (None, 0))[0]
+    start = header.pop("start", None)
     params = {key: parse_value(value) for key, (value, _) in header.items()}
     record = Record(game, params, moves, seats, result, move_lines)  # type: ignore[arg-type]
+    record.start = start  # type: ignore[attr-defined]
     record.param_lines = {key: line for key, (_, line) in header.items()}  # type: ignore[attr-defined]
     return record
 
@@ -188,6 +203,7 @@ def new_game(record: Record, *, reference: bool = False) -> GameState:
     else:
         games = registry.GAMES
     lines: dict[str, int] = getattr(record, "param_lines", {})
+    start = getattr(record, "start", None)
     try:
         state: GameState = registry.build(games, record.game, record.params)
     except ValueError as error:
@@ -197,4 +213,9 @@ def new_game(record: Record, *, reference: bool = False) -> GameState:
                 raise RecordError(message.split(";")[0], line) from None
         bad_line = next((n for key, n in lines.items() if message.startswith(key)), None)
         raise RecordError(f"bad parameter: {error}", bad_line) from None
+    if start is not None:
+        try:
+            state = type(state).from_position(start[0], **record.params)  # type: ignore[attr-defined]
+        except ValueError as error:
+            raise RecordError(f"bad start position: {error}", start[1]) from None
     return state

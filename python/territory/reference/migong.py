@@ -13,6 +13,7 @@ import re
 from territory.errors import IllegalMoveError
 from territory._presentation import Presentation
 from territory.types import Group
+from territory.reference import _position
 
 # --- geometry ---------------------------------------------------------------------------
 
@@ -103,7 +104,7 @@ def _border_colors(border: str) -> dict[tuple[tuple[int, int], int], str]:
     return colors
 
 
-class Migong(Presentation):
+class Migong(_position.SetUpTurns, Presentation):
     """Migong, simply: a dict cell -> piece string, replayed from the history on undo."""
 
     game = "migong"
@@ -137,13 +138,21 @@ class Migong(Presentation):
         # Pieces used from each colour's set (keyed by the set's colour letter).
         self._used: dict[str, set[str]] = {"B": set(), "Y": set()}
         self._swapped = False
+        # The colour letter of the set each placed piece came from.
+        self._owner: dict[tuple[int, int], str] = {}
+        if self._base is not None:  # set up by from_position
+            self._pieces = dict(self._base["pieces"])
+            self._owner = dict(self._base["owner"])
+            for cell, letter in self._owner.items():
+                self._used[letter].add(self._pieces[cell])
+            self._swapped = self._base["swapped"]
 
     def _mover_letter(self) -> str:
-        return COLOR_LETTER[self.color_of(len(self._history) % 2)]
+        return COLOR_LETTER[self.color_of(self._ply() % 2)]
 
     def _swap_allowed(self) -> bool:
         # Seat 1's first turn is the turn after exactly one action (Blue's first move).
-        return self._pie and not self.is_over and len(self._history) == 1
+        return self._pie and not self.is_over and self._ply() == 1
 
     def _mismatch(self, cell: tuple[int, int], piece: str) -> str | None:
         """Why piece does not fit on cell, or None when every wedge matches."""
@@ -257,6 +266,7 @@ class Migong(Presentation):
         elif parsed != "pass":
             cell, piece = parsed
             self._used[self._mover_letter()].add(piece)
+            self._owner[cell] = self._mover_letter()
             self._pieces[cell] = piece
         self._history.append(move)
 
@@ -266,15 +276,6 @@ class Migong(Presentation):
     def params(self) -> dict:
         return {"pie": self._pie, "border": self._border, "group_size": self._group_size}
 
-    @property
-    def is_over(self) -> bool:
-        return len(self._history) >= 2 and self._history[-1] == "pass" and self._history[-2] == "pass"
-
-    @property
-    def to_move(self) -> int | None:
-        if self.is_over:
-            return None
-        return len(self._history) % 2
 
     def color_of(self, seat: int) -> str:
         if isinstance(seat, bool) or seat not in (0, 1):
@@ -286,12 +287,6 @@ class Migong(Presentation):
     def history(self) -> list[str]:
         return list(self._history)
 
-    @property
-    def last_mover(self) -> int | None:
-        for k in range(len(self._history) - 1, -1, -1):
-            if self._history[k] != "pass":
-                return k % 2  # seats alternate every action
-        return None
 
     # --- moves --------------------------------------------------------------------------
 
@@ -324,6 +319,8 @@ class Migong(Presentation):
 
     def copy(self) -> "Migong":
         other = Migong(self._pie, self._border, self._group_size)
+        other._base = self._base
+        other._reset()
         for move in self._history:
             other._do(move, other._parse(move))
         return other
@@ -462,6 +459,86 @@ class Migong(Presentation):
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return self.params == other.params and self._history == other._history
+        return (
+            self.params == other.params
+            and self._history == other._history
+            and (self._base or {}).get("text") == (other._base or {}).get("text")
+        )
 
     __hash__ = None
+
+    # --- positions ----------------------------------------------------------------------
+
+    @staticmethod
+    def _rows():
+        rows = []
+        for r in range(-RADIUS, RADIUS + 1):
+            row = [(q, r) for q in range(-RADIUS, RADIUS + 1) if _in_hexhex(q, r)]
+            rows.append([None if cell == CENTER else cell for cell in row])
+        return rows
+
+    def position(self) -> str:
+        """The position as one line (docs/positions.md)."""
+
+        def piece(cell):
+            if cell not in self._pieces:
+                return None
+            text = self._pieces[cell]
+            return text if self._owner[cell] == "B" else text.lower()
+
+        return _position.write_board(self._rows(), piece) + " " + self._turn_text()
+
+    @classmethod
+    def from_position(cls, text, **params):
+        """A state set up at a position string (docs/positions.md), history empty."""
+        game = cls(**params)
+        fields = _position.split_fields(text, ["board", "to move", "pie", "passes", "last mover"])
+
+        def read_piece(rest):
+            word = rest[:6]
+            if len(word) == 6 and set(word) <= {"B", "Y"}:
+                return (word, "B"), 6
+            if len(word) == 6 and set(word) <= {"b", "y"}:
+                return (word.upper(), "Y"), 6
+            raise ValueError(f"{word!r} is not a piece: six letters B/Y or b/y, or a number of empty cells")
+
+        found = _position.read_board(fields[0], cls._rows(), read_piece)
+        order = sorted(found, key=lambda cell: CELL_INDEX[cell])
+        game._pieces = {}
+        used = {"B": {}, "Y": {}}
+        for cell in order:
+            (piece, letter), column = found[cell]
+            name = _cell_name(cell)
+            if letter not in piece:
+                raise _position.error(column, f"{piece} on {name} is not in its owner's set")
+            if piece in used[letter]:
+                raise _position.error(column, f"{piece} on {name} was placed twice by the same colour "
+                                      f"(also on {_cell_name(used[letter][piece])})")
+            used[letter][piece] = cell
+            reason = game._mismatch(cell, piece)
+            if reason is not None:
+                raise _position.error(column, reason)
+            game._pieces[cell] = piece
+        base = game._read_turn(fields[1:], not found)
+        base.update(
+            pieces={cell: found[cell][0][0] for cell in order},
+            owner={cell: found[cell][0][1] for cell in order},
+            text=None,
+        )
+        game._base = base
+        game._reset()
+        passers = {0: [], 1: [1 - (game.to_move or 0)], 2: [0, 1]}[base["passes"]]
+        for seat in passers:
+            letter = COLOR_LETTER[game.color_of(seat)]
+            for cell in CELLS:
+                if cell in game._pieces:
+                    continue
+                if any(letter in p and p not in game._used[letter] and game._mismatch(cell, p) is None
+                       for p in ALL_PIECES):
+                    raise _position.error(fields[3][1], f"seat {seat} passed but had a placement")
+        if game.position() != cls(**params).position():
+            base["text"] = game.position()
+        else:
+            game._base = None
+            game._reset()
+        return game

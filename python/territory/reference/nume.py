@@ -13,6 +13,7 @@ import re
 from territory.errors import IllegalMoveError
 from territory._presentation import Presentation
 from territory.types import Group
+from territory.reference import _position
 
 MAX_NUMBER = 2**31 - 1
 MAX_KOMI_K = 2**31
@@ -119,6 +120,12 @@ class Nume(Presentation):
             self._phase = "play"
             self._komi = None if self._komi_param is None else (self._komi_param, self._komi_to_param)
         self._seat_colors = ["black", "white"]
+        base = getattr(self, "_base", None)
+        if base is not None:  # set up by from_position
+            self._board = dict(base["board"])
+            self._phase = base["phase"]
+            self._komi = base["komi"]
+            self._seat_colors = list(base["seat_colors"])
 
     # ------------------------------------------------------------------ basic queries
     @property
@@ -165,7 +172,19 @@ class Nume(Presentation):
 
     @property
     def last_mover(self):
-        return self._movers[-1] if self._movers else None
+        if self._movers:
+            return self._movers[-1]
+        if getattr(self, "_base", None) is None:
+            return None
+        # Set up from a position: the last mover follows from it (docs/positions.md).
+        if self._phase == "side":
+            return 0
+        if self._phase == "play" and not self._board:
+            return 1 if self._komi_phase else None
+        if self._phase == "play":
+            placed_last = "white" if self._color_to_place() == "black" else "black"
+            return self._seat_colors.index(placed_last)
+        return None
 
     @property
     def history(self) -> list:
@@ -361,6 +380,7 @@ class Nume(Presentation):
 
     def copy(self) -> "Nume":
         other = Nume(**self.params)
+        other._base = getattr(self, "_base", None)
         other._board = dict(self._board)
         other._history = list(self._history)
         other._movers = list(self._movers)
@@ -471,6 +491,113 @@ class Nume(Presentation):
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return self.params == other.params and self._history == other._history
+        mine = (getattr(self, "_base", None) or {}).get("text")
+        theirs = (getattr(other, "_base", None) or {}).get("text")
+        return self.params == other.params and self._history == other._history and mine == theirs
 
     __hash__ = None
+
+    # ------------------------------------------------------------------ positions
+    def _rows(self):
+        rows = {}
+        for i, (q, r) in enumerate(self._coords):
+            rows.setdefault(r, []).append(i)
+        ordered = [rows[r] for r in sorted(rows)]
+        return ordered[::-1] if self._square is not None else ordered
+
+    def position(self) -> str:
+        """The position as one line (docs/positions.md)."""
+
+        def piece(cell):
+            if cell not in self._board:
+                return None
+            color, number = self._board[cell]
+            return color[0] + ("" if number is None else f"({number})")
+
+        phase = {"komi": "k", "side": "s", "play": "-"}[self._phase]
+        if self._komi is None:
+            komi = "-"
+        else:
+            value, color = self._komi
+            komi = f"{int(value - 0.5)}.5{color[0]}"
+        colours = "bw" if self._seat_colors[0] == "black" else "wb"
+        mover = _position.seat_text(self.to_move)
+        return f"{_position.write_board(self._rows(), piece)} {mover} {phase} {komi} {colours}"
+
+    @classmethod
+    def from_position(cls, text, **params):
+        """A state set up at a position string (docs/positions.md), history empty."""
+        game = cls(**params)
+        fields = _position.split_fields(text, ["board", "to move", "phase", "komi", "colours"])
+        number_re = re.compile(r"\((0|[1-9][0-9]*)\)")
+
+        def read_piece(rest):
+            if rest[0] not in "bw":
+                raise ValueError(f"unexpected {rest[0]!r}: expected b, w or a number of empty cells")
+            color = "black" if rest[0] == "b" else "white"
+            if rest[1:2] != "(":
+                return (color, None), 1
+            match = number_re.match(rest, 1)
+            if match is None or int(match.group(1)) > MAX_NUMBER:
+                raise ValueError("a stone's number is a whole number from 0 to 2^31 - 1 in parentheses")
+            return (color, int(match.group(1))), match.end()
+
+        found = _position.read_board(fields[0], game._rows(), read_piece)
+        board = {cell: value for cell, (value, _) in found.items()}
+        for cell in sorted(board):
+            color, number = board[cell]
+            column = found[cell][1]
+            if number is not None:
+                for other in game._neighbours[cell]:
+                    if other < cell and board.get(other, (None, None))[0] == color and board[other][1] is not None:
+                        raise _position.error(column, "two numbered stones of one colour side by side")
+        game._board = board
+        for cell in sorted(board):
+            if not any(board[c][1] is not None for c in game._flood(cell)):
+                raise _position.error(found[cell][1], "a group without a numbered stone")
+        blacks = sum(1 for color, _ in board.values() if color == "black")
+        whites = len(board) - blacks
+        if blacks not in (whites, whites + 1):
+            raise _position.error(fields[0][1], "black stones must equal white stones or exceed them by one")
+        (mover, mc), (phase, pc), (komi, kc), (colours, cc) = fields[1:]
+        if phase not in ("k", "s", "-"):
+            raise _position.error(pc, f"phase must be k, s or -, got {phase!r}")
+        phase = {"k": "komi", "s": "side", "-": "play"}[phase]
+        if phase != "play" and not (game._komi_phase and not board):
+            raise _position.error(pc, "the komi phase needs komi_phase=True and an empty board")
+        if komi == "-":
+            komi_value = None
+        else:
+            match = re.fullmatch(r"(0|[1-9][0-9]*)\.5([bw])", komi)
+            if match is None:
+                raise _position.error(kc, f"komi must be '-' or like '2.5b', got {komi!r}")
+            komi_value = (int(match.group(1)) + 0.5, "black" if match.group(2) == "b" else "white")
+        if phase == "komi" and komi_value is not None:
+            raise _position.error(kc, "no komi is chosen yet in phase k")
+        if phase != "komi" and game._komi_phase:
+            if komi_value is None or komi_value[0] > game._N + 0.5:
+                raise _position.error(kc, f"the komi phase chooses a komi up to {game._N}.5")
+        if not game._komi_phase:
+            expected = None if game._komi_param is None else (game._komi_param, game._komi_to_param)
+            if komi_value != expected:
+                raise _position.error(kc, "the komi must be the game's komi parameter")
+        if colours not in ("bw", "wb"):
+            raise _position.error(cc, f"colours must be bw or wb, got {colours!r}")
+        if colours == "wb" and not (game._komi_phase and phase == "play"):
+            raise _position.error(cc, "seat 1 plays Black only after choosing it in the komi phase")
+        game._base = {
+            "board": board,
+            "phase": phase,
+            "komi": komi_value,
+            "seat_colors": ["black", "white"] if colours == "bw" else ["white", "black"],
+            "text": None,
+        }
+        game._reset()
+        if mover != _position.seat_text(game.to_move):
+            raise _position.error(mc, f"the seat to move here is {_position.seat_text(game.to_move)}")
+        if game.position() != cls(**params).position():
+            game._base["text"] = game.position()
+        else:
+            game._base = None
+            game._reset()
+        return game

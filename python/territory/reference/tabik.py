@@ -29,6 +29,7 @@ import re
 from territory.errors import IllegalMoveError
 from territory._presentation import Presentation
 from territory.types import Group
+from territory.reference import _position
 
 BLACK = "black"
 WHITE = "white"
@@ -37,7 +38,7 @@ _SQUARE_RE = re.compile(r"([a-z])([0-9]+)")
 _MOVE_RE = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")
 
 
-class Tabik(Presentation):
+class Tabik(_position.SetUpTurns, Presentation):
     """A Tabik game state (reference implementation)."""
 
     game = "tabik"
@@ -60,6 +61,10 @@ class Tabik(Presentation):
         self._swapped = False  # True after a pie swap: seat 0 plays white
         self._history = []  # canonical move strings
         self._actions = []  # the same moves as action numbers
+        if self._base is not None:  # set up by from_position
+            self._stones = dict(self._base["stones"])
+            self._rods = set(self._base["rods"])
+            self._swapped = self._base["swapped"]
 
     @property
     def params(self):
@@ -201,7 +206,7 @@ class Tabik(Presentation):
         if a == 3 * E:
             if not self._pie:
                 return "swap is not allowed: the pie rule is off"
-            if len(self._history) != 1:
+            if self._ply() != 1:
                 return "swap is only allowed as seat 1's first action"
             return None
         if a >= 2 * E:
@@ -295,15 +300,6 @@ class Tabik(Presentation):
     def history(self):
         return list(self._history)
 
-    @property
-    def is_over(self):
-        return len(self._history) >= 2 and self._history[-1] == "pass" and self._history[-2] == "pass"
-
-    @property
-    def to_move(self):
-        if self.is_over:
-            return None
-        return len(self._history) % 2
 
     def color_of(self, seat):
         if isinstance(seat, bool) or seat not in (0, 1):
@@ -312,12 +308,6 @@ class Tabik(Presentation):
         second = BLACK if self._swapped else WHITE
         return first if seat == 0 else second
 
-    @property
-    def last_mover(self):
-        for i in range(len(self._history) - 1, -1, -1):
-            if self._history[i] != "pass":
-                return i % 2
-        return None
 
     def groups(self):
         seen = set()
@@ -395,6 +385,8 @@ class Tabik(Presentation):
 
     def copy(self):
         other = Tabik(self._size, self._pie)
+        other._base = self._base
+        other._reset()
         for a in self._actions:
             other._do(a)
         return other
@@ -402,7 +394,96 @@ class Tabik(Presentation):
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return self.params == other.params and self._history == other._history
+        return (
+            self.params == other.params
+            and self._history == other._history
+            and (self._base or {}).get("text") == (other._base or {}).get("text")
+        )
 
     __hash__ = None
+
+    # ------------------------------------------------------------------ positions
+
+    def _rows(self):
+        k = self._size
+        return [[r * k + c for c in range(k)] for r in reversed(range(k))]
+
+    def _east_edge(self, cell):
+        k = self._size
+        return cell // k * (k - 1) + cell % k
+
+    def _north_edge(self, cell):
+        k = self._size
+        return k * (k - 1) + cell
+
+    def position(self):
+        """The position as one line (docs/positions.md)."""
+        k = self._size
+
+        def piece(cell):
+            if cell not in self._stones:
+                return None
+            text = "b" if self._stones[cell] == BLACK else "w"
+            if cell % k < k - 1 and self._east_edge(cell) in self._rods:
+                text += ">"
+            if cell + k < k * k and self._north_edge(cell) in self._rods:
+                text += "^"
+            return text
+
+        return _position.write_board(self._rows(), piece) + " " + self._turn_text()
+
+    @classmethod
+    def from_position(cls, text, **params):
+        """A state set up at a position string (docs/positions.md), history empty."""
+        game = cls(**params)
+        fields = _position.split_fields(text, ["board", "to move", "pie", "passes", "last mover"])
+        k = game._size
+
+        def read_piece(rest):
+            if rest[0] not in "bw":
+                raise ValueError(f"unexpected {rest[0]!r}: expected b, w or a number of empty squares")
+            length = 1
+            east = rest[length:length + 1] == ">"
+            length += east
+            north = rest[length:length + 1] == "^"
+            length += north
+            return (BLACK if rest[0] == "b" else WHITE, east, north), length
+
+        found = _position.read_board(fields[0], game._rows(), read_piece)
+        stones = {cell: color for cell, ((color, _, _), _) in found.items()}
+        rods = set()
+        touched = set()
+        for cell, ((_, east, north), column) in sorted(found.items()):
+            for has, ok, other, edge in (
+                (east, cell % k < k - 1, cell + 1, game._east_edge(cell)),
+                (north, cell + k < k * k, cell + k, game._north_edge(cell)),
+            ):
+                if not has:
+                    continue
+                if not ok:
+                    raise _position.error(column, f"a rod beside {game._cell_name(cell)} would lie off the board")
+                if other not in stones:
+                    raise _position.error(
+                        column, f"a rod touches the empty square {game._cell_name(other)}: rods lie between stones"
+                    )
+                rods.add(edge)
+                touched |= {cell, other}
+        for cell, (_, column) in sorted(found.items()):
+            if cell not in touched:
+                raise _position.error(column, f"the stone on {game._cell_name(cell)} touches no rod")
+        blacks = sum(1 for c in stones.values() if c == BLACK)
+        if blacks * 2 != len(stones):
+            raise _position.error(fields[0][1], "the numbers of black and white stones differ")
+        base = game._read_turn(fields[1:], not stones)
+        base.update(stones=stones, rods=rods, text=None)
+        game._base = base
+        game._reset()
+        if base["passes"] and any(game._why_illegal(a) is None for a in range(3 * game._num_edges)):
+            raise _position.error(fields[3][1], "a pass is only legal without other moves, and moves are available")
+        if game.position() != cls(**params).position():
+            base["text"] = game.position()
+        else:
+            game._base = None
+            game._reset()
+        return game
 

@@ -6,8 +6,10 @@
 
 use pyo3::prelude::*;
 
+mod env;
 mod evaluate;
 pub mod game_class;
+pub mod learn;
 mod migong;
 mod nume;
 mod params;
@@ -31,5 +33,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     playouts::register(m)?;
     evaluate::register(m)?;
     search::register(m)?;
+    m.add_class::<env::PyVecEnv>()?;
     Ok(())
 }

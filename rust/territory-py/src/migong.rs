@@ -17,6 +17,7 @@ pub struct PyMigong {
 }
 
 crate::game_class!(PyMigong, Migong);
+crate::learn_methods!(PyMigong, Migong);
 
 /// A `border` or `group_size` parameter: a string read by the engine, which also gives
 /// the message for a bad one (a value that is not a string is read as "", never valid).

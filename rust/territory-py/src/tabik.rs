@@ -14,6 +14,7 @@ pub struct PyTabik {
 }
 
 crate::game_class!(PyTabik, Tabik);
+crate::learn_methods!(PyTabik, Tabik);
 
 #[pymethods]
 impl PyTabik {

@@ -25,6 +25,9 @@ mod legal_count;
 
 mod params;
 
+mod learn;
+mod position;
+
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;
 const WEDGES: usize = 6 * CELLS;
@@ -195,6 +198,12 @@ pub struct Migong {
     /// The patterns each colour still has.
     remaining: [u64; 2],
     swapped: bool,
+    /// Bit `cell` is set when the piece on `cell` came from the second colour's set.
+    placed_by_second: u128,
+    /// The turn order before `history` (set by `from_position`).
+    start: turns::Start,
+    /// The position this game was set up from, when not the start position.
+    setup: Option<Arc<Migong>>,
     history: Vec<MigongMove>,
     /// XOR of the keys of the pieces on the board and of the pieces used.
     board_key: u64,
@@ -202,7 +211,9 @@ pub struct Migong {
 
 impl PartialEq for Migong {
     fn eq(&self, other: &Migong) -> bool {
-        self.config == other.config && self.history == other.history
+        self.config == other.config
+            && self.history == other.history
+            && crate::position::same_setup(&self.setup, &other.setup, Migong::position)
     }
 }
 
@@ -231,6 +242,9 @@ impl Migong {
             fit: [0; CELLS],
             remaining: FULL_SETS,
             swapped: false,
+            placed_by_second: 0,
+            start: turns::Start::default(),
+            setup: None,
             history: Vec::with_capacity(2 * CELLS + 4),
             board_key: 0,
         };
@@ -344,6 +358,7 @@ impl Migong {
 
     fn turn_key(&self) -> u64 {
         zobrist::turn_key(
+            &self.start,
             &self.history,
             MigongMove::Pass,
             self.config.pie,
@@ -352,11 +367,11 @@ impl Migong {
     }
 
     fn mover_color(&self) -> Color {
-        self.color_of(Seat::of_ply(self.history.len()))
+        self.color_of(self.start.seat_of(self.history.len()))
     }
 
     fn pie_available(&self) -> bool {
-        turns::pie_available(self.config.pie, &self.history)
+        turns::pie_available(self.config.pie, &self.start, &self.history)
     }
 
     fn placement_count(&self, set: u64) -> usize {
@@ -463,7 +478,7 @@ impl Game for Migong {
     const COLOR_NAMES: [&'static str; 2] = COLOR_NAMES;
 
     fn to_move(&self) -> Option<Seat> {
-        turns::to_move(&self.history, MigongMove::Pass)
+        turns::to_move(&self.start, &self.history, MigongMove::Pass)
     }
 
     fn color_of(&self, seat: Seat) -> Color {
@@ -570,7 +585,7 @@ impl Game for Migong {
                 }
                 Err(IllegalMove::new(format!("{piece} does not fit on {coord}")))
             }
-            MigongMove::Swap => turns::check_pie_swap(self.config.pie, &self.history),
+            MigongMove::Swap => turns::check_pie_swap(self.config.pie, &self.start, &self.history),
             MigongMove::Pass => turns::check_pass(
                 self.placement_count(self.remaining[color.index()]) + self.pie_available() as usize,
             ),
@@ -585,6 +600,7 @@ impl Game for Migong {
                 self.set_piece(cell, Some(piece));
                 self.remaining[color.index()] &= !(1 << piece.0);
                 self.board_key ^= Self::piece_key(cell, piece, color);
+                self.placed_by_second |= (color.index() as u128) << cell;
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -601,6 +617,7 @@ impl Game for Migong {
                 self.set_piece(cell, None);
                 self.remaining[color.index()] |= 1 << piece.0;
                 self.board_key ^= Self::piece_key(cell, piece, color);
+                self.placed_by_second &= !(1u128 << cell);
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -609,6 +626,12 @@ impl Game for Migong {
     }
 
     fn reset(&mut self) {
+        if let Some(setup) = self.setup.clone() {
+            self.clone_from(&setup);
+            return;
+        }
+        self.start = turns::Start::default();
+        self.placed_by_second = 0;
         self.pieces = [None; CELLS];
         self.remaining = FULL_SETS;
         self.swapped = false;
@@ -628,7 +651,7 @@ impl Game for Migong {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        turns::last_mover(&self.history, MigongMove::Pass)
+        turns::last_mover(&self.start, &self.history, MigongMove::Pass)
     }
 
     fn scores(&self) -> BySeat<u32> {

@@ -17,6 +17,9 @@ static KEYS: [u64; 512] = zobrist::table(0x6e75_6d65);
 
 mod legal_count;
 
+mod learn;
+mod position;
+
 /// Largest number a stone may carry: 2^31 - 1.
 pub const MAX_NUMBER: u32 = i32::MAX as u32;
 /// Largest k of a komi k + 0.5 given as a parameter.
@@ -247,6 +250,8 @@ pub struct Nume {
     komi: Option<(u64, Color)>,
     black_seat: Seat,
     phase: Phase,
+    /// The position this game was set up from, when not the start position.
+    setup: Option<Arc<Nume>>,
     history: Vec<NumeMove>,
     /// XOR of the keys of the stones (with their numbers) on the board.
     board_key: u64,
@@ -254,7 +259,9 @@ pub struct Nume {
 
 impl PartialEq for Nume {
     fn eq(&self, other: &Nume) -> bool {
-        self.config == other.config && self.history == other.history
+        self.config == other.config
+            && self.history == other.history
+            && crate::position::same_setup(&self.setup, &other.setup, Nume::position)
     }
 }
 
@@ -303,6 +310,7 @@ impl Nume {
             komi: None,
             black_seat: Seat::First,
             phase: Phase::Stones,
+            setup: None,
             history: Vec::new(),
             board_key: 0,
         };
@@ -642,6 +650,10 @@ impl Game for Nume {
     }
 
     fn reset(&mut self) {
+        if let Some(setup) = self.setup.clone() {
+            self.clone_from(&setup);
+            return;
+        }
         self.stones = [Bits::EMPTY; 2];
         self.adjacent = [Bits::EMPTY; 2];
         self.numbers = [NO_NUMBER; 256];
@@ -664,7 +676,10 @@ impl Game for Nume {
 
     fn last_mover(&self) -> Option<Seat> {
         // Nume has no pass, so the last action counts; a stone is its colour's seat's.
-        Some(match *self.history.last()? {
+        let Some(&last) = self.history.last() else {
+            return self.last_mover_of_position();
+        };
+        Some(match last {
             NumeMove::Komi { .. } => Seat::First,
             NumeMove::Side(_) => Seat::Second,
             NumeMove::Place { cell, .. } => {

@@ -22,6 +22,9 @@ static KEYS: [u64; 1024] = zobrist::table(0x74_6162_696b);
 
 mod legal_count;
 
+mod learn;
+mod position;
+
 pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 16;
 
@@ -108,6 +111,10 @@ pub struct Tabik {
     not_last_col: Bits,
     /// Whether the pie swap has been taken (seat 0 then plays White).
     swapped: bool,
+    /// The turn order before `history` (set by `from_position`).
+    start: turns::Start,
+    /// The position this game was set up from, when not the start position.
+    setup: Option<Arc<Tabik>>,
     history: Vec<TabikMove>,
     /// XOR of the keys of the stones and rods on the board.
     board_key: u64,
@@ -115,7 +122,9 @@ pub struct Tabik {
 
 impl PartialEq for Tabik {
     fn eq(&self, other: &Tabik) -> bool {
-        self.config() == other.config() && self.history == other.history
+        self.config() == other.config()
+            && self.history == other.history
+            && crate::position::same_setup(&self.setup, &other.setup, Tabik::position)
     }
 }
 
@@ -141,6 +150,8 @@ impl Tabik {
             all,
             not_last_col: all & !last_col,
             swapped: false,
+            start: turns::Start::default(),
+            setup: None,
             history: Vec::with_capacity(2 * k * k),
             board_key: 0,
         })
@@ -207,7 +218,7 @@ impl Tabik {
                 differ_east & !self.rods_east,
                 differ_north & !self.rods_north,
             ],
-            pie: turns::pie_available(self.pie, &self.history),
+            pie: self.pie_available(),
         }
     }
 
@@ -245,6 +256,10 @@ impl Tabik {
             first: self.coord(first),
             second: self.coord(second),
         }
+    }
+
+    fn pie_available(&self) -> bool {
+        turns::pie_available(self.pie, &self.start, &self.history)
     }
 
     /// Edge index and whether `second` is the east neighbour, for adjacent squares
@@ -329,7 +344,13 @@ impl Tabik {
     }
 
     fn turn_key(&self) -> u64 {
-        zobrist::turn_key(&self.history, TabikMove::Pass, self.pie, self.swapped)
+        zobrist::turn_key(
+            &self.start,
+            &self.history,
+            TabikMove::Pass,
+            self.pie,
+            self.swapped,
+        )
     }
 
     fn apply(&mut self, mv: TabikMove) {
@@ -371,7 +392,7 @@ impl Game for Tabik {
     const COLOR_NAMES: [&'static str; 2] = ["black", "white"];
 
     fn to_move(&self) -> Option<Seat> {
-        turns::to_move(&self.history, TabikMove::Pass)
+        turns::to_move(&self.start, &self.history, TabikMove::Pass)
     }
 
     fn color_of(&self, seat: Seat) -> Color {
@@ -468,7 +489,7 @@ impl Game for Tabik {
                     },
                 ))
             }
-            TabikMove::Swap => turns::check_pie_swap(self.pie, &self.history),
+            TabikMove::Swap => turns::check_pie_swap(self.pie, &self.start, &self.history),
             TabikMove::Pass => turns::check_pass(choices.count()),
         }
     }
@@ -485,6 +506,11 @@ impl Game for Tabik {
     }
 
     fn reset(&mut self) {
+        if let Some(setup) = self.setup.clone() {
+            self.clone_from(&setup);
+            return;
+        }
+        self.start = turns::Start::default();
         self.stones = [Bits::EMPTY; 2];
         self.rods_east = Bits::EMPTY;
         self.rods_north = Bits::EMPTY;
@@ -498,7 +524,7 @@ impl Game for Tabik {
     }
 
     fn last_mover(&self) -> Option<Seat> {
-        turns::last_mover(&self.history, TabikMove::Pass)
+        turns::last_mover(&self.start, &self.history, TabikMove::Pass)
     }
 
     fn scores(&self) -> BySeat<u32> {

@@ -27,25 +27,39 @@ pub const fn table<const N: usize>(salt: u64) -> [u64; N] {
 /// Keys of the turn state shared by Migong and Tabik (see [`turn_key`]).
 static TURN: [u64; 5] = table(0x7475_726E);
 
-/// The key of the turn state after `history` for games that follow `crate::turns`:
-/// the side to move, whether the pie swap is available and was taken, and how many
-/// passes end the history (one pending, or two: over). The last mover is implied: the
-/// seat before a pending pass, else the seat that did not move last.
-pub fn turn_key<M: Copy + PartialEq>(history: &[M], pass: M, pie: bool, swapped: bool) -> u64 {
+/// The key of the turn state after `history` (from `start`) for games that follow
+/// `crate::turns`: the side to move, whether the pie swap is available and was taken,
+/// and how many passes end the actions so far (one pending, or two: over). While the
+/// game runs the last mover is implied (the seat before a pending pass, else the seat
+/// not to move); once it is over, the key holds the last mover instead of a side to move.
+pub fn turn_key<M: Copy + PartialEq>(
+    start: &crate::turns::Start,
+    history: &[M],
+    pass: M,
+    pie: bool,
+    swapped: bool,
+) -> u64 {
     let mut key = 0;
-    if history.len() % 2 == 1 {
+    let passes = crate::turns::passes_in_a_row(start, history, pass);
+    // Once over, nobody is to move; the last mover (who loses a zero-zero tie) counts.
+    let seat = if passes >= 2 {
+        crate::turns::last_mover(start, history, pass)
+    } else {
+        Some(start.seat_of(history.len()))
+    };
+    if seat == Some(crate::game::Seat::Second) {
         key ^= TURN[0];
     }
     if swapped {
         key ^= TURN[1];
     }
-    if crate::turns::pie_available(pie, history) {
+    if crate::turns::pie_available(pie, start, history) {
         key ^= TURN[2];
     }
-    match history {
-        [.., a, b] if *a == pass && *b == pass => key ^= TURN[4],
-        [.., b] if *b == pass => key ^= TURN[3],
-        _ => {}
+    match passes {
+        0 => {}
+        1 => key ^= TURN[3],
+        _ => key ^= TURN[4],
     }
     key
 }

@@ -19,7 +19,6 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::game::{Game, Seat};
 use crate::playout::game_rng;
 
-
 /// Parameters of a UCT search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UctConfig {

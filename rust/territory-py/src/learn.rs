@@ -1,0 +1,127 @@
+//! Methods for learning code that every game class shares: position strings,
+//! observations, legal masks and the fast random-action paths. `learn_methods!` stamps
+//! them onto each game's `#[pyclass]` (beside `game_class!`).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use territory::PositionError;
+
+/// A position error as a Python `ValueError`.
+pub fn bad_position(err: PositionError) -> PyErr {
+    PyValueError::new_err(format!("bad position: {err}"))
+}
+
+/// The number `u` given from Python, checked to lie in [0, 1).
+pub fn unit(u: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let value: Option<f64> = if u.is_instance_of::<pyo3::types::PyBool>() {
+        None
+    } else {
+        u.extract().ok()
+    };
+    match value {
+        Some(v) if (0.0..1.0).contains(&v) => Ok(v),
+        _ => Err(PyValueError::new_err(format!(
+            "u must be a number with 0 <= u < 1, got {}",
+            u.repr()?
+        ))),
+    }
+}
+
+#[macro_export]
+macro_rules! learn_methods {
+    ($class:ident, $game:ty) => {
+        #[pymethods]
+        impl $class {
+            /// The position as one line (docs/positions.md).
+            fn position(&self) -> String {
+                self.game.position()
+            }
+
+            /// A state set up at a position string (docs/positions.md), with an empty
+            /// history; the keyword arguments are the game's parameters. Raises
+            /// ValueError, saying what and where, for a malformed or impossible position.
+            #[classmethod]
+            #[pyo3(signature = (text, **params))]
+            fn from_position(
+                cls: &Bound<'_, pyo3::types::PyType>,
+                text: &Bound<'_, PyAny>,
+                params: Option<&Bound<'_, pyo3::types::PyDict>>,
+            ) -> PyResult<Self> {
+                let text: String = text.extract().map_err(|_| {
+                    pyo3::exceptions::PyValueError::new_err(format!(
+                        "a position must be a string, got {}",
+                        text.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                let state = cls.call((), params)?;
+                let config = state.extract::<PyRef<'_, Self>>()?.game.config();
+                let game =
+                    <$game>::from_position(config, &text).map_err($crate::learn::bad_position)?;
+                Ok(Self::from_game(game))
+            }
+
+            /// The shape (planes, height, width) of `observation()` (docs/observations.md).
+            #[getter]
+            fn observation_shape(&self) -> (usize, usize, usize) {
+                let [c, h, w] = territory::Learn::observation_shape(&self.game);
+                (c, h, w)
+            }
+
+            /// Observation planes (float32) from the point of view of `seat` (default:
+            /// the seat to move, or seat 0 once the game is over).
+            #[pyo3(signature = (seat = None))]
+            fn observation<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
+                use numpy::PyArrayMethods;
+                let seat = match seat {
+                    Some(s) if !s.is_none() => $crate::game_class::seat(s)?,
+                    _ => self.game.to_move().unwrap_or(territory::Seat::First),
+                };
+                let [c, h, w] = territory::Learn::observation_shape(&self.game);
+                let array = numpy::PyArray3::<f32>::zeros(py, [c, h, w], false);
+                territory::Learn::observe_as(&self.game, seat, array.readwrite().as_slice_mut()?);
+                Ok(array)
+            }
+
+            /// (r0, r1): +1 for the winner and -1 for the loser once over; (0, 0) after
+            /// a draw or while the game runs.
+            fn returns(&self) -> (f64, f64) {
+                let [a, b] = territory::Learn::returns(&self.game);
+                (a as f64, b as f64)
+            }
+
+            /// A bool array of length num_actions, True exactly at the legal actions.
+            fn legal_mask<'py>(
+                &self,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, numpy::PyArray1<bool>>> {
+                use numpy::PyArrayMethods;
+                let array = numpy::PyArray1::<bool>::zeros(py, self.game.num_actions(), false);
+                territory::Learn::legal_mask(&self.game, array.readwrite().as_slice_mut()?);
+                Ok(array)
+            }
+
+            /// The legal action at index floor(u * L) of legal_actions() (L of them), for
+            /// 0 <= u < 1, without listing them. Raises once the game is over.
+            fn random_action(&self, u: &Bound<'_, PyAny>) -> PyResult<usize> {
+                let u = $crate::learn::unit(u)?;
+                territory::Learn::random_action(&self.game, u).ok_or_else(|| {
+                    $crate::game_class::IllegalMoveError::new_err(
+                        "the game is over: no legal action",
+                    )
+                })
+            }
+
+            /// Plays `random_action(u)` and returns it.
+            fn play_random(&mut self, u: &Bound<'_, PyAny>) -> PyResult<usize> {
+                let a = self.random_action(u)?;
+                let mv = self.game.move_of(a).expect("legal actions are in range");
+                self.game.play_unchecked(mv);
+                Ok(a)
+            }
+        }
+    };
+}
