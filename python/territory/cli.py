@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from territory import playouts, record
+from territory import distributed, playouts, record
 from territory.errors import RecordError
 
 GAME_CHOICES = ("migong", "nume", "tabik")
@@ -122,17 +122,22 @@ def cmd_simulate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> i
     if not 0 <= args.seed < 2**64:
         parser.error(f"--seed must be from 0 to 2**64 - 1, got {args.seed}")
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress
+    params_of = {game: _game_params(parser, args, game) for game in games}
+    try:
+        scale_out = distributed.executor_for(args.scheduler)
+    except (ImportError, ValueError) as error:
+        parser.error(str(error))
     summaries = []
-    for game in games:
-        params = _game_params(parser, args, game)
-        result = playouts.random_playouts(
-            game, args.games, seed=args.seed, threads=args.threads, keep_games=False,
-            progress=Progress(game, show_progress), **params,
-        )
-        summary = result.summary()
-        summaries.append(summary)
-        print(format_summary(summary))
-        print()
+    with scale_out as executor:
+        for game in games:
+            result = playouts.random_playouts(
+                game, args.games, seed=args.seed, threads=args.threads, keep_games=False,
+                progress=Progress(game, show_progress), executor=executor, **params_of[game],
+            )
+            summary = result.summary()
+            summaries.append(summary)
+            print(format_summary(summary))
+            print()
     if args.json:
         payload = summaries[0] if len(summaries) == 1 else summaries
         Path(args.json).write_text(json.dumps(payload, indent=2, default=float) + "\n")
@@ -192,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--json", metavar="FILE", help="also write the summary as JSON")
     simulate.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                           help="progress bar on stderr (default: when stderr is a terminal)")
+    distributed.add_scheduler_option(simulate)
     _add_game_options(simulate)
 
     replay = commands.add_parser("replay", help="replay one game of a simulate run")
