@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import contextlib
+import itertools
 import math
 import os
 import time
@@ -52,8 +53,10 @@ DASK_EXTRA = 'pip install "territory[dask]"'
 #: Shards per executor slot by default: a smooth progress bar and balanced workers.
 SHARDS_PER_SLOT = 8
 #: The largest default shard: bounds a shard's memory (a random-playout game is 26 bytes
-#: of arrays) and how long a cancelled run takes to drain shards already running.
-MAX_SHARD = 1 << 18
+#: of arrays) and time (a second or a few of random games), so progress stays live and a
+#: worker's death costs little. Bulk calls whose games cost more pass a smaller
+#: ``max_shard`` to :func:`run_sharded`.
+MAX_SHARD = 1 << 16
 
 
 class ShardError(RuntimeError):
@@ -86,9 +89,9 @@ def executor_slots(executor: Any) -> int:
     return _cpu_count()
 
 
-def default_shard_size(games: int, slots: int) -> int:
-    """About ``SHARDS_PER_SLOT`` shards per slot, at most ``MAX_SHARD`` games each."""
-    return max(1, min(MAX_SHARD, math.ceil(games / (max(1, slots) * SHARDS_PER_SLOT))))
+def default_shard_size(games: int, slots: int, max_shard: int = MAX_SHARD) -> int:
+    """About ``SHARDS_PER_SLOT`` shards per slot, at most ``max_shard`` games each."""
+    return max(1, min(max_shard, math.ceil(games / (max(1, slots) * SHARDS_PER_SLOT))))
 
 
 def shard_ranges(games: int, shard_size: int) -> list[tuple[int, int]]:
@@ -105,6 +108,7 @@ def run_sharded(
     combine: Callable[[list[T]], Any],
     shard_size: int | None = None,
     progress: Callable[[int, int, float], None] | None = None,
+    max_shard: int = MAX_SHARD,
 ) -> Any:
     """Runs ``fn(*args, start, stop)`` on ``executor`` for shards ``[start, stop)``
     covering games ``0 .. games - 1`` and returns ``combine(parts)``, the parts in index
@@ -114,8 +118,9 @@ def run_sharded(
     its executor). ``fn`` must be picklable (a module-level function) and pure: its part
     depends only on its arguments, so a shard re-run after a worker died gives the same
     part. ``shard_size``: games per shard (default: about ``SHARDS_PER_SLOT`` shards per
-    worker thread, at most ``MAX_SHARD``). ``progress(done, games, seconds)`` is called as
-    shards finish. A shard that raises makes this raise :class:`ShardError` naming its
+    worker thread, at most ``max_shard``). ``progress(done, games, seconds)`` is called as
+    shards finish. At most ``2 * slots + 2`` shards are submitted at a time (slots: the
+    executor's worker threads), the next as one finishes. A shard that raises makes this raise :class:`ShardError` naming its
     range, with the error chained; on that, on Ctrl-C (KeyboardInterrupt) or any other
     exception, the shards not yet finished are cancelled first.
     """
@@ -127,16 +132,23 @@ def run_sharded(
         executor = executor.get_executor()  # a dask.distributed.Client
     if not hasattr(executor, "submit"):
         raise TypeError(f"executor must be a concurrent.futures.Executor, got {type(executor).__name__}")
-    size = shard_size or default_shard_size(games, executor_slots(executor))
+    slots = executor_slots(executor)
+    size = shard_size or default_shard_size(games, slots, max_shard)
     ranges = shard_ranges(games, size)
+    # Shards in flight at once: every worker thread busy with one more queued behind it.
+    # Bounded, so that cancelling is quick and the scheduler is not flooded.
+    window = 2 * slots + 2
     began = time.perf_counter()
     pending: dict[cf.Future, tuple[int, int]] = {}
     parts: dict[int, T] = {}
     done = 0
+    todo = iter(ranges)
     try:
-        for start, stop in ranges:
-            pending[executor.submit(fn, *args, start, stop)] = (start, stop)
-        while pending:
+        while True:
+            for start, stop in itertools.islice(todo, max(0, window - len(pending))):
+                pending[executor.submit(fn, *args, start, stop)] = (start, stop)
+            if not pending:
+                break
             finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for future in sorted(finished, key=lambda f: pending[f][0]):
                 start, stop = pending.pop(future)
@@ -197,9 +209,32 @@ def _dask_executor(distributed: Any, address: str, workers: int | None) -> Itera
         if workers is None:
             client = stack.enter_context(distributed.Client(address))
         else:
-            cluster = stack.enter_context(distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=max(1, _cpu_count() // workers),
-                processes=True, dashboard_address=None, silence_logs=logging.ERROR,
-            ))
+            # Ctrl-C goes to the whole process group: the worker processes start with
+            # SIGINT ignored, so that only this process stops (and closes the cluster).
+            with _sigint_ignored():
+                cluster = stack.enter_context(distributed.LocalCluster(
+                    n_workers=workers, threads_per_worker=max(1, _cpu_count() // workers),
+                    processes=True, dashboard_address=None, silence_logs=logging.ERROR,
+                ))
             client = stack.enter_context(distributed.Client(cluster))
-        yield client.get_executor()
+        executor = client.get_executor()
+        try:
+            yield executor
+        finally:
+            executor.shutdown(wait=False)  # cancels shards still out (Ctrl-C) before closing
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile (processes started then inherit that), then restored."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
