@@ -80,7 +80,7 @@ def executor_slots(executor: Any) -> int:
     client = getattr(executor, "_client", None)  # distributed.cfexecutor.ClientExecutor
     if client is not None and hasattr(client, "nthreads"):
         try:
-            return max(1, sum(client.nthreads().values()))
+            return max(1, int(sum(client.nthreads().values())))
         except Exception:  # a client that cannot answer: fall back on a guess
             return _cpu_count()
     workers = getattr(executor, "_max_workers", None)
@@ -139,7 +139,7 @@ def run_sharded(
     # Bounded, so that cancelling is quick and the scheduler is not flooded.
     window = 2 * slots + 2
     began = time.perf_counter()
-    pending: dict[cf.Future, tuple[int, int]] = {}
+    pending: dict[cf.Future[T], tuple[int, int]] = {}
     parts: dict[int, T] = {}
     done = 0
     todo = iter(ranges)
