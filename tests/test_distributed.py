@@ -185,6 +185,8 @@ def test_bad_arguments_are_refused():
             territory.random_playouts("tabik", 10, executor=executor, shard_size=0)
         with pytest.raises(ValueError, match="games"):
             run_sharded(executor, fail_at, (-1,), -1, combine=list)
+    with pytest.raises(ValueError, match="shard_size"):
+        territory.random_playouts("tabik", 10, shard_size=1.5)
     with pytest.raises(TypeError, match="executor"):
         territory.random_playouts("tabik", 10, executor=object())
     with pytest.raises(ValueError, match="local:N"):

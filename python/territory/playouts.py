@@ -210,6 +210,8 @@ def random_playouts(
         raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS):
         raise ValueError(f"threads must be None or an int from 1 to {MAX_THREADS}, got {threads!r}")
+    if shard_size is not None and (isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1):
+        raise ValueError(f"shard_size must be None or a positive int, got {shard_size!r}")
     start = new_game(game, **params)
     result = PlayoutResults(game, dict(start.params), seed, games)
     if executor is not None and games:
