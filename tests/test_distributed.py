@@ -282,7 +282,7 @@ def test_ctrl_c_stops_a_cluster_run_promptly():
 def test_a_worker_killed_mid_run_changes_nothing(dask_client):
     """Runs last among the cluster tests: kills one of the two workers while its shard
     runs; the scheduler runs the shard again on the other, and the nanny restarts it."""
-    local = territory.random_playouts("migong", 6000, seed=13)
+    local = territory.random_playouts("migong", 12_000, seed=13)
     pids = dask_client.run(os.getpid)
     killed = []
 
@@ -294,8 +294,8 @@ def test_a_worker_killed_mid_run_changes_nothing(dask_client):
         os.kill(pids[busy[0]], signal.SIGKILL)
         killed.append(busy[0])
 
-    remote = territory.random_playouts("migong", 6000, seed=13, executor=dask_client.get_executor(),
-                                       shard_size=500, progress=kill_a_busy_worker)
+    remote = territory.random_playouts("migong", 12_000, seed=13, executor=dask_client.get_executor(),
+                                       shard_size=1000, progress=kill_a_busy_worker)
     assert killed
     assert_identical(remote, local)
     dask_client.wait_for_workers(2, timeout=60)

@@ -120,9 +120,10 @@ def run_sharded(
     part. ``shard_size``: games per shard (default: about ``SHARDS_PER_SLOT`` shards per
     worker thread, at most ``max_shard``). ``progress(done, games, seconds)`` is called as
     shards finish. At most ``2 * slots + 2`` shards are submitted at a time (slots: the
-    executor's worker threads), the next as one finishes. A shard that raises makes this raise :class:`ShardError` naming its
-    range, with the error chained; on that, on Ctrl-C (KeyboardInterrupt) or any other
-    exception, the shards not yet finished are cancelled first.
+    executor's worker threads), the next as one finishes. A shard that raises makes this
+    raise :class:`ShardError` naming its range, with the error chained; on that, on
+    Ctrl-C (KeyboardInterrupt) or any other exception, the shards not yet finished are
+    cancelled first.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")
@@ -181,8 +182,9 @@ def executor_for(scheduler: str | None) -> ContextManager[Any]:
     started for the run (each with ``max(1, cores // N)`` threads, so cores are not
     oversubscribed, and closed on exit), or a scheduler address to connect to.
 
-    Checks the value and that Dask is installed at once: raises ``ValueError`` for a
-    malformed value and ``ImportError`` saying what to install when Dask is missing.
+    Checks the value, that Dask is installed and that the scheduler answers (or starts the
+    cluster) at once: raises ``ValueError`` for a malformed value or a scheduler that
+    cannot be reached, ``ImportError`` saying what to install when Dask is missing.
     """
     if scheduler is None:
         return contextlib.nullcontext(None)
@@ -201,13 +203,16 @@ def executor_for(scheduler: str | None) -> ContextManager[Any]:
     return _dask_executor(distributed, scheduler, workers)
 
 
-@contextlib.contextmanager
-def _dask_executor(distributed: Any, address: str, workers: int | None) -> Iterator[Any]:
+def _dask_executor(distributed: Any, address: str, workers: int | None) -> ContextManager[Any]:
     import logging
 
-    with contextlib.ExitStack() as stack:
+    stack = contextlib.ExitStack()
+    try:
         if workers is None:
-            client = stack.enter_context(distributed.Client(address))
+            try:
+                client = stack.enter_context(distributed.Client(address, timeout=10))
+            except (OSError, ValueError, TypeError) as error:
+                raise ValueError(f"cannot connect to the Dask scheduler at {address!r}: {error}") from error
         else:
             # Ctrl-C goes to the whole process group: the worker processes start with
             # SIGINT ignored, so that only this process stops (and closes the cluster).
@@ -218,10 +223,25 @@ def _dask_executor(distributed: Any, address: str, workers: int | None) -> Itera
                 ))
             client = stack.enter_context(distributed.Client(cluster))
         executor = client.get_executor()
-        try:
-            yield executor
-        finally:
-            executor.shutdown(wait=False)  # cancels shards still out (Ctrl-C) before closing
+        # Closed first on exit: cancels the shards still out (Ctrl-C) before the client.
+        stack.callback(executor.shutdown, wait=False)
+    except BaseException:
+        stack.close()
+        raise
+    return _Running(stack, executor)
+
+
+class _Running:
+    """Gives ``executor`` on entry; closes ``stack`` (client, cluster) on exit."""
+
+    def __init__(self, stack: contextlib.ExitStack, executor: Any) -> None:
+        self.stack, self.executor = stack, executor
+
+    def __enter__(self) -> Any:
+        return self.executor
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.stack.__exit__(*exc_info)
 
 
 @contextlib.contextmanager
