@@ -300,3 +300,18 @@ def test_a_worker_killed_mid_run_changes_nothing(dask_client):
     assert_identical(remote, local)
     dask_client.wait_for_workers(2, timeout=60)
     assert set(dask_client.run(os.getpid).values()) != set(pids.values())
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_forked_workers_do_not_wait_on_the_parents_thread_pools():
+    import multiprocessing
+
+    # The parent has used rayon's global pool and a cached one-thread pool: a forked
+    # child inherits them without their threads and must start its own.
+    territory.random_playouts("tabik", 100, threads=1, size=5)
+    territory.random_playouts("tabik", 100, size=5)
+    expected = territory.random_playouts("tabik", 100, threads=1, size=5)
+    with cf.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        for threads in (1, None):
+            result = pool.submit(territory.random_playouts, "tabik", 100, threads=threads, size=5).result(timeout=60)
+            assert_identical(result, expected)
