@@ -417,7 +417,7 @@ def test_plot_without_matplotlib(monkeypatch, tmp_path):
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     e = territory.evaluate("tabik", games=10, size=3)
-    with pytest.raises(ImportError, match=r'pip install "territory\[plot\]"'):
+    with pytest.raises(ImportError, match=r'pip install "territory-games\[plot\]"'):
         e.plot(tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
 

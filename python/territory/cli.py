@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from territory import __version__, playouts, record
+from territory import __version__, distributed, playouts, record
 from territory._core import MAX_THREADS
 from territory.registry import GAMES
 from territory.errors import RecordError
@@ -301,15 +301,20 @@ def run_simulate(args: argparse.Namespace) -> int:
     check_output(args.json, "--json")
     out = human_stream(args.json)
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress
+    try:
+        scale_out = distributed.executor_for(args.scheduler)
+    except (ImportError, ValueError) as error:
+        raise UsageError(str(error)) from None
     summaries = []
-    for game in games:
-        result = playouts.random_playouts(
-            game, args.games, seed=args.seed, threads=args.threads, keep_games=False,
-            progress=Progress(game, show_progress), **params[game],
-        )
-        summary = result.summary()
-        summaries.append(summary)
-        print(format_summary(summary) + "\n", file=out, flush=True)
+    with scale_out as executor:
+        for game in games:
+            result = playouts.random_playouts(
+                game, args.games, seed=args.seed, threads=args.threads, keep_games=False,
+                progress=Progress(game, show_progress), executor=executor, **params[game],
+            )
+            summary = result.summary()
+            summaries.append(summary)
+            print(format_summary(summary) + "\n", file=out, flush=True)
     if args.json:
         write_output(args.json, json_text(summaries), "--json")
         if args.json != "-":
@@ -333,6 +338,7 @@ def add_simulate(commands: Any) -> None:
     parser.add_argument("--games", type=integer(0, 2**64 - 1), default=100_000, help="number of games (default 100000)")
     add_run_options(parser)
     add_json_option(parser)
+    distributed.add_scheduler_option(parser)
     add_game_options(parser)
 
 

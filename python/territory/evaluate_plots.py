@@ -15,7 +15,7 @@ import numpy as np
 from territory import geometry, svg
 from territory.registry import new_game
 
-INSTALL_HINT = 'plotting needs matplotlib: pip install "territory[plot]" (or pip install matplotlib)'
+INSTALL_HINT = 'plotting needs matplotlib: pip install "territory-games[plot]" (or pip install matplotlib)'
 
 
 def _pyplot() -> Any:

@@ -55,6 +55,21 @@ class _Tally:
             for v, c in zip(values.tolist(), numbers.tolist()):
                 table[v] = table.get(v, 0) + c
 
+    def merge(self, other: _Tally) -> None:
+        """Adds the counts of ``other`` (another part of the same run) to these."""
+        self.games += other.games
+        self.wins += other.wins
+        self.swaps += other.swaps
+        self.passes += other.passes
+        if len(other.lengths) > len(self.lengths):
+            self.lengths, other_lengths = other.lengths.copy(), self.lengths
+        else:
+            other_lengths = other.lengths
+        self.lengths[: len(other_lengths)] += other_lengths
+        for table, more in zip(self.scores, other.scores):
+            for v, c in more.items():
+                table[v] = table.get(v, 0) + c
+
 
 def _quantiles(values: np.ndarray, counts: np.ndarray, qs: tuple[float, ...]) -> dict[str, float]:
     """Quantiles (lower) of a distribution given as sorted values and their counts."""
@@ -160,6 +175,8 @@ def random_playouts(
     *,
     keep_games: bool = True,
     progress: Callable[[int, int, float], None] | None = None,
+    executor: Any = None,
+    shard_size: int | None = None,
     **params: Any,
 ) -> PlayoutResults:
     """Plays ``games`` uniform random games of ``game`` ("migong", "nume" or "tabik"),
@@ -170,6 +187,13 @@ def random_playouts(
     total, seconds)`` is called between batches. Ctrl-C stops the run with a
     KeyboardInterrupt within a fraction of a second. ``keep_games=False`` keeps only the
     counts behind ``summary()``, so memory stays flat however many games are played.
+
+    ``executor``: any ``concurrent.futures.Executor`` (a Dask cluster's
+    ``Client.get_executor()``, a ``ProcessPoolExecutor``) to run the games on, in shards
+    of ``shard_size`` games (default: about 8 shards per worker thread) of ``threads``
+    threads each (None: 1, the workers giving the parallelism); the results are identical
+    to the local run's. ``progress`` is then called as shards finish, and a failed shard
+    raises ``territory.distributed.ShardError``. See docs/scale-out.md.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")
@@ -177,8 +201,12 @@ def random_playouts(
         raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS):
         raise ValueError(f"threads must be None or an int from 1 to {MAX_THREADS}, got {threads!r}")
+    if shard_size is not None and (isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1):
+        raise ValueError(f"shard_size must be None or a positive int, got {shard_size!r}")
     start = new_game(game, **params)
     result = PlayoutResults(game, dict(start.params), seed, games)
+    if executor is not None and games:
+        return _run_on(executor, result, 1 if threads is None else threads, keep_games, shard_size, progress)
     kept: dict[str, list[np.ndarray]] = {name: [] for name in FIELDS}
     done, batch, began = 0, 256, time.perf_counter()
     while done < games:
@@ -204,6 +232,46 @@ def random_playouts(
             kept = {name: [array] for name, array in _core.run_playouts(start, seed, 0, 0, 1).items()}
         for name in FIELDS:
             setattr(result, name, np.concatenate(kept[name]))
+    return result
+
+
+def playout_shard(
+    game: str, params: dict[str, Any], seed: int, threads: int, keep_games: bool, start: int, stop: int
+) -> dict[str, np.ndarray] | _Tally:
+    """Games ``[start, stop)`` of the run ``random_playouts(game, seed=seed, **params)``
+    on ``threads`` threads: their arrays, or with ``keep_games=False`` their tally. A pure
+    function of its arguments: the unit of work that an executor runs."""
+    arrays = _core.run_playouts(new_game(game, **params), seed, start, stop - start, threads)
+    if keep_games:
+        return arrays
+    tally = _Tally()
+    tally.add(arrays)
+    return tally
+
+
+def _run_on(
+    executor: Any,
+    result: PlayoutResults,
+    threads: int,
+    keep_games: bool,
+    shard_size: int | None,
+    progress: Callable[[int, int, float], None] | None,
+) -> PlayoutResults:
+    """``random_playouts`` on an executor, in shards (see ``territory.distributed``)."""
+    from territory import distributed
+
+    began = time.perf_counter()
+    spec = (result.game, result.params, result.seed, threads, keep_games)
+    parts = distributed.run_sharded(executor, playout_shard, spec, result.games, combine=list,
+                                    shard_size=shard_size, progress=progress)
+    if keep_games:
+        for name in FIELDS:
+            setattr(result, name, np.concatenate([part[name] for part in parts]))
+        result._tally.add({name: getattr(result, name) for name in FIELDS})
+    else:
+        for part in parts:
+            result._tally.merge(part)
+    result.seconds = time.perf_counter() - began
     return result
 
 

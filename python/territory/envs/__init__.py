@@ -2,7 +2,7 @@
 
 ``pettingzoo_env(game, **params)`` builds a PettingZoo AEC environment; PettingZoo and
 Gymnasium are imported only when it is called (install them with ``pip install
-"territory[rl]"``). For fast batched stepping without Python in the loop, use
+"territory-games[rl]"``). For fast batched stepping without Python in the loop, use
 ``territory.VecEnv``.
 """
 

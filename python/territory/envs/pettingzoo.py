@@ -1,5 +1,5 @@
 """A PettingZoo AEC environment for the territory games (imports PettingZoo and
-Gymnasium; install them with ``pip install "territory[rl]"``).
+Gymnasium; install them with ``pip install "territory-games[rl]"``).
 
 Agents "player_0" and "player_1" are seats 0 and 1. Each observation is a dict with
 ``"observation"`` (the float32 planes of docs/observations.md, from that agent's point

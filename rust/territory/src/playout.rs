@@ -102,10 +102,19 @@ pub fn run<G: Game>(
         )
     };
     match threads {
-        None => work(out),
+        None if !forked_since_global_pool() => work(out),
+        None => pool(rayon::current_num_threads())?.install(|| work(out)),
         Some(n) => pool(n)?.install(|| work(out)),
     }
     Ok(())
+}
+
+/// Whether this process is a fork of one that used rayon's global pool: the fork has
+/// the pool's state but not its threads, so work sent there would wait forever (a
+/// `ProcessPoolExecutor` forks its workers from a process that may have run playouts).
+fn forked_since_global_pool() -> bool {
+    static GLOBAL_POOL_PID: OnceLock<u32> = OnceLock::new();
+    *GLOBAL_POOL_PID.get_or_init(std::process::id) != std::process::id()
 }
 
 /// Puts `game` back to `start`, reusing its allocations when `start` is a fresh game.
@@ -117,13 +126,22 @@ pub fn restart<G: Game>(game: &mut G, start: &G) {
     }
 }
 
-/// A cached thread pool with `threads` threads.
+/// A cached thread pool with `threads` threads, of this process (a forked child starts
+/// its own pools: it inherits the parent's cache but not the threads behind it).
 pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS
-        .get_or_init(Default::default)
+    type Pools = (u32, HashMap<usize, Arc<rayon::ThreadPool>>);
+    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
+    let mut guard = POOLS
+        .get_or_init(|| Mutex::new((std::process::id(), HashMap::new())))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
+    let (pid, pools) = &mut *guard;
+    if *pid != std::process::id() {
+        // The parent's pools have no threads here; dropping one would signal them, so
+        // leave them be.
+        std::mem::forget(std::mem::take(pools));
+        *pid = std::process::id();
+    }
     let threads = threads.max(1);
     if let Some(pool) = pools.get(&threads) {
         return Ok(pool.clone());

@@ -1,0 +1,318 @@
+"""Scale-out: bulk runs on a Dask LocalCluster (worker processes), a ProcessPoolExecutor
+and thread pools give results identical to the local run, array for array; failures,
+Ctrl-C and a worker killed mid-run."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import territory
+from territory import distributed
+from territory.distributed import ShardError, run_sharded
+from territory.playouts import FIELDS, playout_shard
+
+SMALL = {"tabik": {"size": 5}, "migong": {}, "nume": {"n": 2}}
+
+
+def assert_identical(a, b):
+    for name in FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape, name
+        assert np.array_equal(x, y), name
+
+
+def summary_without_time(result):
+    summary = result.summary()
+    del summary["seconds"], summary["games_per_second"]
+    return summary
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    dd = pytest.importorskip("distributed")
+    with dd.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
+                         silence_logs=logging.ERROR) as cluster, dd.Client(cluster) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def process_pool():
+    with cf.ProcessPoolExecutor(2) as pool:
+        yield pool
+
+
+def test_import_territory_does_not_import_dask():
+    code = ("import sys, territory, territory.distributed, territory.cli; "
+            "territory.random_playouts('tabik', 10, size=4); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("game", sorted(SMALL))
+def test_shards_concatenate_to_the_run(game):
+    run = territory.random_playouts(game, 500, seed=21, **SMALL[game])
+    params = run.params
+    parts = [playout_shard(game, params, 21, 1, True, a, b) for a, b in ((0, 1), (1, 170), (170, 499), (499, 500))]
+    for name in FIELDS:
+        assert np.array_equal(np.concatenate([p[name] for p in parts]), getattr(run, name)), name
+    # A shard does not depend on what ran before it or on its thread count.
+    again = playout_shard(game, params, 21, 2, True, 170, 499)
+    assert all(np.array_equal(again[name], parts[2][name]) for name in FIELDS)
+
+
+def test_shard_ranges_cover_the_run_exactly():
+    assert distributed.shard_ranges(10, 3) == [(0, 3), (3, 6), (6, 9), (9, 10)]
+    assert distributed.shard_ranges(0, 5) == []
+    assert distributed.default_shard_size(1_000_000, 2) == 62_500
+    assert distributed.default_shard_size(1_000_000, 2, max_shard=1000) == 1000
+    assert distributed.default_shard_size(10**9, 2) == distributed.MAX_SHARD
+    assert distributed.default_shard_size(3, 4) == 1
+
+
+@pytest.mark.parametrize("game", sorted(SMALL))
+def test_dask_cluster_gives_the_local_results(dask_client, game):
+    local = territory.random_playouts(game, 3000, seed=5, **SMALL[game])
+    executor = dask_client.get_executor()
+    for shard_size in (None, 1000, 7 if game == "tabik" else 299, 5000):
+        remote = territory.random_playouts(game, 3000, seed=5, executor=executor, shard_size=shard_size, **SMALL[game])
+        assert_identical(remote, local)
+        assert summary_without_time(remote) == summary_without_time(local)
+    streamed = territory.random_playouts(game, 3000, seed=5, executor=executor, shard_size=400, keep_games=False,
+                                         threads=2, **SMALL[game])
+    assert streamed.winner is None
+    assert summary_without_time(streamed) == summary_without_time(local)
+
+
+def test_a_dask_client_is_taken_for_its_executor(dask_client):
+    local = territory.random_playouts("tabik", 1000, seed=8, size=6)
+    assert_identical(territory.random_playouts("tabik", 1000, seed=8, size=6, executor=dask_client), local)
+
+
+@pytest.mark.parametrize("keep_games", [True, False])
+def test_process_pool_gives_the_local_results(process_pool, keep_games):
+    for game in sorted(SMALL):
+        local = territory.random_playouts(game, 2000, seed=9, threads=1, **SMALL[game])
+        for shard_size in (None, 333, 2000):
+            remote = territory.random_playouts(game, 2000, seed=9, executor=process_pool, shard_size=shard_size,
+                                               keep_games=keep_games, **SMALL[game])
+            if keep_games:
+                assert_identical(remote, local)
+            assert summary_without_time(remote) == summary_without_time(local)
+
+
+class Shuffling(cf.ThreadPoolExecutor):
+    """Runs calls after delays that make later shards finish first; records the order."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=16)
+        self.submitted = 0
+        self.finished: list[int] = []
+        self.lock = threading.Lock()
+
+    def submit(self, fn, /, *args, **kwargs):
+        delay = 0.02 * (16 - self.submitted % 16)
+        self.submitted += 1
+
+        def late():
+            time.sleep(delay)
+            result = fn(*args, **kwargs)
+            with self.lock:
+                self.finished.append(args[-2])  # the shard's start
+            return result
+
+        return super().submit(late)
+
+
+def test_shards_finishing_out_of_order_are_merged_in_index_order():
+    local = territory.random_playouts("nume", 1600, seed=4, n=3)
+    done = []
+    with Shuffling() as executor:
+        remote = territory.random_playouts("nume", 1600, seed=4, n=3, executor=executor, shard_size=100,
+                                           progress=lambda d, t, s: done.append((d, t)))
+    assert executor.finished != sorted(executor.finished)  # they really came out of order
+    assert sorted(executor.finished) == list(range(0, 1600, 100))
+    assert_identical(remote, local)
+    assert done == [(100 * (i + 1), 1600) for i in range(16)]
+
+
+def test_thread_pool_and_any_thread_count():
+    local = territory.random_playouts("tabik", 2000, seed=2, size=7)
+    with cf.ThreadPoolExecutor(3) as executor:
+        for threads in (1, 2, None):
+            assert_identical(territory.random_playouts("tabik", 2000, seed=2, size=7, executor=executor,
+                                                       threads=threads, shard_size=150), local)
+
+
+def fail_at(index, start, stop):
+    """A shard function that fails on the shard holding game ``index``."""
+    if start <= index < stop:
+        raise ValueError(f"cannot play game {index}")
+    return list(range(start, stop))
+
+
+def test_a_failing_shard_names_its_range_and_chains_the_error():
+    with cf.ThreadPoolExecutor(2) as executor:
+        assert run_sharded(executor, fail_at, (-1,), 1000, shard_size=100, combine=lambda parts: sum(parts, [])) == list(range(1000))
+        with pytest.raises(ShardError, match=r"shard of games \[300, 400\) of a run of 1000 failed: ValueError: cannot play game 345") as info:
+            run_sharded(executor, fail_at, (345,), 1000, shard_size=100, combine=list)
+    assert (info.value.start, info.value.stop) == (300, 400)
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_a_shard_failing_on_a_dask_worker_raises_shard_error(dask_client, process_pool):
+    for executor in (dask_client.get_executor(), process_pool):
+        with pytest.raises(ShardError, match=r"size must be an int from 2 to 16") as info:
+            run_sharded(executor, playout_shard, ("tabik", {"size": 99}, 0, 1, True), 100, shard_size=50, combine=list)
+        assert isinstance(info.value.__cause__, ValueError)
+        assert (info.value.start, info.value.stop) in ((0, 50), (50, 100))
+
+
+def test_bad_arguments_are_refused():
+    with cf.ThreadPoolExecutor(1) as executor:
+        with pytest.raises(ValueError, match="shard_size"):
+            territory.random_playouts("tabik", 10, executor=executor, shard_size=0)
+        with pytest.raises(ValueError, match="games"):
+            run_sharded(executor, fail_at, (-1,), -1, combine=list)
+    with pytest.raises(ValueError, match="shard_size"):
+        territory.random_playouts("tabik", 10, shard_size=1.5)
+    with pytest.raises(TypeError, match="executor"):
+        territory.random_playouts("tabik", 10, executor=object())
+    with pytest.raises(ValueError, match="local:N"):
+        distributed.executor_for("local:0")
+
+
+def slow_range(calls, start, stop):
+    calls.append(start)
+    time.sleep(0.05)
+    return stop - start
+
+
+def test_keyboard_interrupt_cancels_the_outstanding_shards():
+    calls: list[int] = []
+
+    def interrupt(done, total, seconds):
+        raise KeyboardInterrupt
+
+    executor = cf.ThreadPoolExecutor(1)
+    began = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        run_sharded(executor, slow_range, (calls,), 100, shard_size=2, combine=sum, progress=interrupt)
+    assert time.perf_counter() - began < 1
+    executor.shutdown(wait=True)
+    assert len(calls) <= 3  # the first shard, and at most the ones started meanwhile, not 50
+
+
+def test_keyboard_interrupt_cancels_dask_tasks(dask_client):
+    def interrupt(done, total, seconds):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        territory.random_playouts("migong", 20_000, executor=dask_client.get_executor(), shard_size=200,
+                                  progress=interrupt)
+    deadline = time.monotonic() + 10
+    while dask_client.processing() and any(dask_client.processing().values()):
+        assert time.monotonic() < deadline, dask_client.processing()
+        time.sleep(0.05)
+
+
+def test_cli_connects_to_a_scheduler(dask_client, tmp_path, capsys):
+    from territory.cli import main
+
+    address = dask_client.scheduler.address
+    assert main(["simulate", "nume", "--n", "3", "--games", "3000", "--seed", "4", "--json", str(tmp_path / "a.json")]) == 0
+    assert main(["simulate", "nume", "--n", "3", "--games", "3000", "--seed", "4", "--json", str(tmp_path / "b.json"),
+                 "--scheduler", address]) == 0
+    (a,), (b,) = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
+    for summary in (a, b):
+        del summary["seconds"], summary["games_per_second"]
+    assert a == b
+
+
+def test_cli_scheduler_without_dask_says_what_to_install():
+    code = ("import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None; "
+            "from territory.cli import main; sys.exit(main(['simulate', 'tabik', '--scheduler', 'local:2']))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert 'pip install "territory-games[dask]"' in out.stderr
+
+
+def test_cli_local_cluster(tmp_path):
+    json_path = tmp_path / "s.json"
+    out = subprocess.run([sys.executable, "-m", "territory", "simulate", "tabik", "--size", "6", "--games", "4000",
+                          "--seed", "3", "--scheduler", "local:2", "--json", str(json_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    (remote,) = json.loads(json_path.read_text())
+    local = territory.random_playouts("tabik", 4000, seed=3, size=6).summary()
+    for summary in (remote, local):
+        summary.pop("format", None)
+        del summary["seconds"], summary["games_per_second"]
+    assert remote == json.loads(json.dumps(local, default=float))
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_cluster_run_promptly():
+    process = subprocess.Popen([sys.executable, "-m", "territory", "simulate", "tabik", "--size", "4", "--games",
+                                "100000000", "--scheduler", "local:2", "--progress"], stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        while process.stderr.read(1) != "[":  # wait for the progress bar: shards are running
+            assert process.poll() is None
+        began = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the workers too
+        assert process.wait(timeout=30) == 130
+        assert time.monotonic() - began < 15
+        rest = process.stderr.read()
+        assert "interrupted" in rest and "Traceback" not in rest, rest
+    finally:
+        process.kill()
+
+
+def test_a_worker_killed_mid_run_changes_nothing(dask_client):
+    """Runs last among the cluster tests: kills one of the two workers while its shard
+    runs; the scheduler runs the shard again on the other, and the nanny restarts it."""
+    local = territory.random_playouts("migong", 12_000, seed=13)
+    pids = dask_client.run(os.getpid)
+    killed = []
+
+    def kill_a_busy_worker(done, total, seconds):
+        if killed:
+            return
+        busy = [address for address, keys in dask_client.processing().items() if keys and address in pids]
+        assert busy, "no worker has a shard to lose"
+        os.kill(pids[busy[0]], signal.SIGKILL)
+        killed.append(busy[0])
+
+    remote = territory.random_playouts("migong", 12_000, seed=13, executor=dask_client.get_executor(),
+                                       shard_size=1000, progress=kill_a_busy_worker)
+    assert killed
+    assert_identical(remote, local)
+    dask_client.wait_for_workers(2, timeout=60)
+    assert set(dask_client.run(os.getpid).values()) != set(pids.values())
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="fork start method")
+def test_forked_workers_do_not_wait_on_the_parents_thread_pools():
+    import multiprocessing
+
+    # The parent has used rayon's global pool and a cached one-thread pool: a forked
+    # child inherits them without their threads and must start its own.
+    territory.random_playouts("tabik", 100, threads=1, size=5)
+    territory.random_playouts("tabik", 100, size=5)
+    expected = territory.random_playouts("tabik", 100, threads=1, size=5)
+    with cf.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
+        for threads in (1, None):
+            result = pool.submit(territory.random_playouts, "tabik", 100, threads=threads, size=5).result(timeout=60)
+            assert_identical(result, expected)
