@@ -7,7 +7,7 @@ implementations of the same API for cross-checking.
 
 from territory._core import Migong, Nume, Tabik
 from territory.playouts import PlayoutResults, random_playouts, replay_playout
-from territory.errors import IllegalMoveError, RecordError
+from territory.errors import IllegalMoveError, InvalidMoveError, RecordError, StateInUseError
 from territory.record import load
 from territory.types import Group
 
@@ -17,4 +17,4 @@ __all__ = [
     "Tabik",
     "random_playouts",
     "replay_playout",
-    "PlayoutResults", "IllegalMoveError", "RecordError", "Group", "load"]
+    "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "StateInUseError", "RecordError", "Group", "load"]

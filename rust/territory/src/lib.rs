@@ -16,6 +16,7 @@
 pub mod bitset;
 pub mod board;
 pub mod coords;
+pub mod error;
 pub mod game;
 pub mod migong;
 pub mod nume;
@@ -26,7 +27,8 @@ pub mod turns;
 
 pub use bitset::Bits;
 pub use coords::Coord;
-pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+pub use error::{Excerpt, IllegalMove, InvalidMove, MoveError};
+pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 pub use migong::{Migong, MigongConfig, MigongMove};
 pub use nume::{Nume, NumeConfig, NumeMove};
 pub use tabik::{Tabik, TabikConfig, TabikMove};

@@ -11,7 +11,8 @@ use rand::{Rng, RngExt};
 use crate::bitset::Bits;
 use crate::board::Board;
 use crate::coords::Coord;
-use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
+use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 use crate::scoring;
 use crate::turns;
 
@@ -143,6 +144,14 @@ impl Tabik {
     #[inline]
     fn index(&self, square: Coord) -> Option<usize> {
         self.board.index(square)
+    }
+
+    /// The index of a square, or why it is not one of this board's.
+    fn square_index(&self, square: Coord) -> Result<usize, InvalidMove> {
+        self.index(square).ok_or(InvalidMove::OffBoard {
+            cell: square,
+            side: Some(self.k),
+        })
     }
 
     #[inline]
@@ -371,48 +380,36 @@ impl Game for Tabik {
         Some(TabikMove::Swap)
     }
 
-    fn check(&self, mv: TabikMove) -> Result<(), IllegalMove> {
-        if self.is_over() {
-            return Err(IllegalMove::new("the game is over"));
-        }
-        let on_board = |c: Coord| {
-            self.index(c).ok_or_else(|| {
-                IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k))
-            })
+    fn check(&self, mv: TabikMove) -> Result<(), MoveError> {
+        let (a, b) = match mv {
+            TabikMove::Place { black, white } => (black, white),
+            TabikMove::StoneSwap { first, second } => (first, second),
+            TabikMove::Swap | TabikMove::Pass => (Coord::new(0, 0), Coord::new(0, 0)),
         };
+        let (i, j) = (self.square_index(a)?, self.square_index(b)?);
+        if self.is_over() {
+            return Err(IllegalMove::GameOver.into());
+        }
+        let empty = self.empty();
         match mv {
-            TabikMove::Place { black, white } => {
-                let (b, w) = (on_board(black)?, on_board(white)?);
-                if self.edge(b, w).is_none() {
-                    return Err(IllegalMove::new(format!(
-                        "squares {black} and {white} are not adjacent"
-                    )));
+            TabikMove::Place { .. } => {
+                if self.edge(i, j).is_none() {
+                    return Err(IllegalMove::NotAdjacent(a, b).into());
                 }
-                for (i, c) in [(b, black), (w, white)] {
-                    if !self.empty().contains(i) {
-                        return Err(IllegalMove::new(format!("square {c} is occupied")));
-                    }
+                if let Some(c) = [(i, a), (j, b)].into_iter().find(|&(x, _)| !empty.contains(x)) {
+                    return Err(IllegalMove::Occupied(c.1).into());
                 }
                 Ok(())
             }
-            TabikMove::StoneSwap { first, second } => {
-                let (a, b) = (on_board(first)?, on_board(second)?);
-                let Some((_, low, east)) = self.edge(a, b) else {
-                    return Err(IllegalMove::new(format!(
-                        "squares {first} and {second} are not adjacent"
-                    )));
+            TabikMove::StoneSwap { .. } => {
+                let Some((_, low, east)) = self.edge(i, j) else {
+                    return Err(IllegalMove::NotAdjacent(a, b).into());
                 };
-                for (i, c) in [(a, first), (b, second)] {
-                    if self.empty().contains(i) {
-                        return Err(IllegalMove::new(format!(
-                            "square {c} is empty: no stone to swap"
-                        )));
-                    }
+                if let Some(c) = [(i, a), (j, b)].into_iter().find(|&(x, _)| empty.contains(x)) {
+                    return Err(IllegalMove::NoStoneToSwap(c.1).into());
                 }
-                if self.stone_at(first) == self.stone_at(second) {
-                    return Err(IllegalMove::new(format!(
-                        "{first} and {second} hold stones of the same colour"
-                    )));
+                if self.stone_at(a) == self.stone_at(b) {
+                    return Err(IllegalMove::SameColour(a, b).into());
                 }
                 let rods = if east {
                     self.rods_east
@@ -420,24 +417,16 @@ impl Game for Tabik {
                     self.rods_north
                 };
                 if rods.contains(low) {
-                    return Err(IllegalMove::new(format!(
-                        "a rod lies between {first} and {second}"
-                    )));
+                    return Err(IllegalMove::Rod(a, b).into());
                 }
                 Ok(())
             }
-            TabikMove::Swap if !self.pie => {
-                Err(IllegalMove::new("swap is not allowed: the pie rule is off"))
-            }
-            TabikMove::Swap if !self.pie_available() => Err(IllegalMove::new(
-                "swap is only legal on seat 1's first turn",
-            )),
+            TabikMove::Swap if !self.pie => Err(IllegalMove::PieRuleOff.into()),
+            TabikMove::Swap if !self.pie_available() => Err(IllegalMove::SwapNotNow.into()),
             TabikMove::Swap => Ok(()),
             TabikMove::Pass => match self.regular_move_count() {
                 0 => Ok(()),
-                n => Err(IllegalMove::new(format!(
-                    "pass is only legal without other moves, and {n} are legal"
-                ))),
+                legal => Err(IllegalMove::PassNotAllowed { legal }.into()),
             },
         }
     }
@@ -486,39 +475,28 @@ impl Game for Tabik {
         )
     }
 
-    fn parse_move(&self, text: &str) -> Result<TabikMove, IllegalMove> {
+    fn parse_move(&self, text: &str) -> Result<TabikMove, InvalidMove> {
         match text {
             "pass" => return Ok(TabikMove::Pass),
             "swap" => return Ok(TabikMove::Swap),
             _ => {}
         }
-        let malformed = || {
-            IllegalMove::new(format!(
-                "'{text}' is not a Tabik move (expected like 'b2-b3', 'b2xb3', 'swap' or 'pass')"
-            ))
+        let malformed = || InvalidMove::Syntax {
+            game: "Tabik",
+            text: Excerpt::new(text),
+            examples: "'b2-b3', 'b2xb3', 'swap' or 'pass'",
         };
         let (a, sep, b) = ["-", "x"]
             .into_iter()
             .find_map(|sep| text.split_once(sep).map(|(a, b)| (a, sep, b)))
             .ok_or_else(malformed)?;
-        let square = |t: &str| {
-            Coord::parse(t).map_err(|e| {
-                if e.0.contains("off the board") {
-                    e
-                } else {
-                    malformed()
-                }
-            })
+        let square = |t: &str| match Coord::parse(t) {
+            Err(e @ InvalidMove::RowZero(_)) => Err(e),
+            other => other.map_err(|_| malformed()),
         };
         let (a, b) = (square(a)?, square(b)?);
-        for c in [a, b] {
-            if self.index(c).is_none() {
-                return Err(IllegalMove::new(format!(
-                    "square {c} is off the {0} x {0} board",
-                    self.k
-                )));
-            }
-        }
+        self.square_index(a)?;
+        self.square_index(b)?;
         Ok(if sep == "-" {
             TabikMove::Place { black: a, white: b }
         } else if (a.row, a.col) <= (b.row, b.col) {
