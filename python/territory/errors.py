@@ -41,7 +41,10 @@ def excerpt(text: object, limit: int = EXCERPT_LIMIT) -> str:
     """``repr(text)`` for an error message, cut to a short prefix when the text is long."""
     if isinstance(text, str) and len(text) > limit:
         return f"{text[:limit]!r}... ({len(text)} characters)"
-    shown = repr(text)
+    try:
+        shown = repr(text)
+    except ValueError:  # an int too long to print
+        return f"a {type(text).__name__} too large to print"
     if len(shown) > 2 * limit:
         return f"{shown[:limit]}... ({len(shown)} characters)"
     return shown

@@ -38,7 +38,7 @@ fn parse_border(value: &Bound<'_, PyAny>) -> PyResult<Border> {
         _ => Err(PyValueError::new_err(format!(
             "border must be 'alternate', 'blue', 'yellow' or a string of {BORDER_EDGES} letters B/Y \
              (one per border edge, in the order of docs/conventions.md), got {}",
-            value.repr()?
+            crate::game_class::short_repr(value)
         ))),
     }
 }
