@@ -17,7 +17,11 @@ fn actions<G: Game + PartialEq>(mut game: G, input: &mut Input) {
     let legal = game.legal_moves();
     while !input.is_empty() {
         let a = input.u32() as usize;
-        let a = if a & 0x8000_0000 != 0 { a } else { a % (game.num_actions() + 2) };
+        let a = if a & 0x8000_0000 != 0 {
+            a
+        } else {
+            a % (game.num_actions() + 2)
+        };
         match game.move_of(a) {
             Some(mv) => {
                 assert!(a < game.num_actions());

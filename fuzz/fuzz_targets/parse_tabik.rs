@@ -2,7 +2,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use territory_fuzz::{tabik, fuzz_text, Input};
+use territory_fuzz::{fuzz_text, tabik, Input};
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(data);

@@ -158,7 +158,11 @@ pub fn check_move<G: Game + PartialEq>(game: &mut G, mv: G::Move, legal: &[G::Mo
         Err(e) => {
             assert!(!listed, "{mv} is listed but play says {e}");
             assert!(!e.to_string().is_empty());
-            assert_eq!(fingerprint(game), print, "failed play of {mv} changed the state");
+            assert_eq!(
+                fingerprint(game),
+                print,
+                "failed play of {mv} changed the state"
+            );
             false
         }
     }

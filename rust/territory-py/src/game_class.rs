@@ -136,7 +136,10 @@ pub fn groups<'py, G: Game>(py: Python<'py>, game: &G) -> PyResult<Vec<Bound<'py
 /// The text of a move given from Python, or an InvalidMoveError if it is not a string.
 pub fn move_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     value.extract().map_err(|_| {
-        InvalidMoveError::new_err(format!("a move must be a string, got {}", short_repr(value)))
+        InvalidMoveError::new_err(format!(
+            "a move must be a string, got {}",
+            short_repr(value)
+        ))
     })
 }
 
@@ -234,9 +237,7 @@ macro_rules! game_class {
             }
 
             /// Takes back the last action and returns its move string.
-            fn undo<'py>(
-                slf: &Bound<'py, Self>,
-            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+            fn undo<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
                 let mut this = Self::borrow_mut(slf)?;
                 let mv = this.game.undo().ok_or_else($crate::game_class::no_undo)?;
                 Ok(this.names.get(slf.py(), &this.game, mv))
@@ -322,7 +323,9 @@ macro_rules! game_class {
                 let a = $crate::game_class::action_below(n, action)?;
                 let mut this = Self::borrow_mut(slf)?;
                 let mv = this.game.move_of(a).ok_or_else(|| {
-                    $crate::game_class::InvalidMoveError::new_err(format!("action {a} is out of range"))
+                    $crate::game_class::InvalidMoveError::new_err(format!(
+                        "action {a} is out of range"
+                    ))
                 })?;
                 this.game.play(mv).map_err($crate::game_class::move_error)
             }

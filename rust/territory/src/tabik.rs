@@ -396,7 +396,10 @@ impl Game for Tabik {
                 if self.edge(i, j).is_none() {
                     return Err(IllegalMove::NotAdjacent(a, b).into());
                 }
-                if let Some(c) = [(i, a), (j, b)].into_iter().find(|&(x, _)| !empty.contains(x)) {
+                if let Some(c) = [(i, a), (j, b)]
+                    .into_iter()
+                    .find(|&(x, _)| !empty.contains(x))
+                {
                     return Err(IllegalMove::Occupied(c.1).into());
                 }
                 Ok(())
@@ -405,7 +408,10 @@ impl Game for Tabik {
                 let Some((_, low, east)) = self.edge(i, j) else {
                     return Err(IllegalMove::NotAdjacent(a, b).into());
                 };
-                if let Some(c) = [(i, a), (j, b)].into_iter().find(|&(x, _)| empty.contains(x)) {
+                if let Some(c) = [(i, a), (j, b)]
+                    .into_iter()
+                    .find(|&(x, _)| empty.contains(x))
+                {
                     return Err(IllegalMove::NoStoneToSwap(c.1).into());
                 }
                 if self.stone_at(a) == self.stone_at(b) {
