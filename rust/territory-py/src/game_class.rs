@@ -352,7 +352,8 @@ macro_rules! game_class {
                     .map_err($crate::game_class::invalid)?;
                 self.game.action_of(mv).ok_or_else(|| {
                     $crate::game_class::IllegalMoveError::new_err(format!(
-                        "'{text}' has no action number"
+                        "{} has no action number",
+                        territory::Excerpt::new(&text)
                     ))
                 })
             }
