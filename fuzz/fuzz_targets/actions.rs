@@ -2,10 +2,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use territory::Game;
-use territory_fuzz::{check_move, check_parsed, migong, nume, tabik, Input};
+use territory_fuzz::{check_move, check_parsed, migong, nume, tabik, FuzzGame, Input};
 
-fn actions<G: Game + PartialEq>(mut game: G, input: &mut Input) {
+fn actions<G: FuzzGame>(mut game: G, input: &mut Input) {
     // Some random moves first, so the actions are tried in a real position.
     let mut rng = territory::playout::game_rng(input.u32() as u64, 0);
     for _ in 0..input.byte() {
