@@ -266,3 +266,38 @@ pub fn fuzz_sequence<G: FuzzGame>(game: &mut G, input: &mut Input) {
     assert_eq!(*game, start);
     assert_eq!(fingerprint(game), fingerprint(&start));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Inputs that once failed a target (`fuzz/regressions/<target>/`), replayed on the
+    /// stable compiler: `cargo test --manifest-path fuzz/Cargo.toml --lib`.
+    #[test]
+    fn regressions() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
+        for target in ["parse_tabik", "parse_nume", "parse_migong"] {
+            let Ok(entries) = std::fs::read_dir(dir.join(target)) else {
+                continue;
+            };
+            for entry in entries {
+                let data = std::fs::read(entry.unwrap().path()).unwrap();
+                let mut input = Input(&data);
+                match target {
+                    "parse_tabik" => {
+                        let mut g = tabik(&mut input);
+                        fuzz_text(&mut g, &String::from_utf8_lossy(input.0))
+                    }
+                    "parse_nume" => {
+                        let mut g = nume(&mut input);
+                        fuzz_text(&mut g, &String::from_utf8_lossy(input.0))
+                    }
+                    _ => {
+                        let mut g = migong(&mut input);
+                        fuzz_text(&mut g, &String::from_utf8_lossy(input.0))
+                    }
+                }
+            }
+        }
+    }
+}
