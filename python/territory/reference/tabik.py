@@ -111,7 +111,7 @@ class Tabik(Presentation):
         return result
 
     def _parse_square(self, text, move):
-        """Cell index of a square name; raises IllegalMoveError if malformed/off-board."""
+        """Cell index of a square name; raises InvalidMoveError if malformed or off the board."""
         m = _SQUARE_RE.fullmatch(text)
         if m is None or (len(m.group(2)) > 1 and m.group(2)[0] == "0"):
             raise InvalidMoveError(f"malformed move {excerpt(move)}: {excerpt(text)} is not a square name")
