@@ -268,7 +268,7 @@ def test_show_rejects_a_move_number_too_long_for_int(tmp_path):
     path.write_text("game = tabik\nsize = 3\nmoves:\n" + "9" * 5000 + ". a1-b1\n")
     result = run("show", str(path), check=False)
     assert_one_line_error(result)
-    assert "line 4" in result.stderr and "move number" in result.stderr and "5000 digits" in result.stderr
+    assert "line 4" in result.stderr and "move number" in result.stderr and "5000 characters" in result.stderr
     assert len(result.stderr) < 300
 
 

@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+#: Characters of user input quoted in an error message; longer input is cut.
+EXCERPT_LIMIT = 40
+
 
 class IllegalMoveError(ValueError):
-    """A move string or action that is malformed or not legal in the current position.
+    """A move string or action that cannot be played in the current position.
 
-    The state it was played on is left exactly as it was.
+    Raised as itself for a real move of the game that is not legal here (occupied, not
+    adjacent, wrong colour, piece already used, swap or pass not allowed now, game over,
+    ...), and as its subclass :class:`InvalidMoveError` for text that is not a move of
+    the game at all. The state it was played on is left exactly as it was.
     """
+
+
+class InvalidMoveError(IllegalMoveError):
+    """A move string or action that is not a move of this game with these parameters at
+    all: bad syntax, a cell off the board, an unknown piece, a number or komi out of
+    range, an action number out of range, or not a string. It can never be played.
+    """
+
+
+class StateInUseError(RuntimeError):
+    """A game state was used while another call still held it: from another thread, or
+    from a callback run by a call on the same state. States are not thread-safe; give
+    each thread its own ``state.copy()``."""
 
 
 class RecordError(ValueError):
@@ -16,3 +35,16 @@ class RecordError(ValueError):
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+def excerpt(text: object, limit: int = EXCERPT_LIMIT) -> str:
+    """``repr(text)`` for an error message, cut to a short prefix when the text is long."""
+    if isinstance(text, str) and len(text) > limit:
+        return f"{text[:limit]!r}... ({len(text)} characters)"
+    try:
+        shown = repr(text)
+    except ValueError:  # an int too long to print
+        return f"a {type(text).__name__} too large to print"
+    if len(shown) > 2 * limit:
+        return f"{shown[:limit]}... ({len(shown)} characters)"
+    return shown

@@ -25,12 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Tuple
 
 from territory import registry
-from territory.errors import IllegalMoveError, RecordError
+from territory.errors import IllegalMoveError, RecordError, excerpt
 from territory.types import GameState
 
 _NUMBERED = re.compile(r"^(\d+)\.\s*(.*)$")
 _INT = re.compile(r"^-?\d+$")
 _FLOAT = re.compile(r"^-?\d+\.\d+$")
+#: Digits of the longest integer a record may hold (Python refuses to read numbers of
+#: thousands of digits; no parameter or move number is anywhere near this long).
+_MAX_DIGITS = 100
 
 
 @dataclass
@@ -60,6 +63,8 @@ def parse_value(text: str) -> Any:
     if text == "none":
         return None
     if _INT.match(text):
+        if len(text) > _MAX_DIGITS:
+            raise ValueError(f"the number {excerpt(text)} has too many digits")
         return int(text)
     if _FLOAT.match(text):
         return float(text)
@@ -105,8 +110,12 @@ def dumps(state: GameState, seats: tuple[str | None, str | None] = (None, None),
         lines.append(f"start = {start}")
     for seat, name in enumerate(seats):
         if name is not None:
-            if "\n" in name or "#" in name:
-                raise ValueError(f"seat name {name!r} may not contain '#' or a line break")
+            if not isinstance(name, str):
+                raise ValueError(f"seat name must be a string or None, got {excerpt(name)}")
+            # Any character str.splitlines() breaks at (\r, \v, \f, \x1c-\x1e, \x85,
+            # \u2028, \u2029 as well as \n) would split the line when the record is read.
+            if "#" in name or "".join(name.splitlines()) != name:
+                raise ValueError(f"seat name {excerpt(name)} may not contain '#' or a line break")
             lines.append(f"seat{seat} = {name}")
     lines.append(f"result = {result_text(state)}")
     lines.append("moves:")
@@ -139,10 +148,10 @@ def parse(text: str) -> Record:
         if in_moves:
             numbered = _NUMBERED.match(line)
             if numbered:
-                # Compared as text: int() of a huge number would take long or refuse.
-                given = numbered.group(1).lstrip("0") or "0"
-                if given != str(len(moves) + 1):
-                    shown = given if len(given) <= 20 else f"{given[:8]}...({len(given)} digits)"
+                # Compared as text: int() of thousands of digits would fail.
+                digits = numbered.group(1)
+                if (digits.lstrip("0") or "0") != str(len(moves) + 1):
+                    shown = digits if len(digits) <= 40 else excerpt(digits)
                     raise RecordError(f"move number {shown} out of order, expected {len(moves) + 1}", number)
                 line = numbered.group(2).strip()
                 if not line:
@@ -154,23 +163,28 @@ def parse(text: str) -> Record:
         elif "=" in line:
             key, value = (part.strip() for part in line.split("=", 1))
             if not re.fullmatch(r"[a-z_0-9]+", key):
-                raise RecordError(f"bad header key {key!r}", number)
+                raise RecordError(f"bad header key {excerpt(key)}", number)
             if key in header:
-                raise RecordError(f"{key!r} given twice", number)
+                raise RecordError(f"{excerpt(key)} given twice", number)
             header[key] = (value, number)
         else:
-            raise RecordError(f"expected 'key = value' or 'moves:', got {line!r}", number)
+            raise RecordError(f"expected 'key = value' or 'moves:', got {excerpt(line)}", number)
     if "game" not in header:
         raise RecordError("no 'game = ...' line: not a territory record")
     game, game_line = header.pop("game")
     if game not in registry.GAMES:
-        raise RecordError(f"unknown game {game!r}; expected one of {', '.join(registry.GAMES)}", game_line)
+        raise RecordError(f"unknown game {excerpt(game)}; expected one of {', '.join(registry.GAMES)}", game_line)
     if not in_moves:
         raise RecordError("no 'moves:' line: the record is truncated")
     seats = tuple(header.pop(f"seat{i}", (None, 0))[0] for i in range(2))
     result = header.pop("result", (None, 0))[0]
     start = header.pop("start", None)
-    params = {key: parse_value(value) for key, (value, _) in header.items()}
+    params = {}
+    for key, (value, line_number) in header.items():
+        try:
+            params[key] = parse_value(value)
+        except ValueError as error:
+            raise RecordError(f"bad value of {key!r}: {error}", line_number) from None
     record = Record(game, params, moves, seats, result, move_lines)  # type: ignore[arg-type]
     record.start = start  # type: ignore[attr-defined]
     record.param_lines = {key: line for key, (_, line) in header.items()}  # type: ignore[attr-defined]
@@ -190,9 +204,9 @@ def load(text: str, *, reference: bool = False) -> GameState:
         try:
             state.play(move)
         except IllegalMoveError as error:
-            raise RecordError(f"illegal move {move!r}: {error}", line) from None
+            raise RecordError(f"illegal move {excerpt(move)}: {error}", line) from None
     if record.result is not None and record.result != result_text(state):
-        raise RecordError(f"result says {record.result!r} but the moves give {result_text(state)!r}")
+        raise RecordError(f"result says {excerpt(record.result)} but the moves give {result_text(state)!r}")
     return state
 
 
@@ -209,7 +223,7 @@ def new_game(record: Record, *, reference: bool = False) -> GameState:
     except ValueError as error:
         message = str(error)
         for key, line in lines.items():
-            if message.startswith(f"unknown {record.game} parameter {key!r}"):
+            if message.startswith(f"unknown {record.game} parameter {excerpt(key)}"):
                 raise RecordError(message.split(";")[0], line) from None
         bad_line = next((n for key, n in lines.items() if message.startswith(key)), None)
         raise RecordError(f"bad parameter: {error}", bad_line) from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from territory import _core
+from territory.errors import excerpt
 from territory.types import GameState
 
 #: Every native game class by name, in name order: ``{"migong": Migong, ...}``.
@@ -33,6 +34,6 @@ def build(games: Mapping[str, type], game: str, params: Mapping[str, Any]) -> Ga
     allowed = cls.default_params()  # type: ignore[attr-defined]
     for key in params:
         if key not in allowed:
-            raise ValueError(f"unknown {game} parameter {key!r}; {game} takes the parameters {', '.join(allowed)}")
+            raise ValueError(f"unknown {game} parameter {excerpt(key)}; {game} takes the parameters {', '.join(allowed)}")
     state: GameState = cls(**params)
     return state

@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 import re
 
-from territory.errors import IllegalMoveError
+from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -112,18 +112,17 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def __init__(self, pie=True, border="alternate", group_size="extent"):
         if not isinstance(pie, bool):
-            raise ValueError(f"pie must be a bool (True or False), got {pie!r}")
+            raise ValueError(f"pie must be a bool (True or False), got {excerpt(pie)}")
         if not isinstance(border, str) or not (
             border in NAMED_BORDERS
             or (len(border) == NUM_BORDER_EDGES and set(border) <= {"B", "Y"})
         ):
-            shown = border if not isinstance(border, str) or len(border) <= 100 else border[:100] + "..."
             raise ValueError(
                 "border must be 'alternate', 'blue', 'yellow' or an explicit string of "
-                f"{NUM_BORDER_EDGES} characters 'B'/'Y' (one per border edge), got {shown!r}"
+                f"{NUM_BORDER_EDGES} characters 'B'/'Y' (one per border edge), got {excerpt(border, 100)}"
             )
         if not isinstance(group_size, str) or group_size not in GROUP_SIZES:
-            raise ValueError(f"group_size must be 'extent' or 'wedges', got {group_size!r}")
+            raise ValueError(f"group_size must be 'extent' or 'wedges', got {excerpt(group_size)}")
         self._pie = pie
         self._border = border
         self._group_size = group_size
@@ -198,29 +197,30 @@ class Migong(_position.SetUpTurns, Presentation):
 
     @staticmethod
     def _parse(move) -> str | tuple[tuple[int, int], str]:
-        """Parse a move string: "swap", "pass" or (cell, piece). Raises if malformed."""
+        """Parse a move string: "swap", "pass" or (cell, piece). Raises InvalidMoveError
+        if it is not a Migong move at all, whatever the position."""
         if not isinstance(move, str):
-            raise IllegalMoveError(f"a move must be a string, got {move!r}")
+            raise InvalidMoveError(f"a move must be a string, got {excerpt(move)}")
         if move in ("swap", "pass"):
             return move
         if move.count(":") != 1:
-            raise IllegalMoveError(
-                f"malformed move {move!r}: expected '<cell>:<piece>' such as 'h7:BYBYBY', "
+            raise InvalidMoveError(
+                f"malformed move {excerpt(move)}: expected '<cell>:<piece>' such as 'h7:BYBYBY', "
                 "or 'swap' or 'pass'"
             )
         cell_name, piece = move.split(":")
         if not _CELL_RE.fullmatch(cell_name):
-            raise IllegalMoveError(
-                f"malformed cell name {cell_name!r} in {move!r}: expected a letter a-m and a "
-                "number 1-13, such as 'h7'"
+            raise InvalidMoveError(
+                f"malformed cell name {excerpt(cell_name)} in {excerpt(move)}: expected a letter "
+                "a-m and a number 1-13, such as 'h7'"
             )
         if cell_name == CENTER_NAME:
-            raise IllegalMoveError(f"{CENTER_NAME} is the central border, not a playable cell")
+            raise InvalidMoveError(f"{CENTER_NAME} is the central border, not a playable cell")
         if cell_name not in CELL_BY_NAME:
-            raise IllegalMoveError(f"unknown cell {cell_name!r} in {move!r}: it is not on the board")
+            raise InvalidMoveError(f"unknown cell {excerpt(cell_name)} in {excerpt(move)}: it is not on the board")
         if not _PIECE_RE.fullmatch(piece):
-            raise IllegalMoveError(
-                f"malformed piece {piece!r} in {move!r}: expected six letters B or Y "
+            raise InvalidMoveError(
+                f"malformed piece {excerpt(piece)} in {excerpt(move)}: expected six letters B or Y "
                 "(wedges E, NE, NW, W, SW, SE)"
             )
         return (CELL_BY_NAME[cell_name], piece)
@@ -229,7 +229,7 @@ class Migong(_position.SetUpTurns, Presentation):
         """Parse and check a move against the current position without changing anything."""
         parsed = self._parse(move)
         if self.is_over:
-            raise IllegalMoveError(f"the game is over; no move is possible (got {move!r})")
+            raise IllegalMoveError(f"the game is over; no move is possible (got {excerpt(move)})")
         if parsed == "swap":
             if not self._pie:
                 raise IllegalMoveError("swap is not allowed: the pie rule is off")
@@ -279,7 +279,7 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def color_of(self, seat: int) -> str:
         if isinstance(seat, bool) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
         blue_seat = 1 if self._swapped else 0
         return "blue" if seat == blue_seat else "yellow"
 
@@ -330,13 +330,13 @@ class Migong(_position.SetUpTurns, Presentation):
     @staticmethod
     def _check_action(a) -> int:
         if isinstance(a, bool):
-            raise IllegalMoveError(f"an action must be an int, got {a!r}")
+            raise InvalidMoveError(f"an action must be an int, got {excerpt(a)}")
         try:
             a = operator.index(a)
         except TypeError:
-            raise IllegalMoveError(f"an action must be an int, got {a!r}") from None
+            raise InvalidMoveError(f"an action must be an int, got {excerpt(a)}") from None
         if not 0 <= a < NUM_ACTIONS:
-            raise IllegalMoveError(f"action {a} is out of range 0..{NUM_ACTIONS - 1}")
+            raise InvalidMoveError(f"action {excerpt(a)} is out of range 0..{NUM_ACTIONS - 1}")
         return a
 
     def action_to_move(self, a: int) -> str:
@@ -452,7 +452,7 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def remaining(self, color: str) -> list[str]:
         if color not in COLOR_LETTER:
-            raise ValueError(f"color must be 'blue' or 'yellow', got {color!r}")
+            raise ValueError(f"color must be 'blue' or 'yellow', got {excerpt(color)}")
         letter = COLOR_LETTER[color]
         return sorted(p for p in ALL_PIECES if letter in p and p not in self._used[letter])
 

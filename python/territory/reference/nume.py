@@ -10,7 +10,7 @@ import math
 import operator
 import re
 
-from territory.errors import IllegalMoveError
+from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -50,9 +50,9 @@ class Nume(Presentation):
     # ------------------------------------------------------------------ creation
     def __init__(self, n=4, square=None, komi=0.5, komi_to="black", komi_phase=False):
         if not _is_int(n) or not 1 <= n <= 8:
-            raise ValueError(f"n must be an int from 1 to 8, got {n!r}")
+            raise ValueError(f"n must be an int from 1 to 8, got {excerpt(n)}")
         if square is not None and (not _is_int(square) or not 2 <= square <= 16):
-            raise ValueError(f"square must be None or an int from 2 to 16, got {square!r}")
+            raise ValueError(f"square must be None or an int from 2 to 16, got {excerpt(square)}")
         if komi is not None:
             ok = (
                 isinstance(komi, float)  # an int is never k + 0.5
@@ -63,13 +63,13 @@ class Nume(Presentation):
             if not ok:
                 raise ValueError(
                     "komi must be None or a number k + 0.5 with k a whole number "
-                    f"0 <= k <= 2^31, got {komi!r}"
+                    f"0 <= k <= 2^31, got {excerpt(komi)}"
                 )
             komi = float(komi)
         if not isinstance(komi_to, str) or komi_to not in COLORS:
-            raise ValueError(f"komi_to must be 'black' or 'white', got {komi_to!r}")
+            raise ValueError(f"komi_to must be 'black' or 'white', got {excerpt(komi_to)}")
         if not isinstance(komi_phase, bool):
-            raise ValueError(f"komi_phase must be a bool, got {komi_phase!r}")
+            raise ValueError(f"komi_phase must be a bool, got {excerpt(komi_phase)}")
 
         self._n = n
         self._square = square
@@ -167,7 +167,7 @@ class Nume(Presentation):
 
     def color_of(self, seat) -> str:
         if not _is_int(seat) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
         return self._seat_colors[seat]
 
     @property
@@ -250,95 +250,106 @@ class Nume(Presentation):
         return None
 
     # ------------------------------------------------------------------ move parsing
-    def _parse(self, move):
-        """Parse and fully check a move; return ("komi", k, color), ("side", color) or
-        ("place", cell, number or None). Raises IllegalMoveError; never mutates."""
+    def _read(self, move):
+        """What a move string names, whatever the position: ("komi", k, color),
+        ("side", color) or ("place", cell, number or None). Raises InvalidMoveError if it
+        is not a move of this game with these parameters at all."""
         if not isinstance(move, str):
-            raise IllegalMoveError(f"a move must be a string, got {move!r}")
-        if self.is_over:
-            raise IllegalMoveError(f"the game is over (board full); cannot play {move!r}")
-
+            raise InvalidMoveError(f"a move must be a string, got {excerpt(move)}")
+        shown = excerpt(move)
         if move.startswith("komi"):
             m = _KOMI_RE.fullmatch(move)
             if m is None:
-                raise IllegalMoveError(
-                    f"malformed komi move {move!r}: expected 'komi <k>.5 <black|white>', "
+                raise InvalidMoveError(
+                    f"malformed komi move {shown}: expected 'komi <k>.5 <black|white>', "
                     "e.g. 'komi 2.5 white'"
                 )
-            if not self._komi_phase:
-                raise IllegalMoveError(f"{move!r}: there is no komi phase in this game")
-            if self._phase != "komi":
-                raise IllegalMoveError(f"{move!r}: the komi has already been chosen")
-            k = int(m.group(1))
-            if k > self._N:
-                raise IllegalMoveError(
-                    f"{move!r}: komi must be k + 0.5 with 0 <= k <= {self._N} (number of cells)"
+            digits = m.group(1)
+            if len(digits) > len(str(self._N)) or int(digits) > self._N:
+                raise InvalidMoveError(
+                    f"{shown}: komi must be k + 0.5 with 0 <= k <= {self._N} (number of cells)"
                 )
-            return ("komi", k, m.group(2))
-
+            return ("komi", int(digits), m.group(2))
         if move.startswith("side"):
             m = _SIDE_RE.fullmatch(move)
             if m is None:
-                raise IllegalMoveError(
-                    f"malformed side move {move!r}: expected 'side black' or 'side white'"
+                raise InvalidMoveError(
+                    f"malformed side move {shown}: expected 'side black' or 'side white'"
                 )
-            if not self._komi_phase:
-                raise IllegalMoveError(f"{move!r}: there is no komi phase in this game")
-            if self._phase == "komi":
-                raise IllegalMoveError(f"{move!r}: seat 0 must choose the komi first")
-            if self._phase != "side":
-                raise IllegalMoveError(f"{move!r}: sides have already been chosen")
             return ("side", m.group(1))
-
         m = _PLACEMENT_RE.fullmatch(move)
         if m is None:
-            raise IllegalMoveError(
-                f"malformed move {move!r}: expected a cell like 'c3', a numbered placement "
+            raise InvalidMoveError(
+                f"malformed move {shown}: expected a cell like 'c3', a numbered placement "
                 "like 'c3=5'" + (", or a komi-phase move" if self._komi_phase else "")
             )
         name, number_text = m.group(1), m.group(2)
-        if self._phase == "komi":
-            raise IllegalMoveError(f"{move!r}: seat 0 must first choose the komi ('komi <k>.5 <color>')")
-        if self._phase == "side":
-            raise IllegalMoveError(f"{move!r}: seat 1 must first choose a side ('side black' or 'side white')")
         cell = self._index_of_name.get(name)
         if cell is None:
-            raise IllegalMoveError(f"{move!r}: unknown cell {name!r}")
+            raise InvalidMoveError(f"{shown}: unknown cell {excerpt(name)}")
+        number = None if number_text is None else self._parse_number(move, number_text)
+        return ("place", cell, number)
+
+    def _parse(self, move):
+        """Read and fully check a move; return what ``_read`` returns. Raises
+        InvalidMoveError or IllegalMoveError; never mutates."""
+        parsed = self._read(move)
+        shown = excerpt(move)
+        if self.is_over:
+            raise IllegalMoveError(f"the game is over (board full); cannot play {shown}")
+        if parsed[0] == "komi":
+            if not self._komi_phase:
+                raise IllegalMoveError(f"{shown}: there is no komi phase in this game")
+            if self._phase != "komi":
+                raise IllegalMoveError(f"{shown}: the komi has already been chosen")
+            return parsed
+        if parsed[0] == "side":
+            if not self._komi_phase:
+                raise IllegalMoveError(f"{shown}: there is no komi phase in this game")
+            if self._phase == "komi":
+                raise IllegalMoveError(f"{shown}: seat 0 must choose the komi first")
+            if self._phase != "side":
+                raise IllegalMoveError(f"{shown}: sides have already been chosen")
+            return parsed
+        if self._phase == "komi":
+            raise IllegalMoveError(f"{shown}: seat 0 must first choose the komi ('komi <k>.5 <color>')")
+        if self._phase == "side":
+            raise IllegalMoveError(f"{shown}: seat 1 must first choose a side ('side black' or 'side white')")
+        _, cell, number = parsed
+        name = self._names[cell]
         if cell in self._board:
-            raise IllegalMoveError(f"{move!r}: cell {name} is occupied")
-        number = None
-        if number_text is not None:
-            number = self._parse_number(move, number_text)
+            raise IllegalMoveError(f"{shown}: cell {name} is occupied")
         color = self._color_to_place()
         new_group = not any(
             d in self._board and self._board[d][0] == color for d in self._neighbours[cell]
         )
         if new_group and number is None:
             raise IllegalMoveError(
-                f"{move!r}: this stone creates a new group and must carry a number, "
+                f"{shown}: this stone creates a new group and must carry a number, "
                 f"e.g. '{name}=0'"
             )
         if not new_group and number is not None:
             raise IllegalMoveError(
-                f"{move!r}: this stone joins an existing {color} group and must not carry "
+                f"{shown}: this stone joins an existing {color} group and must not carry "
                 f"a number; play '{name}'"
             )
-        return ("place", cell, number)
+        return parsed
 
     @staticmethod
     def _parse_number(move: str, text: str) -> int:
+        shown = excerpt(move)
         if re.fullmatch(r"0|[1-9][0-9]*", text):
-            value = int(text)
-            if value > MAX_NUMBER:
-                raise IllegalMoveError(f"{move!r}: the number must be at most 2^31 - 1 = {MAX_NUMBER}")
-            return value
+            # Compare lengths first: int() of thousands of digits would fail.
+            if len(text) > len(str(MAX_NUMBER)) or int(text) > MAX_NUMBER:
+                raise InvalidMoveError(f"{shown}: the number must be at most 2^31 - 1 = {MAX_NUMBER}")
+            return int(text)
         if re.fullmatch(r"[0-9]+", text):
-            raise IllegalMoveError(f"{move!r}: the number must be written without leading zeros")
+            raise InvalidMoveError(f"{shown}: the number must be written without leading zeros")
         if re.fullmatch(r"-[0-9]+", text):
-            raise IllegalMoveError(f"{move!r}: the number must be a whole number >= 0, not negative")
+            raise InvalidMoveError(f"{shown}: the number must be a whole number >= 0, not negative")
         if text == "":
-            raise IllegalMoveError(f"{move!r}: missing number after '='")
-        raise IllegalMoveError(f"{move!r}: the number must be a whole number from 0 to {MAX_NUMBER}")
+            raise InvalidMoveError(f"{shown}: missing number after '='")
+        raise InvalidMoveError(f"{shown}: the number must be a whole number from 0 to {MAX_NUMBER}")
 
     def _canonical(self, parsed) -> str:
         if parsed[0] == "komi":
@@ -414,10 +425,14 @@ class Nume(Presentation):
 
     def action_to_move(self, action) -> str:
         if isinstance(action, bool) or not hasattr(type(action), "__index__"):
-            raise IllegalMoveError(f"action must be an int from 0 to {self.num_actions - 1}, got {action!r}")
+            raise InvalidMoveError(
+                f"action must be an int from 0 to {self.num_actions - 1}, got {excerpt(action)}"
+            )
         action = operator.index(action)  # numpy integers too
         if not 0 <= action < self.num_actions:
-            raise IllegalMoveError(f"action must be an int from 0 to {self.num_actions - 1}, got {action!r}")
+            raise InvalidMoveError(
+                f"action must be an int from 0 to {self.num_actions - 1}, got {excerpt(action)}"
+            )
         N = self._N
         if action < N:
             return self._names[action]
@@ -430,30 +445,17 @@ class Nume(Presentation):
         return f"side {COLORS[action - self._S]}"
 
     def move_to_action(self, move) -> int:
-        if not isinstance(move, str):
-            raise IllegalMoveError(f"a move must be a string, got {move!r}")
+        parsed = self._read(move)
         N = self._N
-        m = _KOMI_RE.fullmatch(move)
-        if m is not None:
-            k = int(m.group(1))
-            if k > N:
-                raise IllegalMoveError(f"{move!r} has no action: komi k must be at most {N}")
-            return self._K + 2 * k + COLORS.index(m.group(2))
-        m = _SIDE_RE.fullmatch(move)
-        if m is not None:
-            return self._S + COLORS.index(m.group(1))
-        m = _PLACEMENT_RE.fullmatch(move)
-        if m is None:
-            raise IllegalMoveError(f"{move!r} is not a Nume move")
-        name, number_text = m.group(1), m.group(2)
-        cell = self._index_of_name.get(name)
-        if cell is None:
-            raise IllegalMoveError(f"{move!r}: unknown cell {name!r}")
-        if number_text is None:
+        if parsed[0] == "komi":
+            return self._K + 2 * parsed[1] + COLORS.index(parsed[2])
+        if parsed[0] == "side":
+            return self._S + COLORS.index(parsed[1])
+        _, cell, w = parsed
+        if w is None:
             return cell
-        w = self._parse_number(move, number_text)
         if w > N:
-            raise IllegalMoveError(f"{move!r} has no action: numbers above {N} have none")
+            raise IllegalMoveError(f"{excerpt(move)} has no action: numbers above {N} have none")
         return N + cell * (N + 1) + w
 
     def apply_action(self, action) -> None:

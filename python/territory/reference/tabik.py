@@ -26,7 +26,7 @@ from __future__ import annotations
 import operator
 import re
 
-from territory.errors import IllegalMoveError
+from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -47,9 +47,9 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def __init__(self, size=8, pie=True):
         if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 16:
-            raise ValueError(f"size must be an int from 2 to 16, got {size!r}")
+            raise ValueError(f"size must be an int from 2 to 16, got {excerpt(size)}")
         if not isinstance(pie, bool):
-            raise ValueError(f"pie must be a bool (True or False), got {pie!r}")
+            raise ValueError(f"pie must be a bool (True or False), got {excerpt(pie)}")
         self._size = int(size)
         self._pie = pie
         self._reset()
@@ -116,16 +116,18 @@ class Tabik(_position.SetUpTurns, Presentation):
         return result
 
     def _parse_square(self, text, move):
-        """Cell index of a square name; raises IllegalMoveError if malformed/off-board."""
+        """Cell index of a square name; raises InvalidMoveError if malformed or off the board."""
         m = _SQUARE_RE.fullmatch(text)
         if m is None or (len(m.group(2)) > 1 and m.group(2)[0] == "0"):
-            raise IllegalMoveError(f"malformed move {move!r}: {text!r} is not a square name")
-        c = ord(m.group(1)) - ord("a")
-        r = int(m.group(2)) - 1
+            raise InvalidMoveError(f"malformed move {excerpt(move)}: {excerpt(text)} is not a square name")
         k = self._size
+        c = ord(m.group(1)) - ord("a")
+        # More than two digits: a row far beyond any board (and int() of thousands of
+        # digits would fail).
+        r = int(m.group(2)) - 1 if len(m.group(2)) <= 2 else k
         if not (0 <= c < k and 0 <= r < k):
-            raise IllegalMoveError(
-                f"illegal move {move!r}: square {text!r} is off the {k} x {k} board"
+            raise InvalidMoveError(
+                f"invalid move {excerpt(move)}: square {excerpt(text)} is off the {k} x {k} board"
             )
         return r * k + c
 
@@ -137,14 +139,14 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def _check_action_range(self, a):
         if isinstance(a, bool):
-            raise IllegalMoveError(f"action must be an int, got {a!r}")
+            raise InvalidMoveError(f"action must be an int, got {excerpt(a)}")
         try:
             a = operator.index(a)
         except TypeError:
-            raise IllegalMoveError(f"action must be an int, got {a!r}") from None
+            raise InvalidMoveError(f"action must be an int, got {excerpt(a)}") from None
         if not 0 <= a < self.num_actions:
-            raise IllegalMoveError(
-                f"action {a} is out of range: actions are 0 to {self.num_actions - 1}"
+            raise InvalidMoveError(
+                f"action {excerpt(a)} is out of range: actions are 0 to {self.num_actions - 1}"
             )
         return a
 
@@ -168,7 +170,7 @@ class Tabik(_position.SetUpTurns, Presentation):
     def move_to_action(self, m):
         """Action number of a move string (either order of a stone swap is accepted)."""
         if not isinstance(m, str):
-            raise IllegalMoveError(f"a move must be a string, got {m!r}")
+            raise InvalidMoveError(f"a move must be a string, got {excerpt(m)}")
         E = self._num_edges
         if m == "swap":
             return 3 * E
@@ -176,8 +178,8 @@ class Tabik(_position.SetUpTurns, Presentation):
             return 3 * E + 1
         match = _MOVE_RE.fullmatch(m)
         if match is None:
-            raise IllegalMoveError(
-                f"malformed move {m!r}: expected '<square>-<square>', "
+            raise InvalidMoveError(
+                f"malformed move {excerpt(m)}: expected '<square>-<square>', "
                 f"'<square>x<square>', 'swap' or 'pass'"
             )
         a = self._parse_square(match.group(1), m)
@@ -185,7 +187,7 @@ class Tabik(_position.SetUpTurns, Presentation):
         e = self._edge_between(a, b)
         if e is None:
             raise IllegalMoveError(
-                f"illegal move {m!r}: squares {match.group(1)} and {match.group(3)} "
+                f"illegal move {excerpt(m)}: squares {match.group(1)} and {match.group(3)} "
                 f"are not orthogonally adjacent"
             )
         if match.group(2) == "x":
@@ -271,10 +273,10 @@ class Tabik(_position.SetUpTurns, Presentation):
     def play(self, move):
         a = self.move_to_action(move)
         if self.is_over:
-            raise IllegalMoveError(f"illegal move {move!r}: the game is over")
+            raise IllegalMoveError(f"illegal move {excerpt(move)}: the game is over")
         reason = self._why_illegal(a)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move {move!r}: {reason}")
+            raise IllegalMoveError(f"illegal move {excerpt(move)}: {reason}")
         self._do(a)
 
     def apply_action(self, a):
@@ -303,7 +305,7 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def color_of(self, seat):
         if isinstance(seat, bool) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
         first = WHITE if self._swapped else BLACK
         second = BLACK if self._swapped else WHITE
         return first if seat == 0 else second

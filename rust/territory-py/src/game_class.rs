@@ -6,13 +6,48 @@ use std::sync::{Arc, OnceLock};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use territory::{Game, GroupInfo, IllegalMove, Seat};
+use territory::{Game, GroupInfo, InvalidMove, MoveError, Seat};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
+pyo3::import_exception!(territory.errors, InvalidMoveError);
+pyo3::import_exception!(territory.errors, StateInUseError);
 
-/// Turns an engine error into the Python exception shared with the reference.
-pub fn illegal(err: IllegalMove) -> PyErr {
-    IllegalMoveError::new_err(err.0)
+/// Turns an engine error into the Python exception shared with the reference:
+/// `InvalidMoveError` (a subclass of `IllegalMoveError`) for a text that is not a move of
+/// the game, `IllegalMoveError` for a move not legal here.
+pub fn move_error(err: MoveError) -> PyErr {
+    match err {
+        MoveError::Invalid(e) => invalid(e),
+        MoveError::Illegal(e) => IllegalMoveError::new_err(e.to_string()),
+    }
+}
+
+pub fn invalid(err: InvalidMove) -> PyErr {
+    InvalidMoveError::new_err(err.to_string())
+}
+
+/// The error for a state used while another call still holds it (another thread, or a
+/// callback run by a call on the same state).
+pub fn in_use(game: &str) -> PyErr {
+    StateInUseError::new_err(format!(
+        "this {game} state is in use by another call (another thread, or a callback of a \
+         call on it): a state is not thread-safe; give each thread its own state.copy()"
+    ))
+}
+
+/// `repr(value)`, cut to a short prefix when it is long.
+pub fn short_repr(value: &Bound<'_, PyAny>) -> String {
+    let repr = value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
+    let n = repr.chars().count();
+    if n <= 2 * territory::Excerpt::LIMIT {
+        repr
+    } else {
+        let prefix: String = repr.chars().take(territory::Excerpt::LIMIT).collect();
+        format!("{prefix}... ({n} characters)")
+    }
 }
 
 pub fn seat(index: &Bound<'_, PyAny>) -> PyResult<Seat> {
@@ -22,22 +57,27 @@ pub fn seat(index: &Bound<'_, PyAny>) -> PyResult<Seat> {
         }
         _ => Err(PyValueError::new_err(format!(
             "seat must be 0 or 1, got {}",
-            index.repr()?
+            short_repr(index)
         ))),
     }
 }
 
 /// The number of an action given from Python, or why it is not one.
 pub fn action_index<G: Game>(game: &G, action: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let n = game.num_actions();
+    action_below(game.num_actions(), action)
+}
+
+/// An action number below `n` given from Python, or why it is not one. Reading it may run
+/// Python code (`__index__`).
+pub fn action_below(n: usize, action: &Bound<'_, PyAny>) -> PyResult<usize> {
     match action.extract::<i64>() {
         Ok(a) if !action.is_instance_of::<pyo3::types::PyBool>() && (0..n as i64).contains(&a) => {
             Ok(a as usize)
         }
-        _ => Err(IllegalMoveError::new_err(format!(
+        _ => Err(InvalidMoveError::new_err(format!(
             "action must be an int from 0 to {}, got {}",
             n - 1,
-            action.repr()?
+            short_repr(action)
         ))),
     }
 }
@@ -81,12 +121,12 @@ pub trait Native: Game {
     fn unwrap(class: &Self::Class) -> &Self;
 }
 
-/// The text of a move given from Python, or an IllegalMoveError if it is not a string.
+/// The text of a move given from Python, or an InvalidMoveError if it is not a string.
 pub fn move_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     value.extract().map_err(|_| {
-        IllegalMoveError::new_err(format!(
+        InvalidMoveError::new_err(format!(
             "a move must be a string, got {}",
-            value.repr().map(|r| r.to_string()).unwrap_or_default()
+            short_repr(value)
         ))
     })
 }
@@ -133,6 +173,13 @@ macro_rules! game_class {
                 let names = $crate::game_class::MoveNames::for_game(&game);
                 Self { game, names }
             }
+
+            /// The state borrowed for a change, or a clear error if a call on it (in
+            /// another thread, or one that called back into Python) still holds it.
+            fn borrow_mut<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
+                slf.try_borrow_mut()
+                    .map_err(|_| $crate::game_class::in_use(<$game as Game>::NAME))
+            }
         }
 
         impl $crate::game_class::Native for $game {
@@ -174,23 +221,24 @@ macro_rules! game_class {
                     .collect()
             }
 
-            /// Plays a move string. Raises IllegalMoveError (state unchanged) if it is
-            /// malformed or illegal.
-            fn play(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+            /// Plays a move string. Raises InvalidMoveError if it is not a move of this
+            /// game, IllegalMoveError if it is not legal here (state unchanged).
+            fn play(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+                // Arguments are read before the state is borrowed: no Python code runs
+                // while a state is borrowed mutably.
                 let text = $crate::game_class::move_text(r#move)?;
-                self.game
+                Self::borrow_mut(slf)?
+                    .game
                     .play_str(&text)
                     .map(|_| ())
-                    .map_err($crate::game_class::illegal)
+                    .map_err($crate::game_class::move_error)
             }
 
             /// Takes back the last action and returns its move string.
-            fn undo<'py>(
-                &mut self,
-                py: Python<'py>,
-            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
-                let mv = self.game.undo().ok_or_else($crate::game_class::no_undo)?;
-                Ok(self.names.get(py, &self.game, mv))
+            fn undo<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                let mut this = Self::borrow_mut(slf)?;
+                let mv = this.game.undo().ok_or_else($crate::game_class::no_undo)?;
+                Ok(this.names.get(slf.py(), &this.game, mv))
             }
 
             #[getter]
@@ -278,7 +326,7 @@ macro_rules! game_class {
                 let mv = self
                     .game
                     .parse_move(&text)
-                    .map_err($crate::game_class::illegal)?;
+                    .map_err($crate::game_class::invalid)?;
                 Ok(self
                     .game
                     .move_cells(mv)
@@ -302,12 +350,22 @@ macro_rules! game_class {
                     .collect()
             }
 
-            /// Plays an action number. Raises IllegalMoveError (state unchanged) if it is
-            /// out of range or illegal.
-            fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-                let a = $crate::game_class::action_index(&self.game, action)?;
-                let mv = self.game.move_of(a).expect("in range");
-                self.game.play(mv).map_err($crate::game_class::illegal)
+            /// Plays an action number. Raises InvalidMoveError if it is out of range,
+            /// IllegalMoveError if it is not legal here (state unchanged).
+            fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+                let n = slf
+                    .try_borrow()
+                    .map_err(|_| $crate::game_class::in_use(<$game as Game>::NAME))?
+                    .game
+                    .num_actions();
+                let a = $crate::game_class::action_below(n, action)?;
+                let mut this = Self::borrow_mut(slf)?;
+                let mv = this.game.move_of(a).ok_or_else(|| {
+                    $crate::game_class::InvalidMoveError::new_err(format!(
+                        "action {a} is out of range"
+                    ))
+                })?;
+                this.game.play(mv).map_err($crate::game_class::move_error)
             }
 
             /// The move string of an action number.
@@ -335,20 +393,25 @@ macro_rules! game_class {
                 let mv = self
                     .game
                     .parse_move(&text)
-                    .map_err($crate::game_class::illegal)?;
+                    .map_err($crate::game_class::invalid)?;
                 self.game.action_of(mv).ok_or_else(|| {
                     $crate::game_class::IllegalMoveError::new_err(format!(
-                        "'{text}' has no action number"
+                        "{} has no action number",
+                        territory::Excerpt::new(&text)
                     ))
                 })
             }
 
             /// Equal when parameters and histories agree (so position, side to move and
             /// remaining pieces agree too).
-            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-                other
-                    .cast::<Self>()
-                    .map_or(false, |o| self.game == o.borrow().game)
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+                match other.cast::<Self>() {
+                    Ok(o) => Ok(self.game
+                        == o.try_borrow()
+                            .map_err(|_| $crate::game_class::in_use(<$game as Game>::NAME))?
+                            .game),
+                    Err(_) => Ok(false),
+                }
             }
 
             fn __hash__(&self) -> PyResult<isize> {

@@ -29,8 +29,7 @@ fn parse_text<T: std::str::FromStr<Err = territory::ConfigError>>(
         Err(_) => String::new(),
     };
     text.parse::<T>().map_err(|e| {
-        let shown = value.repr().map(|r| r.to_string()).unwrap_or_default();
-        PyValueError::new_err(format!("{e}, got {shown}"))
+        PyValueError::new_err(format!("{e}, got {}", crate::game_class::short_repr(value)))
     })
 }
 

@@ -46,7 +46,7 @@ impl PyNume {
                 params::int_in(square, "square", 2, MAX_SQUARE as i64).map_err(|_| {
                     pyo3::exceptions::PyValueError::new_err(format!(
                         "square must be None or an int from 2 to {MAX_SQUARE}, got {}",
-                        square.repr().map(|r| r.to_string()).unwrap_or_default()
+                        crate::game_class::short_repr(square)
                     ))
                 })?,
             )

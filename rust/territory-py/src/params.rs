@@ -6,10 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
 fn bad(name: &str, allowed: &str, value: &Bound<'_, PyAny>) -> PyErr {
-    let shown = value
-        .repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "?".into());
+    let shown = crate::game_class::short_repr(value);
     PyValueError::new_err(format!("{name} must be {allowed}, got {shown}"))
 }
 

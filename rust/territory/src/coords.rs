@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::game::IllegalMove;
+use crate::error::{Excerpt, InvalidMove};
 
 /// A cell written as letter + number, 0-based: column `a` = 0, row `1` = 0.
 ///
@@ -21,17 +21,11 @@ impl Coord {
     /// Parses a name such as "b3" (lower-case letter, then a number from 1) into 0-based
     /// column and row, without looking at any board. Row "0" (like "a0") is well-formed
     /// but off every board; the error says so.
-    pub fn parse(text: &str) -> Result<Coord, IllegalMove> {
-        let bad = || {
-            IllegalMove::new(format!(
-                "'{text}' is not a cell name (a letter then a number, like 'b3')"
-            ))
-        };
+    pub fn parse(text: &str) -> Result<Coord, InvalidMove> {
+        let bad = || InvalidMove::CellName(Excerpt::new(text));
         if text.len() == 2 && text.as_bytes()[0].is_ascii_lowercase() && text.as_bytes()[1] == b'0'
         {
-            return Err(IllegalMove::new(format!(
-                "{text} is off the board (rows are numbered from 1)"
-            )));
+            return Err(InvalidMove::RowZero(text.as_bytes()[0] as char));
         }
         let mut chars = text.chars();
         let letter = chars.next().ok_or_else(bad)?;

@@ -5,6 +5,7 @@ use std::fmt;
 use rand::{Rng, RngExt};
 
 use crate::board::Board;
+pub use crate::error::{IllegalMove, InvalidMove, MoveError};
 
 /// One of the two players' seats. Seat 0 starts with the first colour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -84,24 +85,6 @@ impl Color {
         }
     }
 }
-
-/// A move that is malformed or not legal in the position it was tried in.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove(pub String);
-
-impl IllegalMove {
-    pub fn new(reason: impl Into<String>) -> IllegalMove {
-        IllegalMove(reason.into())
-    }
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for IllegalMove {}
 
 /// A game parameter outside what the game allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,8 +175,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     fn color_of(&self, seat: Seat) -> Color;
     /// Appends the legal moves, in ascending action order, to `out`.
     fn legal_moves_into(&self, out: &mut Vec<Self::Move>);
-    /// Why `mv` is not legal here, if it is not.
-    fn check(&self, mv: Self::Move) -> Result<(), IllegalMove>;
+    /// Why `mv` cannot be played here, if it cannot: [`MoveError::Invalid`] when it is not
+    /// a move of this game with these parameters (checked first), else
+    /// [`MoveError::Illegal`]. `Ok` exactly for the moves of [`Game::legal_moves_into`].
+    fn check(&self, mv: Self::Move) -> Result<(), MoveError>;
     /// Plays a move known to be legal (from [`Game::check`] or the move generator).
     fn play_unchecked(&mut self, mv: Self::Move);
     /// Takes back the last action; `None` at the start.
@@ -206,8 +191,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     fn last_mover(&self) -> Option<Seat>;
     /// Each seat's score in the current position.
     fn scores(&self) -> BySeat<Self::Score>;
-    /// Reads a move string (canonical, or another accepted spelling).
-    fn parse_move(&self, text: &str) -> Result<Self::Move, IllegalMove>;
+    /// Reads a move string (canonical, or another accepted spelling), without looking at
+    /// the position: an error means the text is not a move of this game with these
+    /// parameters at all.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, InvalidMove>;
     /// Size of the integer action space.
     fn num_actions(&self) -> usize;
     /// The action number of a move, if it has one.
@@ -301,14 +288,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     }
 
     /// Checks and plays a move; on error the state is unchanged.
-    fn play(&mut self, mv: Self::Move) -> Result<(), IllegalMove> {
+    fn play(&mut self, mv: Self::Move) -> Result<(), MoveError> {
         self.check(mv)?;
         self.play_unchecked(mv);
         Ok(())
     }
 
     /// Parses, checks and plays a move string; on error the state is unchanged.
-    fn play_str(&mut self, text: &str) -> Result<Self::Move, IllegalMove> {
+    fn play_str(&mut self, text: &str) -> Result<Self::Move, MoveError> {
         let mv = self.parse_move(text)?;
         self.play(mv)?;
         Ok(mv)

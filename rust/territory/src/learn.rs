@@ -3,7 +3,8 @@
 //!
 //! The planes of each game are documented in docs/observations.md.
 
-use crate::game::{Game, IllegalMove, Seat};
+use crate::error::{InvalidMove, MoveError};
+use crate::game::{Game, Seat};
 
 /// Observations, masks and counting of legal actions, for every game.
 pub trait Learn: Game {
@@ -45,12 +46,10 @@ pub trait Learn: Game {
     }
 
     /// Checks and plays an action number; on error the state is unchanged.
-    fn play_action(&mut self, action: usize) -> Result<(), IllegalMove> {
-        let mv = self.move_of(action).ok_or_else(|| {
-            IllegalMove::new(format!(
-                "action must be from 0 to {}, got {action}",
-                self.num_actions() - 1
-            ))
+    fn play_action(&mut self, action: usize) -> Result<(), MoveError> {
+        let mv = self.move_of(action).ok_or(InvalidMove::Action {
+            action,
+            num_actions: self.num_actions(),
         })?;
         self.play(mv)
     }

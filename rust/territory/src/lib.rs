@@ -18,6 +18,7 @@ pub mod bitset;
 pub mod board;
 pub mod coords;
 pub mod env;
+pub mod error;
 pub mod game;
 pub mod learn;
 pub mod migong;
@@ -34,8 +35,9 @@ pub mod zobrist;
 
 pub use bitset::Bits;
 pub use coords::Coord;
+pub use error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 pub use game::WinRule;
-pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 pub use learn::Learn;
 pub use migong::{Migong, MigongConfig, MigongMove};
 pub use nume::{Nume, NumeConfig, NumeMove};

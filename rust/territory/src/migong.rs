@@ -12,7 +12,8 @@ use rand::{Rng, RngExt};
 
 use crate::board::Board;
 use crate::coords::Coord;
-use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
+use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 use crate::scoring;
 use crate::turns;
 use crate::zobrist;
@@ -31,7 +32,6 @@ mod position;
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;
 const WEDGES: usize = 6 * CELLS;
-const DIRECTION_NAMES: [&str; 6] = ["E", "NE", "NW", "W", "SW", "SE"];
 
 /// A piece's pattern: bit i is set when wedge i is Yellow (wedge i faces direction i).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -459,13 +459,13 @@ impl Migong {
         tally.held()
     }
 
-    fn index_of(&self, cell: Coord) -> Result<usize, IllegalMove> {
+    fn index_of(&self, cell: Coord) -> Result<usize, InvalidMove> {
         if cell == Coord::new(6, 6) {
-            return Err(IllegalMove::new("g7 is the central border, not a cell"));
+            return Err(InvalidMove::CentralBorder(cell));
         }
         Self::board()
             .index(cell)
-            .ok_or_else(|| IllegalMove::new(format!("cell {cell} is not on the board")))
+            .ok_or(InvalidMove::OffBoard { cell, side: None })
     }
 }
 
@@ -543,47 +543,53 @@ impl Game for Migong {
         unreachable!("r is below the number of placements")
     }
 
-    fn check(&self, mv: MigongMove) -> Result<(), IllegalMove> {
+    fn check(&self, mv: MigongMove) -> Result<(), MoveError> {
+        let cell = match mv {
+            MigongMove::Place { cell, piece } => {
+                if piece.0 >= 64 {
+                    let pattern = format!("pattern {}", piece.0);
+                    return Err(InvalidMove::Piece(Excerpt::new(&pattern)).into());
+                }
+                self.index_of(cell)?
+            }
+            MigongMove::Swap | MigongMove::Pass => 0,
+        };
         if self.is_over() {
-            return Err(IllegalMove::new("the game is over"));
+            return Err(IllegalMove::GameOver.into());
         }
         let color = self.mover_color();
-        let name = COLOR_NAMES[color.index()];
         match mv {
             MigongMove::Place { cell: coord, piece } => {
-                let cell = self.index_of(coord)?;
                 // Legality is the move generator's: the piece is in the mover's set and
                 // fits the cell. The rest only says why not.
                 if (self.fit[cell] & self.remaining[color.index()]) >> piece.0 & 1 == 1 {
                     return Ok(());
                 }
                 if self.pieces[cell].is_some() {
-                    return Err(IllegalMove::new(format!("cell {coord} is occupied")));
+                    return Err(IllegalMove::Occupied(coord).into());
                 }
                 if FULL_SETS[color.index()] >> piece.0 & 1 == 0 {
-                    return Err(IllegalMove::new(format!(
-                        "{piece} is not in {name}'s set: {name}'s pieces have at least one {} wedge",
-                        &name[..1].to_uppercase()
-                    )));
+                    return Err(IllegalMove::NotInSet { piece, color }.into());
                 }
                 if self.remaining[color.index()] >> piece.0 & 1 == 0 {
-                    return Err(IllegalMove::new(format!("{name} has already used {piece}")));
+                    return Err(IllegalMove::AlreadyUsed { piece, color }.into());
                 }
                 let (mask, yellow) = self.constraint(cell);
-                if let Some(d) =
+                if let Some(direction) =
                     (0..6).find(|&d| mask >> d & 1 == 1 && (piece.0 ^ yellow) >> d & 1 == 1)
                 {
-                    let needed = if yellow >> d & 1 == 1 { "Y" } else { "B" };
-                    let what = match Self::board().step(cell, d) {
-                        Some(n) => format!("the piece on {}", Self::board().name(n)),
-                        None => "the border".to_string(),
-                    };
-                    return Err(IllegalMove::new(format!(
-                        "{piece} does not fit on {coord}: its {} wedge must be {needed} to match {what}",
-                        DIRECTION_NAMES[d]
-                    )));
+                    return Err(IllegalMove::DoesNotFit {
+                        piece,
+                        cell: coord,
+                        direction,
+                        needed: piece.wedge(direction).other(),
+                        neighbour: Self::board()
+                            .step(cell, direction)
+                            .map(|n| Self::board().name(n)),
+                    }
+                    .into());
                 }
-                Err(IllegalMove::new(format!("{piece} does not fit on {coord}")))
+                Err(IllegalMove::NoFit { piece, cell: coord }.into())
             }
             MigongMove::Swap => turns::check_pie_swap(self.config.pie, &self.start, &self.history),
             MigongMove::Pass => turns::check_pass(
@@ -658,24 +664,20 @@ impl Game for Migong {
         scoring::seat_scores(self.held(), |seat| self.color_of(seat))
     }
 
-    fn parse_move(&self, text: &str) -> Result<MigongMove, IllegalMove> {
+    fn parse_move(&self, text: &str) -> Result<MigongMove, InvalidMove> {
         match text {
             "pass" => return Ok(MigongMove::Pass),
             "swap" => return Ok(MigongMove::Swap),
             _ => {}
         }
-        let (cell, piece) = text.split_once(':').ok_or_else(|| {
-            IllegalMove::new(format!(
-                "'{text}' is not a Migong move (expected like 'h7:BYBYBY', 'swap' or 'pass')"
-            ))
+        let (cell, piece) = text.split_once(':').ok_or_else(|| InvalidMove::Syntax {
+            game: "Migong",
+            text: Excerpt::new(text),
+            examples: "'h7:BYBYBY', 'swap' or 'pass'",
         })?;
         let coord = Coord::parse(cell)?;
         self.index_of(coord)?;
-        let piece = Piece::parse(piece).ok_or_else(|| {
-            IllegalMove::new(format!(
-                "'{piece}' is not a piece: six letters B or Y, for wedges E, NE, NW, W, SW, SE"
-            ))
-        })?;
+        let piece = Piece::parse(piece).ok_or_else(|| InvalidMove::Piece(Excerpt::new(piece)))?;
         Ok(MigongMove::Place { cell: coord, piece })
     }
 

@@ -9,7 +9,8 @@ use rand::{Rng, RngExt};
 use crate::bitset::Bits;
 use crate::board::Board;
 use crate::coords::Coord;
-use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
+use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 use crate::zobrist;
 
 /// Board keys: colour c on cell i at `c * 256 + i`, mixed with the stone's number.
@@ -433,32 +434,53 @@ impl Nume {
             .fold(Bits::EMPTY, |acc, c| acc | self.board.neighbours(c));
     }
 
-    fn parse_number(text: &str, whole: &str) -> Result<u32, IllegalMove> {
-        if text.is_empty()
-            || !text.bytes().all(|b| b.is_ascii_digit())
-            || (text.len() > 1 && text.starts_with('0'))
-        {
-            return Err(IllegalMove::new(format!(
-                "'{whole}': the number must be a whole number from 0 to {MAX_NUMBER} written plainly, got '{text}'"
-            )));
-        }
-        match text.parse::<u64>() {
-            Ok(w) if w <= MAX_NUMBER as u64 => Ok(w as u32),
-            _ => Err(IllegalMove::new(format!(
-                "'{whole}': the number {text} is above the largest allowed, {MAX_NUMBER}"
-            ))),
+    /// A stone's number written plainly (no sign, no leading zero), up to [`MAX_NUMBER`].
+    fn parse_number(text: &str, whole: &str) -> Result<u32, InvalidMove> {
+        match plain_number(text) {
+            None => Err(InvalidMove::Number(Excerpt::new(whole))),
+            Some(w) if w <= MAX_NUMBER as u64 => Ok(w as u32),
+            Some(_) => Err(InvalidMove::NumberTooLarge(Excerpt::new(whole))),
         }
     }
 
-    fn parse_color(text: &str, whole: &str) -> Result<Color, IllegalMove> {
+    fn parse_color(text: &str, whole: &str) -> Result<Color, InvalidMove> {
         match text {
             "black" => Ok(Color::First),
             "white" => Ok(Color::Second),
-            _ => Err(IllegalMove::new(format!(
-                "'{whole}': expected 'black' or 'white', got '{text}'"
-            ))),
+            _ => Err(InvalidMove::ColorWord(Excerpt::new(whole))),
         }
     }
+
+    /// Why a move value is not a move of this game with these parameters, if it is not.
+    fn validate(&self, mv: NumeMove) -> Result<(), InvalidMove> {
+        match mv {
+            NumeMove::Place { cell, number } => {
+                if self.board.index(cell).is_none() {
+                    return Err(InvalidMove::OffBoard { cell, side: None });
+                }
+                if number.is_some_and(|w| w > MAX_NUMBER) {
+                    return Err(InvalidMove::NumberTooLarge(Excerpt::new(&mv.to_string())));
+                }
+                Ok(())
+            }
+            NumeMove::Komi { k, .. } if k > self.n_cells() as u64 => {
+                Err(InvalidMove::KomiTooLarge {
+                    text: Excerpt::new(&mv.to_string()),
+                    max: self.n_cells(),
+                })
+            }
+            NumeMove::Komi { .. } | NumeMove::Side(_) => Ok(()),
+        }
+    }
+}
+
+/// The value of a whole number written plainly (digits, no leading zero), saturating at
+/// `u64::MAX`; `None` if it is not written so.
+fn plain_number(text: &str) -> Option<u64> {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && (text.len() == 1 || !text.starts_with('0'));
+    plain.then(|| text.parse::<u64>().unwrap_or(u64::MAX))
 }
 
 impl Game for Nume {
@@ -545,51 +567,29 @@ impl Game for Nume {
         }
     }
 
-    fn check(&self, mv: NumeMove) -> Result<(), IllegalMove> {
+    fn check(&self, mv: NumeMove) -> Result<(), MoveError> {
+        self.validate(mv)?;
         if self.is_over() {
-            return Err(IllegalMove::new("the game is over: the board is full"));
+            return Err(IllegalMove::BoardFull.into());
         }
         match (mv, self.phase) {
-            (NumeMove::Komi { k, .. }, Phase::ChooseKomi) => {
-                if k > self.n_cells() as u64 {
-                    return Err(IllegalMove::new(format!(
-                        "the komi may be at most {}.5 (the number of cells plus one half)",
-                        self.n_cells()
-                    )));
-                }
-                Ok(())
-            }
+            (NumeMove::Komi { .. }, Phase::ChooseKomi) => Ok(()),
             (NumeMove::Side(_), Phase::ChooseSide) => Ok(()),
             (NumeMove::Place { cell, number }, Phase::Stones) => {
-                let i = self
-                    .board
-                    .index(cell)
-                    .ok_or_else(|| IllegalMove::new(format!("cell {cell} is not on the board")))?;
+                let i = self.board.index(cell).expect("validated");
                 // The generator's sets decide; the rest says why not.
                 let (joining, starting) = self.placements();
                 match number {
                     None if joining.contains(i) => Ok(()),
                     Some(_) if starting.contains(i) => Ok(()),
-                    _ if !self.empty().contains(i) => {
-                        Err(IllegalMove::new(format!("cell {cell} is occupied")))
-                    }
-                    None => Err(IllegalMove::new(format!(
-                        "a stone on {cell} starts a new group and must carry a number, like '{cell}=3'"
-                    ))),
-                    Some(_) => Err(IllegalMove::new(format!(
-                        "a stone on {cell} joins a group of its colour and must carry no number: play '{cell}'"
-                    ))),
+                    _ if !self.empty().contains(i) => Err(IllegalMove::Occupied(cell).into()),
+                    None => Err(IllegalMove::NumberRequired(cell).into()),
+                    Some(_) => Err(IllegalMove::NumberForbidden(cell).into()),
                 }
             }
-            (_, Phase::ChooseKomi) => Err(IllegalMove::new(
-                "seat 0 must first choose the komi, like 'komi 2.5 white'",
-            )),
-            (_, Phase::ChooseSide) => Err(IllegalMove::new(
-                "seat 1 must first choose a colour: 'side black' or 'side white'",
-            )),
-            (_, Phase::Stones) => Err(IllegalMove::new(
-                "komi and side moves only belong to the komi phase",
-            )),
+            (_, Phase::ChooseKomi) => Err(IllegalMove::KomiFirst.into()),
+            (_, Phase::ChooseSide) => Err(IllegalMove::SideFirst.into()),
+            (_, Phase::Stones) => Err(IllegalMove::NotKomiPhase.into()),
         }
     }
 
@@ -701,49 +701,42 @@ impl Game for Nume {
         }))
     }
 
-    fn parse_move(&self, text: &str) -> Result<NumeMove, IllegalMove> {
+    fn parse_move(&self, text: &str) -> Result<NumeMove, InvalidMove> {
         if let Some(rest) = text.strip_prefix("komi ") {
-            let (value, color) = rest.split_once(' ').ok_or_else(|| {
-                IllegalMove::new(format!(
-                    "'{text}' is not a komi move (expected like 'komi 2.5 white')"
-                ))
-            })?;
+            let bad_komi = || InvalidMove::Komi(Excerpt::new(text));
+            let (value, color) = rest.split_once(' ').ok_or_else(bad_komi)?;
             let k = value
                 .strip_suffix(".5")
-                .filter(|k| {
-                    !k.is_empty()
-                        && k.bytes().all(|b| b.is_ascii_digit())
-                        && (k.len() == 1 || !k.starts_with('0'))
-                })
-                .and_then(|k| k.parse::<u64>().ok())
-                .ok_or_else(|| {
-                    IllegalMove::new(format!(
-                        "'{text}': the komi must be k + 0.5 with k a whole number, like 2.5"
-                    ))
-                })?;
-            return Ok(NumeMove::Komi {
+                .and_then(plain_number)
+                .ok_or_else(bad_komi)?;
+            let mv = NumeMove::Komi {
                 k,
                 to: Self::parse_color(color, text)?,
-            });
+            };
+            self.validate(mv)?;
+            return Ok(mv);
         }
         if let Some(color) = text.strip_prefix("side ") {
             return Ok(NumeMove::Side(Self::parse_color(color, text)?));
         }
         let (cell_text, number) = match text.split_once('=') {
-            Some((cell, number)) => (cell, Some(Self::parse_number(number, text)?)),
+            Some((cell, number)) => (cell, Some(number)),
             None => (text, None),
         };
-        let cell = Coord::parse(cell_text).map_err(|e| {
-            if e.0.contains("off the board") {
-                e
-            } else {
-                IllegalMove::new(format!("'{text}' is not a Nume move (expected like 'c3', 'c3=5', 'komi 2.5 white' or 'side black')"))
-            }
-        })?;
-        if self.board.index(cell).is_none() {
-            return Err(IllegalMove::new(format!("cell {cell} is not on the board")));
-        }
-        Ok(NumeMove::Place { cell, number })
+        let cell = match Coord::parse(cell_text) {
+            Err(e @ InvalidMove::RowZero(_)) => Err(e),
+            other => other.map_err(|_| InvalidMove::Syntax {
+                game: "Nume",
+                text: Excerpt::new(text),
+                examples: "'c3', 'c3=5', 'komi 2.5 white' or 'side black'",
+            }),
+        }?;
+        let number = number
+            .map(|number| Self::parse_number(number, text))
+            .transpose()?;
+        let mv = NumeMove::Place { cell, number };
+        self.validate(mv)?;
+        Ok(mv)
     }
 
     fn num_actions(&self) -> usize {

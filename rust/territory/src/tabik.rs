@@ -11,7 +11,8 @@ use rand::{Rng, RngExt};
 use crate::bitset::Bits;
 use crate::board::Board;
 use crate::coords::Coord;
-use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, IllegalMove, Seat};
+use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
+use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 use crate::scoring;
 use crate::turns;
 use crate::zobrist;
@@ -188,6 +189,14 @@ impl Tabik {
     #[inline]
     fn index(&self, square: Coord) -> Option<usize> {
         self.board.index(square)
+    }
+
+    /// The index of a square, or why it is not one of this board's.
+    fn square_index(&self, square: Coord) -> Result<usize, InvalidMove> {
+        self.index(square).ok_or(InvalidMove::OffBoard {
+            cell: square,
+            side: Some(self.k),
+        })
     }
 
     #[inline]
@@ -435,59 +444,47 @@ impl Game for Tabik {
         })
     }
 
-    fn check(&self, mv: TabikMove) -> Result<(), IllegalMove> {
-        if self.is_over() {
-            return Err(IllegalMove::new("the game is over"));
-        }
-        let on_board = |c: Coord| {
-            self.index(c).ok_or_else(|| {
-                IllegalMove::new(format!("square {c} is off the {0} x {0} board", self.k))
-            })
+    fn check(&self, mv: TabikMove) -> Result<(), MoveError> {
+        let (a, b) = match mv {
+            TabikMove::Place { black, white } => (black, white),
+            TabikMove::StoneSwap { first, second } => (first, second),
+            TabikMove::Swap | TabikMove::Pass => (Coord::new(0, 0), Coord::new(0, 0)),
         };
+        let (i, j) = (self.square_index(a)?, self.square_index(b)?);
+        if self.is_over() {
+            return Err(IllegalMove::GameOver.into());
+        }
         // Legality is decided by `choices`, as for the generator; the rest says why not.
         let choices = self.choices();
+        let empty = self.empty();
         match mv {
-            TabikMove::Place { black, white } => {
-                let (b, w) = (on_board(black)?, on_board(white)?);
-                let Some((_, first, east)) = self.edge(b, w) else {
-                    return Err(IllegalMove::new(format!(
-                        "squares {black} and {white} are not adjacent"
-                    )));
+            TabikMove::Place { .. } => {
+                let Some((_, first, east)) = self.edge(i, j) else {
+                    return Err(IllegalMove::NotAdjacent(a, b).into());
                 };
                 if choices.place[!east as usize].contains(first) {
                     return Ok(());
                 }
-                let occupied = if self.empty().contains(b) {
-                    white
-                } else {
-                    black
-                };
-                Err(IllegalMove::new(format!("square {occupied} is occupied")))
+                let occupied = if empty.contains(i) { b } else { a };
+                Err(IllegalMove::Occupied(occupied).into())
             }
-            TabikMove::StoneSwap { first, second } => {
-                let (a, b) = (on_board(first)?, on_board(second)?);
-                let Some((_, low, east)) = self.edge(a, b) else {
-                    return Err(IllegalMove::new(format!(
-                        "squares {first} and {second} are not adjacent"
-                    )));
+            TabikMove::StoneSwap { .. } => {
+                let Some((_, low, east)) = self.edge(i, j) else {
+                    return Err(IllegalMove::NotAdjacent(a, b).into());
                 };
                 if choices.swap[!east as usize].contains(low) {
                     return Ok(());
                 }
-                for (i, c) in [(a, first), (b, second)] {
-                    if self.empty().contains(i) {
-                        return Err(IllegalMove::new(format!(
-                            "square {c} is empty: no stone to swap"
-                        )));
-                    }
+                if let Some(c) = [(i, a), (j, b)]
+                    .into_iter()
+                    .find(|&(x, _)| empty.contains(x))
+                {
+                    return Err(IllegalMove::NoStoneToSwap(c.1).into());
                 }
-                Err(IllegalMove::new(
-                    if self.stone_at(first) == self.stone_at(second) {
-                        format!("{first} and {second} hold stones of the same colour")
-                    } else {
-                        format!("a rod lies between {first} and {second}")
-                    },
-                ))
+                if self.stone_at(a) == self.stone_at(b) {
+                    return Err(IllegalMove::SameColour(a, b).into());
+                }
+                Err(IllegalMove::Rod(a, b).into())
             }
             TabikMove::Swap => turns::check_pie_swap(self.pie, &self.start, &self.history),
             TabikMove::Pass => turns::check_pass(choices.count()),
@@ -531,39 +528,28 @@ impl Game for Tabik {
         scoring::seat_scores(self.held(), |seat| self.color_of(seat))
     }
 
-    fn parse_move(&self, text: &str) -> Result<TabikMove, IllegalMove> {
+    fn parse_move(&self, text: &str) -> Result<TabikMove, InvalidMove> {
         match text {
             "pass" => return Ok(TabikMove::Pass),
             "swap" => return Ok(TabikMove::Swap),
             _ => {}
         }
-        let malformed = || {
-            IllegalMove::new(format!(
-                "'{text}' is not a Tabik move (expected like 'b2-b3', 'b2xb3', 'swap' or 'pass')"
-            ))
+        let malformed = || InvalidMove::Syntax {
+            game: "Tabik",
+            text: Excerpt::new(text),
+            examples: "'b2-b3', 'b2xb3', 'swap' or 'pass'",
         };
         let (a, sep, b) = ["-", "x"]
             .into_iter()
             .find_map(|sep| text.split_once(sep).map(|(a, b)| (a, sep, b)))
             .ok_or_else(malformed)?;
-        let square = |t: &str| {
-            Coord::parse(t).map_err(|e| {
-                if e.0.contains("off the board") {
-                    e
-                } else {
-                    malformed()
-                }
-            })
+        let square = |t: &str| match Coord::parse(t) {
+            Err(e @ InvalidMove::RowZero(_)) => Err(e),
+            other => other.map_err(|_| malformed()),
         };
         let (a, b) = (square(a)?, square(b)?);
-        for c in [a, b] {
-            if self.index(c).is_none() {
-                return Err(IllegalMove::new(format!(
-                    "square {c} is off the {0} x {0} board",
-                    self.k
-                )));
-            }
-        }
+        self.square_index(a)?;
+        self.square_index(b)?;
         Ok(if sep == "-" {
             TabikMove::Place { black: a, white: b }
         } else if (a.row, a.col) <= (b.row, b.col) {

@@ -2,7 +2,8 @@
 //! `swap` colours on its first turn (pie rule), `pass` is forced when nothing else is
 //! legal, and two passes in a row end the game.
 
-use crate::game::{Color, IllegalMove, Seat};
+use crate::error::{IllegalMove, MoveError};
+use crate::game::{Color, Seat};
 
 /// What the turn order was at the position a game started from: the start position
 /// (the default) or a position set up from text (`from_position`), before `history`.
@@ -55,26 +56,22 @@ pub fn pie_available<M>(pie: bool, start: &Start, history: &[M]) -> bool {
 }
 
 /// Why the pie `swap` is not legal now, if it is not; decided by [`pie_available`].
-pub fn check_pie_swap<M>(pie: bool, start: &Start, history: &[M]) -> Result<(), IllegalMove> {
+pub fn check_pie_swap<M>(pie: bool, start: &Start, history: &[M]) -> Result<(), MoveError> {
     if pie_available(pie, start, history) {
         Ok(())
     } else if !pie {
-        Err(IllegalMove::new("swap is not allowed: the pie rule is off"))
+        Err(IllegalMove::PieRuleOff.into())
     } else {
-        Err(IllegalMove::new(
-            "swap is only legal on seat 1's first turn",
-        ))
+        Err(IllegalMove::SwapNotNow.into())
     }
 }
 
 /// Why `pass` is not legal when `others` other actions are: it is legal exactly when
 /// nothing else is.
-pub fn check_pass(others: usize) -> Result<(), IllegalMove> {
+pub fn check_pass(others: usize) -> Result<(), MoveError> {
     match others {
         0 => Ok(()),
-        n => Err(IllegalMove::new(format!(
-            "pass is only legal without other moves, and {n} are legal"
-        ))),
+        legal => Err(IllegalMove::PassNotAllowed { legal }.into()),
     }
 }
 

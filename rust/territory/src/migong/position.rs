@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use super::{Migong, MigongConfig, MigongMove, Piece, DIRECTION_NAMES};
+use super::{Migong, MigongConfig, MigongMove, Piece};
+use crate::error::DIRECTION_NAMES;
 use crate::game::{Color, Game, Seat};
 use crate::position::{self, PositionError};
 

@@ -1,0 +1,12 @@
+//! Any text given to the nume move parser, on any board and parameters.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use territory_fuzz::{fuzz_text, nume, Input};
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Input(data);
+    let mut game = nume(&mut input);
+    let text = String::from_utf8_lossy(input.0);
+    fuzz_text(&mut game, &text);
+});

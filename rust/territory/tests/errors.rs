@@ -1,0 +1,170 @@
+//! Typed move errors: the reason is a value, never a string to search.
+
+use territory::{
+    Coord, Excerpt, Game, IllegalMove, InvalidMove, Migong, MigongConfig, MoveError, Nume,
+    NumeConfig, Tabik, TabikConfig,
+};
+
+fn c(name: &str) -> Coord {
+    Coord::parse(name).unwrap()
+}
+
+fn tabik(size: usize) -> Tabik {
+    Tabik::new(TabikConfig { size, pie: true }).unwrap()
+}
+
+#[test]
+fn tabik_reasons() {
+    let mut g = tabik(16);
+    assert!(matches!(
+        g.parse_move("zz"),
+        Err(InvalidMove::Syntax { game: "Tabik", .. })
+    ));
+    assert_eq!(g.parse_move("a0-a1"), Err(InvalidMove::RowZero('a')));
+    assert_eq!(
+        g.parse_move("q16-p16"),
+        Err(InvalidMove::OffBoard {
+            cell: c("q16"),
+            side: Some(16)
+        })
+    );
+    assert!(g.parse_move("o16-p16").is_ok());
+    assert_eq!(
+        g.play_str("a1-c1"),
+        Err(MoveError::Illegal(IllegalMove::NotAdjacent(
+            c("a1"),
+            c("c1")
+        )))
+    );
+    assert_eq!(g.play_str("swap"), Err(IllegalMove::SwapNotNow.into()));
+    assert!(matches!(
+        g.play_str("pass"),
+        Err(MoveError::Illegal(IllegalMove::PassNotAllowed {
+            legal: 960
+        }))
+    ));
+    g.play_str("a1-a2").unwrap();
+    assert_eq!(
+        g.play_str("a2-a3"),
+        Err(IllegalMove::Occupied(c("a2")).into())
+    );
+    assert_eq!(
+        g.play_str("a1xa2"),
+        Err(IllegalMove::Rod(c("a1"), c("a2")).into())
+    );
+    assert_eq!(
+        g.play_str("a3xa4"),
+        Err(IllegalMove::NoStoneToSwap(c("a3")).into())
+    );
+    // A move value off the board is invalid, before any legality.
+    let off = territory::TabikMove::Place {
+        black: c("z99"),
+        white: c("z98"),
+    };
+    assert!(g.check(off).unwrap_err().is_invalid());
+    assert_eq!(g.action_of(off), None);
+}
+
+#[test]
+fn nume_reasons() {
+    let mut g = Nume::new(NumeConfig {
+        n: 1,
+        ..NumeConfig::default()
+    })
+    .unwrap();
+    let huge = format!("c1={}", "9".repeat(5000));
+    let err = g.parse_move(&huge).unwrap_err();
+    assert!(matches!(err, InvalidMove::NumberTooLarge(_)));
+    assert!(err.to_string().len() < 200, "{err}");
+    assert!(matches!(g.parse_move("c1=07"), Err(InvalidMove::Number(_))));
+    assert!(matches!(
+        g.parse_move("komi 7.5 white"),
+        Err(InvalidMove::KomiTooLarge { max: 6, .. })
+    ));
+    assert!(matches!(
+        g.parse_move("komi 6.5 red"),
+        Err(InvalidMove::ColorWord(_))
+    ));
+    assert_eq!(
+        g.parse_move("c3"),
+        Err(InvalidMove::OffBoard {
+            cell: c("c3"),
+            side: None
+        })
+    );
+    assert_eq!(
+        g.play_str("komi 2.5 white"),
+        Err(IllegalMove::NotKomiPhase.into())
+    );
+    assert_eq!(
+        g.play_str("c1"),
+        Err(IllegalMove::NumberRequired(c("c1")).into())
+    );
+    g.play_str("c1=2147483647").unwrap();
+    assert_eq!(
+        g.play_str("c1=1"),
+        Err(IllegalMove::Occupied(c("c1")).into())
+    );
+    let big = territory::NumeMove::Place {
+        cell: c("b1"),
+        number: Some(u32::MAX),
+    };
+    assert!(g.check(big).unwrap_err().is_invalid());
+}
+
+#[test]
+fn migong_reasons() {
+    let mut g = Migong::new(MigongConfig::default()).unwrap();
+    assert_eq!(
+        g.parse_move("g7:BBBBBB"),
+        Err(InvalidMove::CentralBorder(c("g7")))
+    );
+    assert!(matches!(
+        g.parse_move("h7:BBBBBX"),
+        Err(InvalidMove::Piece(_))
+    ));
+    assert!(matches!(
+        g.play_str("h7:BBBBBB"),
+        Err(MoveError::Illegal(IllegalMove::DoesNotFit {
+            direction: 3,
+            neighbour: None,
+            ..
+        }))
+    ));
+    assert!(matches!(
+        g.play_str("h7:YYYYYY"),
+        Err(MoveError::Illegal(IllegalMove::NotInSet { .. }))
+    ));
+    g.play_str("h7:BBBYBB").unwrap();
+    let yellow = g
+        .legal_moves()
+        .into_iter()
+        .find(|m| !m.to_string().starts_with("h8:"))
+        .unwrap();
+    g.play(yellow).unwrap();
+    assert!(matches!(
+        g.play_str("h8:BBBYBB"),
+        Err(MoveError::Illegal(IllegalMove::AlreadyUsed { .. }))
+    ));
+    let bad_piece = territory::MigongMove::Place {
+        cell: c("h8"),
+        piece: territory::migong::Piece(200),
+    };
+    assert!(g
+        .check(territory::MigongMove::Place {
+            cell: c("a1"),
+            piece: territory::migong::Piece(1)
+        })
+        .unwrap_err()
+        .is_invalid());
+    assert!(g.check(bad_piece).unwrap_err().is_invalid());
+}
+
+#[test]
+fn excerpt_in_messages() {
+    let g = tabik(4);
+    let text = "x".repeat(100_000);
+    let message = g.parse_move(&text).unwrap_err().to_string();
+    assert!(message.contains(&Excerpt::new(&text).to_string()));
+    assert!(message.len() < 200, "{message}");
+}
