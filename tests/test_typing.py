@@ -25,7 +25,8 @@ def test_package_ships_stubs_and_marker():
 
 def test_public_modules_type_check():
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--exclude", "reference/", str(SOURCE)],
+        [sys.executable, "-m", "mypy", "--no-incremental", "--config-file", str(SOURCE.parents[1] / "pyproject.toml"),
+         "--exclude", "reference/", str(SOURCE)],
         capture_output=True, text=True, timeout=300,
     )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -241,6 +241,14 @@ class _Running:
         return self.executor
 
     def __exit__(self, *exc_info: Any) -> None:
+        if exc_info[0] is not None:
+            # Interrupted (Ctrl-C) or failed: the client and cluster are torn down with
+            # shards in flight, and Dask and tornado log each broken connection with a
+            # traceback. Those say nothing the one-line error does not.
+            import logging
+
+            for name in ("distributed", "tornado"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
         self.stack.__exit__(*exc_info)
 
 
