@@ -117,6 +117,48 @@ pub fn run<G: Game>(
     Ok(())
 }
 
+/// As [`run`], and also records each game's actions (the action numbers of the moves
+/// played after `start`'s own history) in `actions[i]`, which must be as long as `out`.
+/// The moves are read from the finished game's history, so the game loop is the same.
+///
+/// # Errors
+/// If a pool of `threads` threads cannot be started.
+///
+/// # Panics
+/// If `actions` and `out` differ in length.
+#[allow(clippy::too_many_arguments)]
+pub fn run_recorded<G: Game>(
+    start: &G,
+    agents: &[Agent; 2],
+    seed: u64,
+    first: u64,
+    swap_seats: bool,
+    out: &mut [MatchGame],
+    actions: &mut [Vec<u32>],
+    threads: Option<usize>,
+) -> Result<(), rayon::ThreadPoolBuildError> {
+    assert_eq!(out.len(), actions.len(), "one action list per game");
+    let before = start.history().len();
+    let work = |out: &mut [MatchGame], actions: &mut [Vec<u32>]| {
+        out.par_iter_mut()
+            .zip(actions.par_iter_mut())
+            .enumerate()
+            .for_each(|(i, (slot, played))| {
+                let (game, summary) = play_game(start, agents, seed, first + i as u64, swap_seats);
+                *slot = summary;
+                played.clear();
+                played.extend(game.history()[before..].iter().map(|&mv| {
+                    game.action_of(mv).expect("a played move has an action number") as u32
+                }));
+            })
+    };
+    match threads {
+        None => work(out, actions),
+        Some(n) => pool(n)?.install(|| work(out, actions)),
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +178,20 @@ mod tests {
         run(&start, &agents, 3, 0, true, &mut two[..5], Some(2)).unwrap();
         run(&start, &agents, 3, 5, true, &mut two[5..], Some(2)).unwrap();
         assert_eq!(one, two);
+        let mut recorded = vec![MatchGame::default(); 12];
+        let mut actions = vec![Vec::new(); 12];
+        run_recorded(&start, &agents, 3, 0, true, &mut recorded, &mut actions, Some(2)).unwrap();
+        assert_eq!(one, recorded);
+        for (g, played) in recorded.iter().zip(&actions) {
+            assert_eq!(played.len(), g.result.length as usize);
+            let mut replay = start.clone();
+            for &a in played {
+                replay.play(replay.move_of(a as usize).unwrap()).unwrap();
+            }
+            assert!(replay.is_over());
+            assert_eq!(replay.outcome().1.map_or(-1, |s| s.index() as i8), g.result.winner);
+        }
+        assert!(actions.iter().any(|a| a != &actions[0]), "the games differ");
         for (i, g) in one.iter().enumerate() {
             assert_eq!(g.seats_swapped, i % 2 == 1);
             let seat0 = seat_of_agent0(i as u64, true).index() as i8;
