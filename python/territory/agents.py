@@ -174,7 +174,7 @@ def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
         if arg.isdigit() and int(arg) >= 1:
             return Uct(iterations=int(arg))
         raise ValueError(f"agent {spec!r}: the iterations after 'uct:' must be a positive whole number, like 'uct:2000'")
-    raise ValueError(f"unknown agent {spec!r}: expected 'random', 'uct' or 'uct:N' (N iterations)")
+    raise ValueError(f"unknown agent spec {spec!r}: expected 'random', 'uct' or 'uct:N' (N iterations)")
 
 
 def _is_native(agent: Any) -> bool:

@@ -11,7 +11,8 @@ from typing import Any
 
 from territory import cli
 from territory.cli import UsageError, add_command, integer
-from territory.evaluate import DEFAULT_KOMI, evaluate, fair_komi, openings, parse_agent
+from territory.agents import parse_agent
+from territory.evaluate import DEFAULT_KOMI, evaluate, fair_komi, openings
 
 AGENT_HELP = "random | uct:N (UCT with N iterations per move)"
 
