@@ -297,7 +297,9 @@ def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: in
             played.extend(state.move_to_action(m) for m in state.history[before:])
             offsets.append(len(played))
     columns = list(zip(*rows)) if rows else [()] * 7
-    extra = {"actions": np.array(played, dtype=np.uint32), "offsets": np.array(offsets, dtype=np.uint64)} if keep_actions else {}
+    extra: dict[str, np.ndarray] = {}
+    if keep_actions:
+        extra = {"actions": np.array(played, dtype=np.uint32), "offsets": np.array(offsets, dtype=np.uint64)}
     return {
         **extra,
         "winner": np.array(columns[0], dtype=np.int8),

@@ -297,8 +297,8 @@ def _traces(
         kind = _RandomOutcomes if outcomes_only else _RandomTraces
         return _run_sharded(kind(game, params, tuple(prefix), seed, first, threads), games, **kw)
     if type(agent) is Uct:
-        work = _UctTraces(game, params, tuple(prefix), agent, seed, first, threads, outcomes_only)
-        return _run_sharded(work, games, first_batch=2, max_shard=64, **kw)
+        uct = _UctTraces(game, params, tuple(prefix), agent, seed, first, threads, outcomes_only)
+        return _run_sharded(uct, games, first_batch=2, max_shard=64, **kw)
     work = _AgentTraces(game, params, tuple(prefix), (agent, agent), seed, first, threads)
     return _run_sharded(work, games, shard=1 if executor is None else None, max_shard=64, **kw)
 
