@@ -151,25 +151,13 @@ fn run_match<'py>(
                 .map_err(pool_error)?;
             return match_arrays(py, &out);
         }
-        let mut actions = vec![Vec::new(); count];
-        py.detach(|| {
-            arena::run_recorded(
-                &start, &agents, seed, first, swap_seats, &mut out, &mut actions, threads,
-            )
-        })
-        .map_err(pool_error)?;
+        let (actions, offsets) = py
+            .detach(|| {
+                arena::run_recorded(&start, &agents, seed, first, swap_seats, &mut out, threads)
+            })
+            .map_err(pool_error)?;
         let dict = match_arrays(py, &out)?;
-        let mut offsets = Vec::with_capacity(count + 1);
-        offsets.push(0u64);
-        let mut total = 0u64;
-        for a in &actions {
-            total += a.len() as u64;
-            offsets.push(total);
-        }
-        dict.set_item(
-            "actions",
-            PyArray1::from_iter(py, actions.iter().flatten().copied()),
-        )?;
+        dict.set_item("actions", PyArray1::from_vec(py, actions))?;
         dict.set_item("offsets", PyArray1::from_vec(py, offsets))?;
         Ok(dict)
     })

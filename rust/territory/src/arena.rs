@@ -117,16 +117,16 @@ pub fn run<G: Game>(
     Ok(())
 }
 
-/// As [`run`], and also records each game's actions (the action numbers of the moves
-/// played after `start`'s own history) in `actions[i]`, which must be as long as `out`.
-/// The moves are read from the finished game's history, so the game loop is the same.
+/// Games per task of [`run_recorded`]: each task appends its games' actions to one buffer.
+const RECORD_CHUNK: usize = 64;
+
+/// As [`run`], and also records each game's actions: the action numbers of the moves
+/// played after `start`'s own history, read from the finished game's history (the game
+/// loop is the same). Returns them one game after the other, with the offsets (one more
+/// than the games): game `first + i` is `actions[offsets[i]..offsets[i + 1]]`.
 ///
 /// # Errors
 /// If a pool of `threads` threads cannot be started.
-///
-/// # Panics
-/// If `actions` and `out` differ in length.
-#[allow(clippy::too_many_arguments)]
 pub fn run_recorded<G: Game>(
     start: &G,
     agents: &[Agent; 2],
@@ -134,29 +134,45 @@ pub fn run_recorded<G: Game>(
     first: u64,
     swap_seats: bool,
     out: &mut [MatchGame],
-    actions: &mut [Vec<u32>],
     threads: Option<usize>,
-) -> Result<(), rayon::ThreadPoolBuildError> {
-    assert_eq!(out.len(), actions.len(), "one action list per game");
+) -> Result<(Vec<u32>, Vec<u64>), rayon::ThreadPoolBuildError> {
     let before = start.history().len();
-    let work = |out: &mut [MatchGame], actions: &mut [Vec<u32>]| {
-        out.par_iter_mut()
-            .zip(actions.par_iter_mut())
+    let work = |out: &mut [MatchGame]| -> Vec<(Vec<u32>, Vec<u32>)> {
+        out.par_chunks_mut(RECORD_CHUNK)
             .enumerate()
-            .for_each(|(i, (slot, played))| {
-                let (game, summary) = play_game(start, agents, seed, first + i as u64, swap_seats);
-                *slot = summary;
-                played.clear();
-                played.extend(game.history()[before..].iter().map(|&mv| {
-                    game.action_of(mv).expect("a played move has an action number") as u32
-                }));
+            .map(|(c, chunk)| {
+                let mut actions = Vec::new();
+                let mut lengths = Vec::with_capacity(chunk.len());
+                for (i, slot) in chunk.iter_mut().enumerate() {
+                    let index = first + (c * RECORD_CHUNK + i) as u64;
+                    let (game, summary) = play_game(start, agents, seed, index, swap_seats);
+                    *slot = summary;
+                    let played = &game.history()[before..];
+                    actions.extend(played.iter().map(|&mv| {
+                        game.action_of(mv).expect("a played move has an action number") as u32
+                    }));
+                    lengths.push(played.len() as u32);
+                }
+                (actions, lengths)
             })
+            .collect()
     };
-    match threads {
-        None => work(out, actions),
-        Some(n) => pool(n)?.install(|| work(out, actions)),
+    let parts = match threads {
+        None => work(out),
+        Some(n) => pool(n)?.install(|| work(out)),
+    };
+    let mut actions = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut offsets = Vec::with_capacity(out.len() + 1);
+    let mut end = 0u64;
+    offsets.push(end);
+    for (part, lengths) in parts {
+        actions.extend_from_slice(&part);
+        for length in lengths {
+            end += u64::from(length);
+            offsets.push(end);
+        }
     }
-    Ok(())
+    Ok((actions, offsets))
 }
 
 #[cfg(test)]
@@ -179,13 +195,17 @@ mod tests {
         run(&start, &agents, 3, 5, true, &mut two[5..], Some(2)).unwrap();
         assert_eq!(one, two);
         let mut recorded = vec![MatchGame::default(); 12];
-        let mut actions = vec![Vec::new(); 12];
-        run_recorded(&start, &agents, 3, 0, true, &mut recorded, &mut actions, Some(2)).unwrap();
+        let (flat, offsets) = run_recorded(&start, &agents, 3, 0, true, &mut recorded, Some(2)).unwrap();
         assert_eq!(one, recorded);
+        assert_eq!((offsets.len(), offsets[12] as usize), (13, flat.len()));
+        let actions: Vec<&[u32]> = offsets
+            .windows(2)
+            .map(|w| &flat[w[0] as usize..w[1] as usize])
+            .collect();
         for (g, played) in recorded.iter().zip(&actions) {
             assert_eq!(played.len(), g.result.length as usize);
             let mut replay = start.clone();
-            for &a in played {
+            for &a in played.iter() {
                 replay.play(replay.move_of(a as usize).unwrap()).unwrap();
             }
             assert!(replay.is_over());
