@@ -142,8 +142,7 @@ fn run_match<'py>(
         check_threads(t)?;
     }
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
-    let pool_error =
-        |e| PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"));
+    let pool_error = |e| PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"));
     with_native_game!(state, |_Class, start| {
         let mut out = vec![MatchGame::default(); count];
         if !record_actions {

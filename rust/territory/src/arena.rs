@@ -149,7 +149,9 @@ pub fn run_recorded<G: Game>(
                     *slot = summary;
                     let played = &game.history()[before..];
                     actions.extend(played.iter().map(|&mv| {
-                        game.action_of(mv).expect("a played move has an action number") as u32
+                        game.action_of(mv)
+                            .expect("a played move has an action number")
+                            as u32
                     }));
                     lengths.push(played.len() as u32);
                 }
@@ -195,7 +197,8 @@ mod tests {
         run(&start, &agents, 3, 5, true, &mut two[5..], Some(2)).unwrap();
         assert_eq!(one, two);
         let mut recorded = vec![MatchGame::default(); 12];
-        let (flat, offsets) = run_recorded(&start, &agents, 3, 0, true, &mut recorded, Some(2)).unwrap();
+        let (flat, offsets) =
+            run_recorded(&start, &agents, 3, 0, true, &mut recorded, Some(2)).unwrap();
         assert_eq!(one, recorded);
         assert_eq!((offsets.len(), offsets[12] as usize), (13, flat.len()));
         let actions: Vec<&[u32]> = offsets
@@ -209,7 +212,10 @@ mod tests {
                 replay.play(replay.move_of(a as usize).unwrap()).unwrap();
             }
             assert!(replay.is_over());
-            assert_eq!(replay.outcome().1.map_or(-1, |s| s.index() as i8), g.result.winner);
+            assert_eq!(
+                replay.outcome().1.map_or(-1, |s| s.index() as i8),
+                g.result.winner
+            );
         }
         assert!(actions.iter().any(|a| a != &actions[0]), "the games differ");
         for (i, g) in one.iter().enumerate() {
