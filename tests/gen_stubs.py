@@ -135,6 +135,7 @@ def run_match(
     count: int,
     swap_seats: bool,
     threads: Optional[int] = None,
+    record_actions: bool = False,
 ) -> dict[str, np.ndarray]: ...
 
 @final

@@ -316,3 +316,107 @@ def test_forked_workers_do_not_wait_on_the_parents_thread_pools():
         for threads in (1, None):
             result = pool.submit(territory.random_playouts, "tabik", 100, threads=threads, size=5).result(timeout=60)
             assert_identical(result, expected)
+
+
+# --- the other bulk calls: play_match, evaluate, fair_komi, openings ------------------------
+
+
+def assert_same_match(a, b):
+    from territory.agents import MATCH_FIELDS
+
+    for name in MATCH_FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), name
+    assert len(a.actions) == len(b.actions) == a.games
+    for x, y in zip(a.actions, b.actions):
+        assert x.dtype == y.dtype == np.uint32 and np.array_equal(x, y)
+    assert a.agent_wins == b.agent_wins
+
+
+@pytest.mark.parametrize("agents", [["uct:30", "random"], ["random", "random"]])
+def test_play_match_on_executors_gives_the_local_results(dask_client, process_pool, agents):
+    local = territory.play_match("tabik", agents, 24, seed=6, size=4)
+    assert len({tuple(a.tolist()) for a in local.actions}) == 24  # the games differ
+    assert [len(a) for a in local.actions] == local.length.tolist()
+    for executor in (dask_client.get_executor(), process_pool):
+        done = []
+        remote = territory.play_match("tabik", agents, 24, seed=6, size=4, executor=executor, shard_size=5,
+                                      progress=lambda d, t, s: done.append(d))
+        assert_same_match(local, remote)
+        assert done[-1] == 24 and done == sorted(done)
+
+
+def test_play_match_with_a_python_agent_on_an_executor(process_pool):
+    first_move = FirstMove()
+    local = territory.play_match("nume", [first_move, "uct:10"], 6, seed=2, n=1)
+    remote = territory.play_match("nume", [first_move, "uct:10"], 6, seed=2, n=1, executor=process_pool, shard_size=2)
+    assert_same_match(local, remote)
+    start = territory.new_game("nume", n=1)
+    assert not local.seats_swapped[0] and local.actions[0][0] == start.move_to_action(start.legal_moves()[0])
+    assert [len(a) for a in local.actions] == local.length.tolist()
+
+
+class FirstMove:
+    """A picklable Python agent: always the first legal move."""
+
+    def choose(self, state):
+        return state.legal_moves()[0]
+
+
+def test_play_match_shard_errors_name_the_shard(process_pool):
+    with pytest.raises(ShardError, match=r"shard of games \[\d+, \d+\) of a run of 4") as info:
+        territory.play_match("tabik", [Failing(), "random"], 4, seed=1, size=3, executor=process_pool, shard_size=2)
+    assert "AgentError" in str(info.value)
+
+
+class Failing:
+    def choose(self, state):
+        raise RuntimeError("no move")
+
+
+def test_evaluate_on_executors_gives_the_local_results(dask_client, process_pool):
+    for agent in ("uct:30", "random"):
+        local = territory.evaluate("tabik", agent=agent, games=12, seed=3, size=4)
+        for executor in (dask_client.get_executor(), process_pool):
+            remote = territory.evaluate("tabik", agent=agent, games=12, seed=3, size=4, executor=executor)
+            for name, array in local.traces.items():
+                assert np.array_equal(array, remote.traces[name]), (agent, name)
+            assert remote.to_dict()["metrics"] == local.to_dict()["metrics"]
+    skill = territory.evaluate("tabik", games=2, seed=1, size=3, skill_trace=True, skill_levels=2, skill_games=4)
+    remote = territory.evaluate("tabik", games=2, seed=1, size=3, skill_trace=True, skill_levels=2, skill_games=4,
+                                executor=dask_client.get_executor())
+    assert remote.skill_trace == skill.skill_trace
+
+
+def test_fair_komi_and_openings_on_executors_give_the_local_results(dask_client, process_pool):
+    komi = dict(games=40, seed=2, komi_values=[-2.5, 0.5, 3.5], n=2)
+    local = territory.fair_komi(["random", "uct:10"], **komi).to_dict()
+    local_openings = territory.openings("tabik", "uct:10", games_per_opening=3, seed=4, size=3).to_dict()
+    for executor in (dask_client.get_executor(), process_pool):
+        assert territory.fair_komi(["random", "uct:10"], executor=executor, **komi).to_dict()["fits"] == local["fits"]
+        remote = territory.openings("tabik", "uct:10", games_per_opening=3, seed=4, size=3, executor=executor)
+        assert remote.to_dict()["openings"] == local_openings["openings"]
+
+
+def test_cli_match_on_a_scheduler(dask_client, tmp_path, capsys):
+    from territory.cli import main
+
+    args = ["match", "tabik", "--size", "4", "--agents", "uct:20", "random", "--games", "12", "--seed", "4"]
+    assert main(args + ["--json", str(tmp_path / "a.json")]) == 0
+    assert main(args + ["--json", str(tmp_path / "b.json"), "--scheduler", dask_client.scheduler.address]) == 0
+    a, b = (json.loads((tmp_path / f"{n}.json").read_text())[0] for n in "ab")
+    for summary in (a, b):
+        del summary["seconds"], summary["games_per_second"]
+    assert a == b and a["games"] == 12
+
+
+@pytest.mark.parametrize("command", [["match", "tabik", "--agents", "random", "random"], ["evaluate", "tabik"], ["komi"],
+                                     ["openings", "tabik"]])
+def test_bulk_commands_take_a_scheduler(command, capsys):
+    from territory.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main([command[0], "--help"])
+    assert exit_info.value.code == 0 and "--scheduler" in capsys.readouterr().out
+    assert main(command + ["--scheduler", "local:0"]) == 2
+    assert "local:N needs a number of workers" in capsys.readouterr().err

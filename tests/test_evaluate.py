@@ -11,6 +11,7 @@ import importlib
 import json
 import math
 import random
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -218,54 +219,51 @@ class SeededAgent:
 
 
 def test_agent_spec_parsing():
-    assert str(ev.parse_agent("random")) == "random"
-    assert ev.parse_agent("UCT:2000") == ev.AgentSpec("uct", 2000)
-    for bad in ["uct", "uct:0", "uct:x", "minimax", ""]:
-        with pytest.raises(ValueError, match="agent spec"):
-            ev.parse_agent(bad)
+    """evaluate reads agents with agents.parse_agent, plus factories."""
+    assert type(ev._parse("random")) is territory.RandomAgent
+    uct = ev._parse(" UCT:2000 ")
+    assert type(uct) is territory.Uct and uct.iterations == 2000 and ev._agent_name(uct) == "uct:2000"
+    for bad in ["uct:0", "uct:x", "minimax", ""]:
+        with pytest.raises(ValueError, match="agent"):
+            ev._parse(bad)
     with pytest.raises(ValueError, match="agent must be"):
-        ev.parse_agent(3)
+        ev._parse(3)
+    factory = lambda seed: SeededAgent(seed=seed)  # noqa: E731
+    assert ev._parse(factory) is factory
+    with pytest.raises(ValueError, match="agent must be"):
+        territory.agents.parse_agent(factory)  # play_match takes no factories
 
 
-def test_agent_games_by_choose(monkeypatch):
-    monkeypatch.setattr(territory, "Uct", SeededAgent, raising=False)
-    monkeypatch.delattr(territory, "play_match", raising=False)
-    e = territory.evaluate("tabik", agent="uct:3", games=6, seed=2, size=3)
-    again = territory.evaluate("tabik", agent="uct:3", games=6, seed=2, size=3)
+def test_agent_games_by_choose():
+    """A factory's games run move by move through choose(), seeded per game and seat."""
+    factory = lambda seed: SeededAgent(seed=seed)  # noqa: E731
+    e = territory.evaluate("tabik", agent=factory, games=6, seed=2, size=3)
+    again = territory.evaluate("tabik", agent=factory, games=6, seed=2, size=3)
     assert np.array_equal(e.traces["winner"], again.traces["winner"])  # seeded per game
     # Game 4 replayed by hand with the agents' per-game seeds.
     start = territory.Tabik(size=3)
     agents = [SeededAgent(seed=ev._mix(2, 4, s)) for s in range(2)]
     played = ev.play_agent_game(start, agents)
     assert e.traces["moves"][4] == len(played)
-    assert e.agent == "uct:3" and e.metrics["Completion"].estimate == 1.0
+    assert e.metrics["Completion"].estimate == 1.0
 
 
-def test_agent_games_by_play_match(monkeypatch):
-    """With a play_match that records each game's actions, evaluate uses it."""
-    calls = []
-
-    def play_match(game, agents, games, seed=0, threads=None, swap_seats=True, executor=None, **params):
-        calls.append((game, games, seed, swap_seats))
-        start = ev._start(game, params)
-
-        class Result:
-            actions = [ev.play_agent_game(start, [SeededAgent(seed=i), SeededAgent(seed=i + 99)]) for i in range(games)]
-
-        return Result()
-
-    monkeypatch.setattr(territory, "Uct", SeededAgent, raising=False)
-    monkeypatch.setattr(territory, "play_match", play_match, raising=False)
-    e = territory.evaluate("tabik", agent="uct:5", games=4, seed=7, size=3)
-    assert calls == [("tabik", 4, 7, False)]
-    assert e.traces["moves"].tolist() == [len(g) for g in play_match("tabik", None, 4, size=3).actions]
-
-
-def test_uct_spec_without_search_module(monkeypatch):
-    monkeypatch.delattr(territory, "Uct", raising=False)
-    monkeypatch.delattr(territory, "play_match", raising=False)
-    with pytest.raises(RuntimeError, match="territory.Uct"):
-        territory.evaluate("tabik", agent="uct:10", games=1, size=3)
+def test_uct_evaluation_runs_as_native_matches():
+    """evaluate("uct:50") plays game i as game i of play_match(uct, uct, swap_seats=False)
+    in Rust (fast), traced from the recorded actions; the games differ."""
+    began = time.perf_counter()
+    e = territory.evaluate("tabik", agent="uct:50", games=8, seed=5, size=4)
+    assert time.perf_counter() - began < 2.0  # a Python choose() loop takes far longer
+    assert e.agent == "uct:50"
+    match = territory.play_match("tabik", ["uct:50", "uct:50"], 8, seed=5, swap_seats=False, size=4)
+    start = territory.Tabik(size=4)
+    assert np.array_equal(e.traces["winner"], match.winner)
+    assert e.traces["moves"].tolist() == [len(a) for a in match.actions] == match.length.tolist()
+    traced = ev.trace_games(start, match.actions)
+    assert all(np.array_equal(traced[k], e.traces[k]) for k in ev.TRACE_FIELDS)
+    assert len({tuple(a.tolist()) for a in match.actions}) == 8  # not one game repeated
+    same = territory.evaluate("tabik", agent=territory.Uct(iterations=50), games=8, seed=5, size=4, threads=1)
+    assert all(np.array_equal(same.traces[k], e.traces[k]) for k in ev.TRACE_FIELDS)
 
 
 def test_skill_trace_value_by_hand():
@@ -276,11 +274,14 @@ def test_skill_trace_value_by_hand():
     assert ev.skill_trace_value([-0.5]) == 0.0
 
 
-def test_skill_trace_runs_with_an_agent(monkeypatch):
-    monkeypatch.setattr(territory, "Uct", SeededAgent, raising=False)
-    e = territory.evaluate("tabik", games=10, size=3, skill_trace=True, skill_levels=2, skill_games=4)
+def test_skill_trace_runs_as_matches():
+    e = territory.evaluate("tabik", games=10, seed=3, size=3, skill_trace=True, skill_levels=2, skill_games=4)
     assert e.skill_trace["levels"] == [1, 2] and len(e.skill_trace["strong_results"]) == 2
     assert e.metrics["SkillTrace"].estimate == ev.skill_trace_value(e.skill_trace["strong_results"])
+    # Level 1 is the native match of UCT 4 (agent 0) against UCT 2, seats swapped.
+    match = territory.play_match("tabik", [territory.Uct(4), territory.Uct(2)], 4, seed=ev._mix(3, 1), size=3)
+    wins, losses, _ = match.agent_wins
+    assert e.skill_trace["strong_results"][1] == (wins - losses) / 4
 
 
 # --- fair komi ----------------------------------------------------------------------------

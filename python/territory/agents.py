@@ -26,7 +26,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from territory import _core
+from territory import _core, distributed
 from territory.errors import IllegalMoveError
 from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 
@@ -41,6 +41,7 @@ __all__ = [
     "parse_agent",
     "play_match",
     "match_games",
+    "match_shard",
     "solve",
 ]
 
@@ -154,14 +155,17 @@ class Uct:
 AgentLike = Union[str, RandomAgent, Uct, Any]
 
 
-def parse_agent(spec: AgentLike) -> Any:
+def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
     """An agent from a spec string: ``"random"``, ``"uct"`` (1000 iterations) or
-    ``"uct:N"`` (N iterations); an object with ``choose`` is returned as it is."""
+    ``"uct:N"`` (N iterations), case and surrounding spaces ignored; an object with
+    ``choose`` is returned as it is. With ``factories=True`` (``evaluate``), a callable
+    without ``choose`` (a factory ``f(seed) -> agent``) is returned as it is too."""
     if not isinstance(spec, str):
-        if callable(getattr(spec, "choose", None)):
+        if callable(getattr(spec, "choose", None)) or (factories and callable(spec)):
             return spec
-        raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or an object with choose(state), got {spec!r}")
-    kind, sep, arg = spec.partition(":")
+        what = "an object with choose(state)" + (", or a factory f(seed) -> agent" if factories else "")
+        raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or {what}, got {spec!r}")
+    kind, sep, arg = spec.strip().lower().partition(":")
     if kind == "random" and not sep:
         return RandomAgent()
     if kind == "uct":
@@ -170,7 +174,7 @@ def parse_agent(spec: AgentLike) -> Any:
         if arg.isdigit() and int(arg) >= 1:
             return Uct(iterations=int(arg))
         raise ValueError(f"agent {spec!r}: the iterations after 'uct:' must be a positive whole number, like 'uct:2000'")
-    raise ValueError(f"unknown agent {spec!r}: expected 'random', 'uct' or 'uct:N' (N iterations)")
+    raise ValueError(f"unknown agent spec {spec!r}: expected 'random', 'uct' or 'uct:N' (N iterations)")
 
 
 def _is_native(agent: Any) -> bool:
@@ -189,6 +193,9 @@ class MatchResults(PlayoutResults):
     agent_winner: Optional[np.ndarray] = None
     seats_swapped: Optional[np.ndarray] = None
     agent_wins: tuple[int, int, int] = (0, 0, 0)
+    #: Each game's action numbers (a uint32 array per game, in game-index order, from
+    #: the start state on), or None with ``keep_actions=False``.
+    actions: Optional[list[np.ndarray]] = None
 
     def summary(self) -> dict[str, Any]:
         out = super().summary()
@@ -237,26 +244,40 @@ def match_games(
     stop: int,
     swap_seats: bool = True,
     threads: Optional[int] = None,
+    keep_actions: bool = False,
     **params: Any,
 ) -> dict[str, np.ndarray]:
     """Plays games ``first .. stop`` of the match ``play_match(game, agents, ...,
     seed=seed, swap_seats=swap_seats, **params)`` and returns their per-game arrays
     (``MATCH_FIELDS``). The arrays of consecutive ranges, concatenated, equal those of
     the whole match: this is the unit of work to shard a match over processes or
-    machines."""
+    machines. With ``keep_actions`` also ``actions`` (uint32, the games' action numbers
+    one game after the other, from the start state on) and ``offsets`` (uint64, one more
+    than the games: game ``first + i`` is ``actions[offsets[i]:offsets[i + 1]]``)."""
     start = _start_state(game, params)
     pair = [parse_agent(a) for a in agents]
     if not 0 <= first <= stop:
         raise ValueError(f"need 0 <= first <= stop, got {first} and {stop}")
     if all(_is_native(a) for a in pair):
         specs = (pair[0]._spec(), pair[1]._spec())
-        return dict(_core.run_match(start, specs, seed, first, stop - first, swap_seats, threads))
-    return _python_match(start, pair, seed, first, stop, swap_seats)
+        return dict(_core.run_match(start, specs, seed, first, stop - first, swap_seats, threads, keep_actions))
+    return _python_match(start, pair, seed, first, stop, swap_seats, keep_actions)
 
 
-def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: int, swap_seats: bool) -> dict[str, np.ndarray]:
+def match_shard(
+    start: Any, agents: Sequence[Any], seed: int, swap_seats: bool, threads: Optional[int], keep_actions: bool, first: int, stop: int
+) -> dict[str, np.ndarray]:
+    """``match_games`` with the range last: the unit of work ``play_match`` gives an
+    executor (``distributed.run_sharded``). A pure function of its arguments."""
+    return match_games(start, agents, seed, first, stop, swap_seats, threads, keep_actions)
+
+
+def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: int, swap_seats: bool, keep_actions: bool = False) -> dict[str, np.ndarray]:
     """The games of a match with a Python agent, one at a time in a Python loop."""
     rows = []
+    played: list[int] = []
+    offsets = [0]
+    before = len(start.history)
     for index in range(first, stop):
         state = start.copy()
         seat0 = 1 if swap_seats and index % 2 == 1 else 0
@@ -272,8 +293,15 @@ def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: in
         winner = -1 if state.winner is None else state.winner
         agent_winner = -1 if winner == -1 else int(winner != seat0)
         rows.append((winner, length, passes, swapped, state.scores(), agent_winner, seat0 == 1))
+        if keep_actions:
+            played.extend(state.move_to_action(m) for m in state.history[before:])
+            offsets.append(len(played))
     columns = list(zip(*rows)) if rows else [()] * 7
+    extra: dict[str, np.ndarray] = {}
+    if keep_actions:
+        extra = {"actions": np.array(played, dtype=np.uint32), "offsets": np.array(offsets, dtype=np.uint64)}
     return {
+        **extra,
         "winner": np.array(columns[0], dtype=np.int8),
         "length": np.array(columns[1], dtype=np.uint32),
         "passes": np.array(columns[2], dtype=np.uint32),
@@ -320,19 +348,25 @@ def play_match(
     executor: Optional[Executor] = None,
     *,
     progress: Optional[Callable[[int, int, float], None]] = None,
+    keep_actions: bool = True,
+    shard_size: Optional[int] = None,
     **params: Any,
 ) -> MatchResults:
     """Plays ``games`` games of ``game`` (a name with its ``params``, or a native state
     to start from) between two agents: spec strings (``"random"``, ``"uct:2000"``),
     ``RandomAgent``/``Uct`` objects (the games then run in Rust, in parallel on
     ``threads`` threads, None: every core, GIL released) or any objects with
-    ``choose(state) -> str`` (then in a Python loop, and ``threads`` is not used). With ``swap_seats`` agent 0 sits in
-    seat 0 in even-numbered games and in seat 1 in odd ones.
+    ``choose(state) -> str`` (then in a Python loop, and ``threads`` is not used). With
+    ``swap_seats`` agent 0 sits in seat 0 in even-numbered games and in seat 1 in odd
+    ones. ``result.actions`` holds each game's action numbers (``keep_actions=False``:
+    None, to save memory on long runs).
 
     The same seed gives the same results for any ``threads`` and any ``executor``.
-    ``executor`` (any ``concurrent.futures.Executor``) runs contiguous ranges of games
-    (``match_games``) as separate tasks. ``progress(done, total, seconds)`` is called
-    between batches; Ctrl-C stops a match between batches.
+    ``executor`` (any ``concurrent.futures.Executor``) runs shards of ``shard_size``
+    games (``match_shard``) through ``distributed.run_sharded``, on ``threads`` threads
+    each (None: 1); a failed shard raises ``distributed.ShardError``.
+    ``progress(done, total, seconds)`` is called between batches (as shards finish);
+    Ctrl-C stops a match between batches (cancelling the shards not yet finished).
     """
     games = _check_int("games", games, 0, 2**62)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
@@ -343,33 +377,22 @@ def play_match(
     pair = [parse_agent(a) for a in agents]
     start = _start_state(game, params)
     result = MatchResults(start.game, dict(start.params), seed, games, agents=(repr(pair[0]), repr(pair[1])))
-    kept: dict[str, list[np.ndarray]] = {name: [] for name in MATCH_FIELDS}
     began = time.perf_counter()
-
-    def add(arrays: dict[str, np.ndarray]) -> None:
-        result._tally.add(arrays)
-        for name in MATCH_FIELDS:
-            kept[name].append(arrays[name])
-
-    done = 0
-    if executor is not None:
-        chunk = max(1, min(256, -(-games // 64)))
-        futures = [
-            executor.submit(match_games, start, pair, seed, lo, min(lo + chunk, games), swap_seats, threads)
-            for lo in range(0, games, chunk)
-        ]
-        for future in futures:
-            arrays = future.result()
-            add(arrays)
-            done += len(arrays["winner"])
-            if progress is not None:
-                progress(done, games, time.perf_counter() - began)
+    keep = bool(keep_actions)
+    if executor is not None and games:
+        native_random = all(type(a) is RandomAgent for a in pair)
+        merged = distributed.run_sharded(
+            executor, match_shard, (start, pair, seed, swap_seats, 1 if threads is None else threads, keep),
+            games, combine=concat_match_parts, shard_size=shard_size, progress=progress,
+            max_shard=distributed.MAX_SHARD if native_random else 64,
+        )
     else:
-        batch = 2
+        parts = []
+        done, batch = 0, 2
         while done < games:
             size = min(batch, games - done)
             tick = time.perf_counter()
-            add(match_games(start, pair, seed, done, done + size, swap_seats, threads))
+            parts.append(match_games(start, pair, seed, done, done + size, swap_seats, threads, keep))
             elapsed = time.perf_counter() - tick
             done += size
             if elapsed < 0.1:
@@ -378,15 +401,35 @@ def play_match(
                 batch = max(batch // 2, 1)
             if progress is not None:
                 progress(done, games, time.perf_counter() - began)
-    if not kept["winner"]:
-        add(match_games(start, pair, seed, 0, 0, swap_seats, 1))
+        if not parts:
+            parts.append(match_games(start, pair, seed, 0, 0, swap_seats, 1, keep))
+        merged = concat_match_parts(parts)
+    result._tally.add(merged)
     for name in MATCH_FIELDS:
-        setattr(result, name, np.concatenate(kept[name]))
+        setattr(result, name, merged[name])
+    if keep:
+        offsets = merged["offsets"].astype(np.int64)
+        result.actions = [merged["actions"][a:b] for a, b in zip(offsets[:-1], offsets[1:])]
     assert result.agent_winner is not None
     counts = np.bincount(result.agent_winner.astype(np.int64) % 3, minlength=3)
     result.agent_wins = (int(counts[0]), int(counts[1]), int(counts[2]))
     result.seconds = time.perf_counter() - began
     return result
+
+
+def concat_match_parts(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The arrays of consecutive ranges of a match (``match_games``), in index order, as
+    one range's: arrays concatenated, ``offsets`` (when kept) shifted to the merged
+    ``actions``."""
+    merged = {name: np.concatenate([p[name] for p in parts]) for name in MATCH_FIELDS}
+    if parts and "offsets" in parts[0]:
+        shifted, base = [np.zeros(1, dtype=np.uint64)], 0
+        for p in parts:
+            shifted.append(p["offsets"][1:] + np.uint64(base))
+            base += len(p["actions"])
+        merged["actions"] = np.concatenate([p["actions"] for p in parts])
+        merged["offsets"] = np.concatenate(shifted)
+    return merged
 
 
 @dataclass(frozen=True)

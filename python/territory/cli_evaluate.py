@@ -9,9 +9,10 @@ import argparse
 import sys
 from typing import Any
 
-from territory import cli
+from territory import cli, distributed
 from territory.cli import UsageError, add_command, integer
-from territory.evaluate import DEFAULT_KOMI, evaluate, fair_komi, openings, parse_agent
+from territory.agents import parse_agent
+from territory.evaluate import DEFAULT_KOMI, evaluate, fair_komi, openings
 
 AGENT_HELP = "random | uct:N (UCT with N iterations per move)"
 
@@ -25,6 +26,7 @@ def _common(parser: argparse.ArgumentParser, games_default: int, games_help: str
     cli.add_run_options(parser)
     parser.add_argument("--json", metavar="FILE", help=f"also write the result as JSON to FILE ('-': stdout): a list of one object, format {cli.JSON_FORMAT}")
     parser.add_argument("--plot", metavar="FILE", help="draw the result to FILE (.png or .svg; needs territory-games[plot])")
+    distributed.add_scheduler_option(parser)
 
 
 def register(commands: Any) -> None:
@@ -90,6 +92,14 @@ def _agent(spec: str) -> Any:
         raise UsageError(f"--agent: {error}") from None
 
 
+def _scale_out(args: argparse.Namespace) -> Any:
+    """The executor context of ``--scheduler`` (checked now: errors exit with status 2)."""
+    try:
+        return distributed.executor_for(args.scheduler)
+    except (ImportError, ValueError) as error:
+        raise UsageError(str(error)) from None
+
+
 def _finish(result: Any, args: argparse.Namespace, text: str | None = None) -> int:
     out = cli.human_stream(args.json)
     print(result if text is None else text, file=out)
@@ -111,8 +121,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     params = cli.game_params(args, args.game)
     agent = _agent(args.agent)
     try:
-        result = evaluate(args.game, agent, args.games, args.seed, threads=args.threads, skill_trace=args.skill_trace,
-                          progress=cli.Progress(args.game, show), **params)
+        with _scale_out(args) as executor:
+            result = evaluate(args.game, agent, args.games, args.seed, executor=executor, threads=args.threads,
+                              skill_trace=args.skill_trace, progress=cli.Progress(args.game, show), **params)
     except (ValueError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     return _finish(result, args)
@@ -128,8 +139,9 @@ def run_komi(args: argparse.Namespace) -> int:
         komi += args.komi_step
     params = {k: getattr(args, k) for k in ("n", "square") if getattr(args, k) is not None}
     try:
-        result = fair_komi(agents, args.games, args.seed, komi_values=values, threads=args.threads,
-                           progress=cli.Progress("nume", show), **params)
+        with _scale_out(args) as executor:
+            result = fair_komi(agents, args.games, args.seed, executor=executor, komi_values=values, threads=args.threads,
+                               progress=cli.Progress("nume", show), **params)
     except (ValueError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     return _finish(result, args)
@@ -141,8 +153,9 @@ def run_openings(args: argparse.Namespace) -> int:
     agent = _agent(args.agent)
     moves = None if args.moves is None else [m.strip() for m in args.moves.split(",") if m.strip()]
     try:
-        result = openings(args.game, agent, args.games, args.seed, threads=args.threads, moves=moves,
-                          progress=cli.Progress(args.game, show), **params)
+        with _scale_out(args) as executor:
+            result = openings(args.game, agent, args.games, args.seed, executor=executor, threads=args.threads, moves=moves,
+                              progress=cli.Progress(args.game, show), **params)
     except (ValueError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     text = None

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from territory import agents as agents_module
-from territory import cli
+from territory import cli, distributed
 from territory.cli import UsageError, add_command, integer
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
@@ -24,7 +24,8 @@ def register(commands: Any) -> None:
         "prints each agent's win rate with a 95% interval and their Elo difference. Game i\n"
         "is seeded by (seed, i): the same seed gives the same games on any number of threads.",
         "  territory match tabik --agents uct:2000 random --games 40 --size 6\n"
-        "  territory match nume --agents uct:500 uct:1000 --games 100 --json match.json\n",
+        "  territory match nume --agents uct:500 uct:1000 --games 100 --json match.json\n"
+        "  territory match tabik --agents uct:200 random --games 1000 --scheduler local:2\n",
         run_match,
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
@@ -35,6 +36,7 @@ def register(commands: Any) -> None:
                         help="agent 0 always takes seat 0 (default: seats alternate)")
     cli.add_run_options(parser)
     cli.add_json_option(parser)
+    distributed.add_scheduler_option(parser)
     cli.add_game_options(parser)
 
     parser = add_command(
@@ -95,10 +97,11 @@ def run_match(args: argparse.Namespace) -> int:
     cli.check_output(args.json, "--json")
     out = cli.human_stream(args.json)
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress
-    result = agents_module.play_match(
-        args.game, pair, args.games, seed=args.seed, threads=args.threads, swap_seats=args.swap_seats,
-        progress=cli.Progress(args.game, show_progress), **params,
-    )
+    with _scale_out(args) as executor:
+        result = agents_module.play_match(
+            args.game, pair, args.games, seed=args.seed, threads=args.threads, swap_seats=args.swap_seats,
+            executor=executor, progress=cli.Progress(args.game, show_progress), keep_actions=False, **params,
+        )
     summary = result.summary()
     print(format_match(summary), file=out)
     if args.json:
@@ -106,6 +109,14 @@ def run_match(args: argparse.Namespace) -> int:
         if args.json != "-":
             print(f"summary written to {args.json}", file=out)
     return 0
+
+
+def _scale_out(args: argparse.Namespace) -> Any:
+    """The executor context of ``--scheduler`` (checked now: errors exit with status 2)."""
+    try:
+        return distributed.executor_for(args.scheduler)
+    except (ImportError, ValueError) as error:
+        raise UsageError(str(error)) from None
 
 
 def run_solve(args: argparse.Namespace) -> int:

@@ -12,9 +12,12 @@ Random games run in Rust at playout speed and are the very games of ``random_pla
 with the same seed: game ``i`` of a run draws from a generator seeded from ``(seed, i)``,
 so a run can be cut into shards of game indices ``[start, stop)`` anywhere (``executor=``
 runs the shards on any ``concurrent.futures.Executor``) without changing any result.
-Agent games are played move by move through ``agent.choose(state)`` (or by
-``territory.play_match`` when it records the actions) and measured in Rust from their
-action lists.
+UCT games (``"uct:N"`` or a ``territory.Uct``) run as native matches
+(``territory.agents.match_games``, the unit of work of ``play_match``, which records each
+game's actions); other agents' games are played move by move through
+``agent.choose(state)``. Either way the games are measured in Rust from their action
+lists (``trace_actions``). With an executor every kind of run is split into shards by
+``territory.distributed.run_sharded`` (progress, Ctrl-C, ``ShardError`` as everywhere).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from territory import _core
+from territory import _core, distributed
+from territory.agents import RandomAgent, Uct, match_games, parse_agent, play_match
 from territory.playouts import GAMES, MAX_THREADS, new_game, wilson_interval
 
 Z95 = 1.959963984540054
@@ -92,64 +96,30 @@ def _mix(*numbers: int) -> int:
     return x
 
 
-@dataclass(frozen=True)
-class AgentSpec:
-    """An agent named by a spec: ``"random"`` or ``"uct:N"`` (UCT with N iterations per
-    move). ``make(seed)`` builds one (for UCT, ``territory.Uct(iterations=N, seed=seed)``)."""
-
-    kind: str
-    iterations: int = 0
-
-    def __str__(self) -> str:
-        return "random" if self.kind == "random" else f"uct:{self.iterations}"
-
-    def make(self, seed: int) -> Any:
-        import territory
-
-        uct = getattr(territory, "Uct", None)
-        if uct is None:
-            raise RuntimeError(f"agent {self} needs territory.Uct (the search module), which this build lacks")
-        return uct(iterations=self.iterations, seed=seed)
-
-
-def parse_agent(spec: Any) -> Any:
-    """An ``AgentSpec`` for a spec string, or the object itself when it is an agent (has
-    ``choose``) or a factory ``f(seed) -> agent``. Anything else raises ValueError."""
-    if isinstance(spec, AgentSpec):
-        return spec
-    if isinstance(spec, str):
-        text = spec.strip().lower()
-        if text == "random":
-            return AgentSpec("random")
-        if text.startswith("uct:"):
-            try:
-                iterations = int(text[4:])
-            except ValueError:
-                iterations = 0
-            if iterations >= 1:
-                return AgentSpec("uct", iterations)
-        raise ValueError(f"unknown agent spec {spec!r}: use 'random' or 'uct:N' (N >= 1 iterations per move)")
-    if hasattr(spec, "choose") or callable(spec):
-        return spec
-    raise ValueError(f"agent must be 'random', 'uct:N', an agent with choose(state), or a factory f(seed), got {spec!r}")
+def _parse(agent: Any) -> Any:
+    """``agents.parse_agent`` taking factories ``f(seed) -> agent`` too."""
+    return parse_agent(agent, factories=True)
 
 
 def _agent_for(agent: Any, seed: int) -> Any:
-    """The agent to use with ``seed``: specs and factories make a new one; a given agent
-    object is used as it is (then only its own randomness varies games)."""
-    if isinstance(agent, AgentSpec):
-        return agent.make(seed)
+    """The agent to use with ``seed``: a factory makes a new one; a given agent object
+    is used as it is (then only its own randomness varies games)."""
     if hasattr(agent, "choose"):
         return agent
     return agent(seed)
 
 
 def _agent_name(agent: Any) -> str:
-    return str(agent) if isinstance(agent, AgentSpec) else getattr(agent, "name", type(agent).__name__)
+    if type(agent) is RandomAgent:
+        return "random"
+    if type(agent) is Uct:
+        plain = (agent.c, agent.seed, agent.threads) == (1.4, 0, 1)
+        return f"uct:{agent.iterations}" if plain else repr(agent)
+    return str(getattr(agent, "name", type(agent).__name__))
 
 
 def _is_random(agent: Any) -> bool:
-    return isinstance(agent, AgentSpec) and agent.kind == "random"
+    return type(agent) is RandomAgent
 
 
 def play_agent_game(start: Any, agents: Sequence[Any]) -> list[int]:
@@ -176,36 +146,35 @@ def _run_sharded(
     executor: Any = None,
     progress: Progress | None = None,
     shard: int | None = None,
+    first_batch: int = 64,
+    max_shard: int = distributed.MAX_SHARD,
     done_before: int = 0,
     grand_total: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Runs ``work(start, stop)`` over ``[0, total)`` and concatenates the per-game
-    arrays in game order. Locally: batches of about 0.2 s (Ctrl-C and progress between
-    batches); with an executor: shards of ``shard`` games submitted at once."""
+    arrays in game order. Locally: batches of about 0.2 s from ``first_batch`` games on
+    (or of ``shard`` games), Ctrl-C and progress between batches; with an executor:
+    ``distributed.run_sharded`` (shards of ``shard`` games, default about 8 per worker
+    thread and at most ``max_shard``)."""
     grand_total = total if grand_total is None else grand_total
     began = time.perf_counter()
+    report = None
+    if progress is not None:
+        report = lambda done, _total, seconds: progress(done_before + done, grand_total, seconds)  # noqa: E731
+    if executor is not None and total:
+        return distributed.run_sharded(executor, work, (), total, combine=_concat, shard_size=shard, progress=report, max_shard=max_shard)
     parts: list[dict[str, np.ndarray]] = []
-    if executor is not None:
-        size = shard or max(1, min(50_000, -(-total // 16)))
-        futures = [executor.submit(work, a, min(a + size, total)) for a in range(0, total, size)]
-        done = 0
-        for (a, future) in zip(range(0, total, size), futures):
-            parts.append(future.result())
-            done += min(a + size, total) - a
-            if progress is not None:
-                progress(done_before + done, grand_total, time.perf_counter() - began)
-    else:
-        done, batch = 0, shard or 64
-        while done < total:
-            size = min(batch, total - done)
-            tick = time.perf_counter()
-            parts.append(work(done, done + size))
-            elapsed = time.perf_counter() - tick
-            done += size
-            if shard is None:
-                batch = min(batch * 2, 1 << 20) if elapsed < 0.1 else max(batch // 2, 1) if elapsed > 0.4 else batch
-            if progress is not None:
-                progress(done_before + done, grand_total, time.perf_counter() - began)
+    done, batch = 0, shard or first_batch
+    while done < total:
+        size = min(batch, total - done)
+        tick = time.perf_counter()
+        parts.append(work(done, done + size))
+        elapsed = time.perf_counter() - tick
+        done += size
+        if shard is None:
+            batch = min(batch * 2, 1 << 20) if elapsed < 0.1 else max(batch // 2, 1) if elapsed > 0.4 else batch
+        if report is not None:
+            report(done, total, time.perf_counter() - began)
     if not parts:
         parts.append(work(0, 0))
     return _concat(parts)
@@ -278,20 +247,29 @@ def trace_games(start: Any, games: Iterable[Sequence[int]], threads: int | None 
     return _core.trace_actions(start, flat, offsets, threads)
 
 
-def _match_traces(game: str, params: dict[str, Any], agent: Any, games: int, seed: int, threads: int | None, executor: Any) -> dict[str, np.ndarray] | None:
-    """Self-play games by ``territory.play_match`` when it exists and records each game's
-    actions (``result.actions``); None otherwise."""
-    import territory
+@dataclass(frozen=True)
+class _UctTraces:
+    """Picklable work: UCT self-play games ``[first + start, first + stop)`` as native
+    matches (``match_games``, seats not swapped; every move's search seeded from the
+    game's own generator, so no two games are the same game), measured from their
+    recorded actions; with ``outcomes_only`` just the match's playout arrays."""
 
-    play_match = getattr(territory, "play_match", None)
-    if play_match is None or not isinstance(agent, AgentSpec):
-        return None
-    agents = [agent.make(_mix(seed, 0, s)) for s in range(2)]
-    result = play_match(game, agents, games, seed=seed, threads=threads, swap_seats=False, executor=executor, **params)
-    actions = getattr(result, "actions", None)
-    if actions is None:
-        return None
-    return trace_games(_start(game, params), actions, threads)
+    game: str
+    params: dict[str, Any]
+    prefix: tuple[int, ...]
+    agent: Any
+    seed: int
+    first: int
+    threads: int | None
+    outcomes_only: bool = False
+
+    def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
+        state = _start(self.game, self.params, self.prefix)
+        arrays = match_games(state, [self.agent, self.agent], self.seed, self.first + start, self.first + stop,
+                             swap_seats=False, threads=self.threads, keep_actions=not self.outcomes_only)
+        if self.outcomes_only:
+            return {name: arrays[name] for name in ("winner", "length", "passes", "swapped", "scores")}
+        return _core.trace_actions(state, arrays["actions"], arrays["offsets"], self.threads)
 
 
 def _traces(
@@ -312,16 +290,17 @@ def _traces(
 ) -> dict[str, np.ndarray]:
     """Per-game traces (or, with ``outcomes_only`` and the random agent, the playout
     arrays) of games ``[first, first + games)``."""
-    kw = dict(executor=executor, progress=progress, done_before=done_before, grand_total=grand_total)
+    if executor is not None and threads is None:
+        threads = 1  # the workers give the parallelism
+    kw: dict[str, Any] = dict(executor=executor, progress=progress, done_before=done_before, grand_total=grand_total)
     if _is_random(agent):
         kind = _RandomOutcomes if outcomes_only else _RandomTraces
         return _run_sharded(kind(game, params, tuple(prefix), seed, first, threads), games, **kw)
-    if not prefix and first == 0:
-        traced = _match_traces(game, params, agent, games, seed, threads, executor)
-        if traced is not None:
-            return traced
+    if type(agent) is Uct:
+        uct = _UctTraces(game, params, tuple(prefix), agent, seed, first, threads, outcomes_only)
+        return _run_sharded(uct, games, first_batch=2, max_shard=64, **kw)
     work = _AgentTraces(game, params, tuple(prefix), (agent, agent), seed, first, threads)
-    return _run_sharded(work, games, shard=1 if executor is None else None, **kw)
+    return _run_sharded(work, games, shard=1 if executor is None else None, max_shard=64, **kw)
 
 
 # --- statistics ---------------------------------------------------------------------------
@@ -467,16 +446,19 @@ def evaluate(
     """Plays ``games`` self-play games of ``game`` (a name, or a native state to start
     from) with ``agent`` in both seats and computes Ludii's metrics with 95% intervals.
 
-    ``agent``: ``"random"`` (uniform random moves, in Rust at playout speed: the games of
-    ``random_playouts`` with the same seed), ``"uct:N"`` (``territory.Uct`` with N
-    iterations, seeded per game and seat from ``seed``), an agent object with
-    ``choose(state)``, or a factory ``f(seed) -> agent``. ``skill_trace=True`` adds
-    Ludii's SkillTrace (UCT with k iterations against 2k, k = 1, 2, 4, ... for
-    ``skill_levels`` levels of ``skill_games`` games each; needs ``territory.Uct``).
+    ``agent``: ``"random"`` or a ``RandomAgent`` (uniform random moves, in Rust at playout
+    speed: the games of ``random_playouts`` with the same seed), ``"uct:N"`` or a
+    ``territory.Uct`` (native matches of UCT against itself: game ``i`` is game ``i`` of
+    ``play_match(game, [uct, uct], seed=seed, swap_seats=False)``, its searches seeded
+    from ``(seed, i)``), an agent object with ``choose(state)``, or a factory ``f(seed)
+    -> agent`` (game ``i`` gives seat s the agent made with seed ``_mix(seed, i, s)``).
+    ``skill_trace=True`` adds Ludii's SkillTrace (UCT with 2k iterations against k, k =
+    1, 2, 4, ... for ``skill_levels`` levels of ``skill_games`` games each, as native
+    matches with seats swapped).
     """
     name, base, prefix = _check_game(game)
     params = {**base, **params}
-    agent = parse_agent(agent)
+    agent = _parse(agent)
     games = _check_int("games", games, 1)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     threads = _check_threads(threads)
@@ -510,23 +492,21 @@ def skill_trace_value(strong_results: Sequence[float]) -> float:
 
 
 def compute_skill_trace(game: str, params: dict[str, Any], levels: int, games: int, seed: int, *, threads: int | None = None, executor: Any = None) -> dict[str, Any]:
-    """Matches of UCT with k iterations against UCT with 2k, k = 1, 2, 4, ...; the strong
-    agent takes seat 0 in even-numbered games and seat 1 in odd ones."""
+    """Matches (``play_match``, native) of UCT with 2k iterations (agent 0, the strong
+    one) against UCT with k, k = 1, 2, 4, ...; the strong agent takes seat 0 in
+    even-numbered games and seat 1 in odd ones. Level ``j`` is the match seeded with
+    ``_mix(seed, j)``. ``strong_results`` are the strong agent's mean utility (+1 win, 0
+    draw, -1 loss) per level."""
     levels = _check_int("skill_levels", levels, 1, 30)
     games = _check_int("skill_games", games, 1)
     start = _start(game, params)
     results = []
     for level in range(levels):
-        weak, strong = AgentSpec("uct", 2**level), AgentSpec("uct", 2 ** (level + 1))
-        utility = 0.0
-        for g in range(games):
-            strong_seat = g % 2
-            agents = [strong, weak] if strong_seat == 0 else [weak, strong]
-            made = [a.make(_mix(seed, level, g, s)) for s, a in enumerate(agents)]
-            actions = play_agent_game(start, made)
-            winner = int(trace_games(start, [actions], threads)["winner"][0])
-            utility += 0.0 if winner < 0 else (1.0 if winner == strong_seat else -1.0)
-        results.append(utility / games)
+        strong, weak = Uct(iterations=2 ** (level + 1)), Uct(iterations=2**level)
+        match = play_match(start, [strong, weak], games, seed=_mix(seed, level), threads=threads, swap_seats=True,
+                           executor=executor, keep_actions=False)
+        wins, losses, _ = match.agent_wins
+        results.append((wins - losses) / games)
     return {"levels": [2**k for k in range(levels)], "strong_results": results, "value": skill_trace_value(results)}
 
 
@@ -665,7 +645,7 @@ def fair_komi(
             raise ValueError(f"fair_komi sweeps {key} itself; do not pass {key}=")
     if nume_params.get("komi_phase"):
         raise ValueError("fair_komi needs komi_phase=False: with a komi phase the players choose the komi")
-    agents = [parse_agent(a) for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
+    agents = [_parse(a) for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
     if not agents:
         raise ValueError("agent list is empty")
     games = _check_int("games", games, 1)
@@ -825,7 +805,7 @@ def openings(
     if prefix:
         raise ValueError("openings starts from the start position; pass a game name")
     params = {**base, **params}
-    agent = parse_agent(agent)
+    agent = _parse(agent)
     games = _check_int("games_per_opening", games_per_opening, 1)
     seed = _check_int("seed", seed, 0, 2**64 - 1)
     threads = _check_threads(threads)

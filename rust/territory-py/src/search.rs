@@ -120,9 +120,12 @@ fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
 /// Plays games `first .. first + count` of the match seeded with `seed` between two
 /// native agents, on `threads` threads (None: all cores). Returns a dict of numpy
 /// arrays as `run_playouts` does, plus `agent_winner` (int8: 0, 1, or -1 for a draw)
-/// and `seats_swapped` (bool: agent 0 sat in seat 1).
+/// and `seats_swapped` (bool: agent 0 sat in seat 1). With `record_actions`, also
+/// `actions` (uint32: every game's action numbers, one game after the other) and
+/// `offsets` (uint64, `count + 1` entries: game `i`'s actions are
+/// `actions[offsets[i]..offsets[i + 1]]`).
 #[pyfunction]
-#[pyo3(signature = (state, agents, seed, first, count, swap_seats, threads = None))]
+#[pyo3(signature = (state, agents, seed, first, count, swap_seats, threads = None, record_actions = false))]
 #[allow(clippy::too_many_arguments)]
 fn run_match<'py>(
     py: Python<'py>,
@@ -133,18 +136,29 @@ fn run_match<'py>(
     count: usize,
     swap_seats: bool,
     threads: Option<usize>,
+    record_actions: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     if let Some(t) = threads {
         check_threads(t)?;
     }
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
+    let pool_error = |e| PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"));
     with_native_game!(state, |_Class, start| {
         let mut out = vec![MatchGame::default(); count];
-        py.detach(|| arena::run(&start, &agents, seed, first, swap_seats, &mut out, threads))
-            .map_err(|e| {
-                PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"))
-            })?;
-        match_arrays(py, &out)
+        if !record_actions {
+            py.detach(|| arena::run(&start, &agents, seed, first, swap_seats, &mut out, threads))
+                .map_err(pool_error)?;
+            return match_arrays(py, &out);
+        }
+        let (actions, offsets) = py
+            .detach(|| {
+                arena::run_recorded(&start, &agents, seed, first, swap_seats, &mut out, threads)
+            })
+            .map_err(pool_error)?;
+        let dict = match_arrays(py, &out)?;
+        dict.set_item("actions", PyArray1::from_vec(py, actions))?;
+        dict.set_item("offsets", PyArray1::from_vec(py, offsets))?;
+        Ok(dict)
     })
 }
 

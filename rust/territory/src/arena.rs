@@ -117,6 +117,66 @@ pub fn run<G: Game>(
     Ok(())
 }
 
+/// Games per task of [`run_recorded`]: each task appends its games' actions to one buffer.
+const RECORD_CHUNK: usize = 64;
+
+/// As [`run`], and also records each game's actions: the action numbers of the moves
+/// played after `start`'s own history, read from the finished game's history (the game
+/// loop is the same). Returns them one game after the other, with the offsets (one more
+/// than the games): game `first + i` is `actions[offsets[i]..offsets[i + 1]]`.
+///
+/// # Errors
+/// If a pool of `threads` threads cannot be started.
+pub fn run_recorded<G: Game>(
+    start: &G,
+    agents: &[Agent; 2],
+    seed: u64,
+    first: u64,
+    swap_seats: bool,
+    out: &mut [MatchGame],
+    threads: Option<usize>,
+) -> Result<(Vec<u32>, Vec<u64>), rayon::ThreadPoolBuildError> {
+    let before = start.history().len();
+    let work = |out: &mut [MatchGame]| -> Vec<(Vec<u32>, Vec<u32>)> {
+        out.par_chunks_mut(RECORD_CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut actions = Vec::new();
+                let mut lengths = Vec::with_capacity(chunk.len());
+                for (i, slot) in chunk.iter_mut().enumerate() {
+                    let index = first + (c * RECORD_CHUNK + i) as u64;
+                    let (game, summary) = play_game(start, agents, seed, index, swap_seats);
+                    *slot = summary;
+                    let played = &game.history()[before..];
+                    actions.extend(played.iter().map(|&mv| {
+                        game.action_of(mv)
+                            .expect("a played move has an action number")
+                            as u32
+                    }));
+                    lengths.push(played.len() as u32);
+                }
+                (actions, lengths)
+            })
+            .collect()
+    };
+    let parts = match threads {
+        None => work(out),
+        Some(n) => pool(n)?.install(|| work(out)),
+    };
+    let mut actions = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut offsets = Vec::with_capacity(out.len() + 1);
+    let mut end = 0u64;
+    offsets.push(end);
+    for (part, lengths) in parts {
+        actions.extend_from_slice(&part);
+        for length in lengths {
+            end += u64::from(length);
+            offsets.push(end);
+        }
+    }
+    Ok((actions, offsets))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,6 +196,28 @@ mod tests {
         run(&start, &agents, 3, 0, true, &mut two[..5], Some(2)).unwrap();
         run(&start, &agents, 3, 5, true, &mut two[5..], Some(2)).unwrap();
         assert_eq!(one, two);
+        let mut recorded = vec![MatchGame::default(); 12];
+        let (flat, offsets) =
+            run_recorded(&start, &agents, 3, 0, true, &mut recorded, Some(2)).unwrap();
+        assert_eq!(one, recorded);
+        assert_eq!((offsets.len(), offsets[12] as usize), (13, flat.len()));
+        let actions: Vec<&[u32]> = offsets
+            .windows(2)
+            .map(|w| &flat[w[0] as usize..w[1] as usize])
+            .collect();
+        for (g, played) in recorded.iter().zip(&actions) {
+            assert_eq!(played.len(), g.result.length as usize);
+            let mut replay = start.clone();
+            for &a in played.iter() {
+                replay.play(replay.move_of(a as usize).unwrap()).unwrap();
+            }
+            assert!(replay.is_over());
+            assert_eq!(
+                replay.outcome().1.map_or(-1, |s| s.index() as i8),
+                g.result.winner
+            );
+        }
+        assert!(actions.iter().any(|a| a != &actions[0]), "the games differ");
         for (i, g) in one.iter().enumerate() {
             assert_eq!(g.seats_swapped, i % 2 == 1);
             let seat0 = seat_of_agent0(i as u64, true).index() as i8;
