@@ -136,7 +136,7 @@ pub(super) fn select64(x: u64, k: u32) -> u32 {
     // Byte i: the number of set bits in bytes 0 to i (at most 64, below 128).
     let totals = s.wrapping_mul(ONES);
     // Bit 7 of byte i is set where that total is at most k: those bytes come before.
-    let before = ((k as u64 * ONES | 0x8080_8080_8080_8080) - totals) & 0x8080_8080_8080_8080;
+    let before = (((k as u64 * ONES) | 0x8080_8080_8080_8080) - totals) & 0x8080_8080_8080_8080;
     let byte = before.count_ones();
     let shift = 8 * byte;
     let skipped = ((totals << 8) >> shift) as u32 & 0xff;
