@@ -407,8 +407,15 @@ impl Nume {
 
     /// Empty cells where the next stone joins a group, and where it starts one.
     fn placements(&self) -> (Bits, Bits) {
-        let (empty, color) = (self.empty(), self.color_to_place());
-        let joining = empty & self.adjacent[color.index()];
+        self.placements_as::<Bits>()
+    }
+
+    /// [`Nume::placements`] on sets of type `S`.
+    #[inline]
+    fn placements_as<S: CellSet>(&self) -> (S, S) {
+        let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
+        let empty = S::load(&self.board.all()) & !(black | white);
+        let joining = empty & S::load(&self.adjacent[(black.count() + white.count()) % 2]);
         (joining, empty & !joining)
     }
 
@@ -441,11 +448,7 @@ impl Nume {
     #[inline]
     fn random_placement<S: CellSet, R: Rng + ?Sized>(&self, rng: &mut R) -> Option<NumeMove> {
         let n = self.n_cells();
-        let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
-        let empty = S::load(&self.board.all()) & !(black | white);
-        let color = (black.count() + white.count()) % 2;
-        let joining = empty & S::load(&self.adjacent[color]);
-        let starting = empty & !joining;
+        let (joining, starting) = self.placements_as::<S>();
         let plain = joining.count();
         let total = plain + (n + 1) * starting.count();
         if total == 0 {
