@@ -12,10 +12,12 @@ use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 use crate::zobrist;
+use cells::CellSet;
 
 /// Board keys: colour c on cell i at `c * 256 + i`, mixed with the stone's number.
 static KEYS: [u64; 512] = zobrist::table(0x6e75_6d65);
 
+mod cells;
 mod legal_count;
 
 mod learn;
@@ -154,11 +156,13 @@ impl GroupForest {
     }
 
     /// Adds a stone of `color` on `cell`, next to the same-coloured stones `friends`.
-    fn place(&mut self, cell: usize, color: usize, number: Option<u32>, friends: Bits) {
+    #[inline]
+    fn place<S: CellSet>(&mut self, cell: usize, color: usize, number: Option<u32>, friends: S) {
         let mut roots = [0u8; 6];
         let mut n = 0;
-        for friend in friends {
-            let r = self.find(friend) as u8;
+        let mut friends = friends;
+        while !friends.is_empty() {
+            let r = self.find(friends.pop_first()) as u8;
             if !roots[..n].contains(&r) {
                 roots[n] = r;
                 n += 1;
@@ -242,6 +246,8 @@ impl GroupForest {
 #[derive(Clone, Debug)]
 pub struct Nume {
     board: Arc<Board>,
+    /// At most 64 cells: the hot paths compute on the first word of each set alone.
+    narrow: bool,
     config: NumeConfig,
     stones: [Bits; 2],
     /// Cells next to a stone of each colour (a stone placed there joins a group).
@@ -302,6 +308,7 @@ impl Nume {
             }
         }
         let mut game = Nume {
+            narrow: board.len() <= 64,
             board: Arc::new(board),
             config,
             stones: [Bits::EMPTY; 2],
@@ -400,8 +407,15 @@ impl Nume {
 
     /// Empty cells where the next stone joins a group, and where it starts one.
     fn placements(&self) -> (Bits, Bits) {
-        let (empty, color) = (self.empty(), self.color_to_place());
-        let joining = empty & self.adjacent[color.index()];
+        self.placements_as::<Bits>()
+    }
+
+    /// [`Nume::placements`] on sets of type `S`.
+    #[inline]
+    fn placements_as<S: CellSet>(&self) -> (S, S) {
+        let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
+        let empty = S::load(&self.board.all()) & !(black | white);
+        let joining = empty & S::load(&self.adjacent[(black.count() + white.count()) % 2]);
         (joining, empty & !joining)
     }
 
@@ -426,6 +440,51 @@ impl Nume {
         }
         groups.sort_by_key(|(_, group, _)| group.first());
         groups
+    }
+
+    /// [`Game::random_move`] in the stone phase, on sets of type `S`: uniform over the
+    /// legal placements in action order (joining cells, then each starting cell with
+    /// every number from 0 to the number of cells).
+    #[inline]
+    fn random_placement<S: CellSet, R: Rng + ?Sized>(&self, rng: &mut R) -> Option<NumeMove> {
+        let n = self.n_cells();
+        let (joining, starting) = self.placements_as::<S>();
+        let plain = joining.count();
+        let total = plain + (n + 1) * starting.count();
+        if total == 0 {
+            return None;
+        }
+        let r = rng.random_range(0..total);
+        Some(if r < plain {
+            NumeMove::Place {
+                cell: self.board.name(joining.select(r)),
+                number: None,
+            }
+        } else {
+            let r = r - plain;
+            NumeMove::Place {
+                cell: self.board.name(starting.select(r / (n + 1))),
+                number: Some((r % (n + 1)) as u32),
+            }
+        })
+    }
+
+    /// Places the next stone on `cell` (the stone-phase part of [`Game::play_unchecked`]),
+    /// on sets of type `S`.
+    #[inline]
+    fn place<S: CellSet>(&mut self, cell: Coord, number: Option<u32>) {
+        let i = self.board.index(cell).unwrap();
+        let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
+        let color = (black.count() + white.count()) % 2;
+        let neighbours = S::load(&self.board.neighbours(i));
+        let mut own = [black, white][color];
+        self.groups.place(i, color, number, neighbours & own);
+        own.insert(i);
+        own.store(&mut self.stones[color]);
+        (S::load(&self.adjacent[color]) | neighbours).store(&mut self.adjacent[color]);
+        let w = number.unwrap_or(NO_NUMBER);
+        self.numbers[i] = w;
+        self.board_key ^= Self::stone_key(color, i, w);
     }
 
     fn recompute_adjacent(&mut self, color: Color) {
@@ -542,28 +601,8 @@ impl Game for Nume {
                 })
             }
             Phase::ChooseSide => Some(NumeMove::Side(Color::BOTH[rng.random_range(0..2)])),
-            Phase::Stones => {
-                let (joining, starting) = self.placements();
-                let plain = joining.count();
-                let total = plain + (n + 1) * starting.count();
-                if total == 0 {
-                    return None;
-                }
-                let r = rng.random_range(0..total);
-                Some(if r < plain {
-                    NumeMove::Place {
-                        cell: self.board.name(joining.nth(r).unwrap()),
-                        number: None,
-                    }
-                } else {
-                    let r = r - plain;
-                    let cell = starting.nth(r / (n + 1)).unwrap();
-                    NumeMove::Place {
-                        cell: self.board.name(cell),
-                        number: Some((r % (n + 1)) as u32),
-                    }
-                })
-            }
+            Phase::Stones if self.narrow => self.random_placement::<u64, R>(rng),
+            Phase::Stones => self.random_placement::<Bits, R>(rng),
         }
     }
 
@@ -595,16 +634,8 @@ impl Game for Nume {
 
     fn play_unchecked(&mut self, mv: NumeMove) {
         match mv {
-            NumeMove::Place { cell, number } => {
-                let i = self.board.index(cell).unwrap();
-                let color = self.color_to_place().index();
-                let friends = self.board.neighbours(i) & self.stones[color];
-                self.groups.place(i, color, number, friends);
-                self.stones[color].insert(i);
-                self.adjacent[color] |= self.board.neighbours(i);
-                self.numbers[i] = number.unwrap_or(NO_NUMBER);
-                self.board_key ^= Self::stone_key(color, i, self.numbers[i]);
-            }
+            NumeMove::Place { cell, number } if self.narrow => self.place::<u64>(cell, number),
+            NumeMove::Place { cell, number } => self.place::<Bits>(cell, number),
             NumeMove::Komi { k, to } => {
                 self.komi = Some((k, to));
                 self.phase = Phase::ChooseSide;
