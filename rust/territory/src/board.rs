@@ -62,12 +62,15 @@ impl Board {
     /// with that key and shared by every later call: a game's geometry depends only on
     /// its parameters, so every state of a configuration holds the same board.
     pub fn shared(key: (&'static str, usize), build: impl FnOnce() -> Board) -> Arc<Board> {
-        static BOARDS: OnceLock<Mutex<HashMap<(&'static str, usize), Arc<Board>>>> =
-            OnceLock::new();
+        type Boards = HashMap<(&'static str, usize), Arc<Board>>;
+        static BOARDS: OnceLock<Mutex<Boards>> = OnceLock::new();
         let boards = BOARDS.get_or_init(Default::default);
         // A panic while the lock was held cannot leave the map half-written.
         let mut boards = boards.lock().unwrap_or_else(|e| e.into_inner());
-        boards.entry(key).or_insert_with(|| Arc::new(build())).clone()
+        boards
+            .entry(key)
+            .or_insert_with(|| Arc::new(build()))
+            .clone()
     }
 
     fn positions(
