@@ -123,12 +123,12 @@ macro_rules! learn_methods {
                 // `u` is read before the state is borrowed (reading it may run Python).
                 let u = $crate::learn::unit(u)?;
                 let mut this = Self::borrow_mut(slf)?;
-                let a = territory::Learn::random_action(&this.game, u).ok_or_else(|| {
+                let mv = territory::Learn::random_legal_move(&this.game, u).ok_or_else(|| {
                     $crate::game_class::IllegalMoveError::new_err(
                         "the game is over: no legal action",
                     )
                 })?;
-                let mv = this.game.move_of(a).expect("legal actions are in range");
+                let a = this.game.action_of(mv).expect("legal moves have actions");
                 this.game.play_unchecked(mv);
                 Ok(a)
             }
