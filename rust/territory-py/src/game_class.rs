@@ -1,12 +1,13 @@
 //! The Python class methods every game shares, written once over the engine's `Game`
 //! trait. `game_class!` stamps them onto each game's `#[pyclass]`.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use territory::{Game, GroupInfo, InvalidMove, MoveError, Seat};
+use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
+use territory::{Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
 pyo3::import_exception!(territory.errors, InvalidMoveError);
@@ -159,6 +160,114 @@ impl MoveNames {
     }
 }
 
+/// What the parameters alone decide, made once per configuration and shared by every
+/// state of it: the start state, which a constructor copies (its board, neighbour tables
+/// and fit tables come with it), and the Python strings of the moves.
+pub struct Shared<G> {
+    start: G,
+    names: Arc<MoveNames>,
+}
+
+/// The configurations seen so far, each with its [`Shared`] part (a short list: a
+/// program uses a handful of configurations, compared with `==`).
+pub type Configurations<G> = Mutex<Vec<(<G as Configured>::Config, Arc<Shared<G>>)>>;
+
+/// At most this many configurations of a game are kept; states of further ones build
+/// their own (correct, only slower to construct).
+const MAX_CONFIGURATIONS: usize = 64;
+
+/// A game built from a configuration, with its own list of shared configurations.
+pub trait Configured: Game + 'static {
+    type Config: Copy + PartialEq + Send + Sync + 'static;
+    fn configuration(&self) -> Self::Config;
+    fn start(config: Self::Config) -> Result<Self, ConfigError>;
+    fn configurations() -> &'static Configurations<Self>;
+}
+
+macro_rules! configured {
+    ($game:ty, $config:ty) => {
+        impl Configured for $game {
+            type Config = $config;
+            fn configuration(&self) -> $config {
+                self.config()
+            }
+            fn start(config: $config) -> Result<Self, ConfigError> {
+                <$game>::new(config)
+            }
+            fn configurations() -> &'static Configurations<Self> {
+                static LIST: Configurations<$game> = Mutex::new(Vec::new());
+                &LIST
+            }
+        }
+    };
+}
+
+configured!(Tabik, TabikConfig);
+configured!(Nume, NumeConfig);
+configured!(Migong, MigongConfig);
+
+/// The shared part of a configuration: found in the game's list, or made (and listed).
+pub fn shared<G: Configured>(config: G::Config) -> Result<Arc<Shared<G>>, ConfigError> {
+    let list = G::configurations();
+    let find = |list: &[(G::Config, Arc<Shared<G>>)]| {
+        list.iter()
+            .find(|(c, _)| *c == config)
+            .map(|(_, s)| s.clone())
+    };
+    // A panic while the lock was held cannot leave the list half-written.
+    let lock = || list.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = find(&lock()) {
+        return Ok(found);
+    }
+    let start = G::start(config)?;
+    let made = Arc::new(Shared {
+        names: MoveNames::for_game(&start),
+        start,
+    });
+    let mut list = lock();
+    if let Some(found) = find(&list) {
+        return Ok(found);
+    }
+    if list.len() < MAX_CONFIGURATIONS {
+        list.push((config, made.clone()));
+    }
+    Ok(made)
+}
+
+impl<G: Configured> Shared<G> {
+    /// A new game at the start position, with room for its moves.
+    pub fn new_game(&self) -> G {
+        let mut game = self.start.clone();
+        game.reserve_moves();
+        game
+    }
+
+    pub fn names(&self) -> Arc<MoveNames> {
+        self.names.clone()
+    }
+}
+
+/// The move strings of a game's configuration.
+pub fn names_of<G: Configured>(game: &G) -> Arc<MoveNames> {
+    match shared::<G>(game.configuration()) {
+        Ok(shared) => shared.names(),
+        Err(_) => MoveNames::for_game(game),
+    }
+}
+
+/// A copy of a state with room for the rest of its moves.
+pub fn copy_of<G: Game>(game: &G) -> G {
+    let mut copy = game.clone();
+    copy.reserve_moves();
+    copy
+}
+
+/// A new state of a configuration, for a constructor called from Python.
+pub fn new_state<G: Configured>(config: G::Config) -> PyResult<(G, Arc<MoveNames>)> {
+    let shared = shared::<G>(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok((shared.new_game(), shared.names()))
+}
+
 pub fn no_undo() -> PyErr {
     PyIndexError::new_err("undo: no action has been played")
 }
@@ -170,8 +279,16 @@ macro_rules! game_class {
     ($class:ident, $game:ty) => {
         impl $class {
             pub fn from_game(game: $game) -> Self {
-                let names = $crate::game_class::MoveNames::for_game(&game);
+                let names = $crate::game_class::names_of(&game);
                 Self { game, names }
+            }
+
+            /// A new state at the start of a configuration (shared parts made once).
+            pub fn from_config(
+                config: <$game as $crate::game_class::Configured>::Config,
+            ) -> PyResult<Self> {
+                let (game, names) = $crate::game_class::new_state::<$game>(config)?;
+                Ok(Self { game, names })
             }
 
             /// The state borrowed for a change, or a clear error if a call on it (in
@@ -277,7 +394,7 @@ macro_rules! game_class {
             /// An independent copy.
             fn copy(&self) -> Self {
                 Self {
-                    game: self.game.clone(),
+                    game: $crate::game_class::copy_of(&self.game),
                     names: self.names.clone(),
                 }
             }

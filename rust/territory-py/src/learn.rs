@@ -13,7 +13,10 @@ pub fn bad_position(err: PositionError) -> PyErr {
 
 /// The number `u` given from Python, checked to lie in [0, 1).
 pub fn unit(u: &Bound<'_, PyAny>) -> PyResult<f64> {
-    let value: Option<f64> = if u.is_instance_of::<pyo3::types::PyBool>() {
+    use pyo3::types::PyFloatMethods;
+    let value: Option<f64> = if let Ok(float) = u.cast::<pyo3::types::PyFloat>() {
+        Some(float.value())
+    } else if u.is_instance_of::<pyo3::types::PyBool>() {
         None
     } else {
         u.extract().ok()
@@ -116,10 +119,17 @@ macro_rules! learn_methods {
             }
 
             /// Plays `random_action(u)` and returns it.
-            fn play_random(&mut self, u: &Bound<'_, PyAny>) -> PyResult<usize> {
-                let a = self.random_action(u)?;
-                let mv = self.game.move_of(a).expect("legal actions are in range");
-                self.game.play_unchecked(mv);
+            fn play_random(slf: &Bound<'_, Self>, u: &Bound<'_, PyAny>) -> PyResult<usize> {
+                // `u` is read before the state is borrowed (reading it may run Python).
+                let u = $crate::learn::unit(u)?;
+                let mut this = Self::borrow_mut(slf)?;
+                let mv = territory::Learn::random_legal_move(&this.game, u).ok_or_else(|| {
+                    $crate::game_class::IllegalMoveError::new_err(
+                        "the game is over: no legal action",
+                    )
+                })?;
+                let a = this.game.action_of(mv).expect("legal moves have actions");
+                this.game.play_unchecked(mv);
                 Ok(a)
             }
         }

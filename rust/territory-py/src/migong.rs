@@ -49,8 +49,7 @@ impl PyMigong {
             border: parse_text(border.bind(py))?,
             group_size: parse_text(group_size.bind(py))?,
         };
-        let game = Migong::new(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyMigong::from_game(game))
+        PyMigong::from_config(config)
     }
 
     /// The parameters, as keyword arguments of the constructor.

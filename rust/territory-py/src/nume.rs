@@ -64,9 +64,7 @@ impl PyNume {
             komi_to,
             komi_phase,
         };
-        let game = Nume::new(config)
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        Ok(PyNume::from_game(game))
+        PyNume::from_config(config)
     }
 
     /// The parameters, as keyword arguments of the constructor.

@@ -10,16 +10,18 @@ fn bad(name: &str, allowed: &str, value: &Bound<'_, PyAny>) -> PyErr {
     PyValueError::new_err(format!("{name} must be {allowed}, got {shown}"))
 }
 
+// The messages below are formatted only on error: constructors run these on every call.
+
 /// An int (not a bool) from `lo` to `hi`.
 pub fn int_in(value: &Bound<'_, PyAny>, name: &str, lo: i64, hi: i64) -> PyResult<usize> {
-    let allowed = format!("an int from {lo} to {hi}");
-    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(bad(name, &allowed, value));
+    if !value.is_instance_of::<PyBool>() && value.is_instance_of::<PyInt>() {
+        if let Ok(v) = value.extract::<i64>() {
+            if (lo..=hi).contains(&v) {
+                return Ok(v as usize);
+            }
+        }
     }
-    match value.extract::<i64>() {
-        Ok(v) if (lo..=hi).contains(&v) => Ok(v as usize),
-        _ => Err(bad(name, &allowed, value)),
-    }
+    Err(bad(name, &format!("an int from {lo} to {hi}"), value))
 }
 
 /// A bool.
@@ -32,6 +34,12 @@ pub fn boolean(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
 
 /// A string, one of `choices`.
 pub fn choice<'a>(value: &Bound<'_, PyAny>, name: &str, choices: &[&'a str]) -> PyResult<&'a str> {
+    if let Ok(text) = value.cast::<PyString>() {
+        let text = text.to_cow()?;
+        if let Some(found) = choices.iter().find(|c| **c == text) {
+            return Ok(found);
+        }
+    }
     let allowed = format!(
         "one of {}",
         choices
@@ -40,12 +48,6 @@ pub fn choice<'a>(value: &Bound<'_, PyAny>, name: &str, choices: &[&'a str]) -> 
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if let Ok(text) = value.cast::<PyString>() {
-        let text = text.to_cow()?;
-        if let Some(found) = choices.iter().find(|c| **c == text) {
-            return Ok(found);
-        }
-    }
     Err(bad(name, &allowed, value))
 }
 
@@ -54,19 +56,17 @@ pub fn half_point(value: &Bound<'_, PyAny>, name: &str, hi: u64) -> PyResult<Opt
     if value.is_none() {
         return Ok(None);
     }
-    let allowed = format!("None or a number k + 0.5 with k a whole number from 0 to {hi}");
-    if value.is_instance_of::<PyBool>()
-        || !(value.is_instance_of::<PyFloat>() || value.is_instance_of::<PyInt>())
+    if !value.is_instance_of::<PyBool>()
+        && (value.is_instance_of::<PyFloat>() || value.is_instance_of::<PyInt>())
     {
-        return Err(bad(name, &allowed, value));
+        let v: f64 = value.extract()?;
+        let k = v - 0.5;
+        if k.is_finite() && k >= 0.0 && k <= hi as f64 && k.fract() == 0.0 {
+            return Ok(Some(v));
+        }
     }
-    let v: f64 = value.extract()?;
-    let k = v - 0.5;
-    if k.is_finite() && k >= 0.0 && k <= hi as f64 && k.fract() == 0.0 {
-        Ok(Some(v))
-    } else {
-        Err(bad(name, &allowed, value))
-    }
+    let allowed = format!("None or a number k + 0.5 with k a whole number from 0 to {hi}");
+    Err(bad(name, &allowed, value))
 }
 
 /// A Python object for a constructor's default value (signature defaults are Rust

@@ -32,9 +32,7 @@ impl PyTabik {
             )?,
             pie: params::boolean(pie, "pie")?,
         };
-        let game = Tabik::new(config)
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        Ok(PyTabik::from_game(game))
+        PyTabik::from_config(config)
     }
 
     /// The parameters, as keyword arguments of the constructor.

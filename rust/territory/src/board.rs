@@ -1,6 +1,9 @@
 //! Cell geometry shared by Nume (hex and square boards) and Migong: cell indices,
 //! names, neighbour sets and, on hex boards, the neighbour in each direction.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use crate::bitset::Bits;
 use crate::coords::Coord;
 
@@ -48,6 +51,26 @@ impl Board {
         let k = k as i32;
         let positions = Self::positions(0..=k - 1, |_, _| true);
         Self::build(positions, &SQUARE_DIRECTIONS, |p| p)
+    }
+
+    /// The k x k square board, built once per size and shared by every game of that size.
+    pub fn square_shared(k: usize) -> Arc<Board> {
+        Board::shared(("square", k), || Board::square(k))
+    }
+
+    /// The board named by `key` (a shape and a size), built by `build` on the first call
+    /// with that key and shared by every later call: a game's geometry depends only on
+    /// its parameters, so every state of a configuration holds the same board.
+    pub fn shared(key: (&'static str, usize), build: impl FnOnce() -> Board) -> Arc<Board> {
+        type Boards = HashMap<(&'static str, usize), Arc<Board>>;
+        static BOARDS: OnceLock<Mutex<Boards>> = OnceLock::new();
+        let boards = BOARDS.get_or_init(Default::default);
+        // A panic while the lock was held cannot leave the map half-written.
+        let mut boards = boards.lock().unwrap_or_else(|e| e.into_inner());
+        boards
+            .entry(key)
+            .or_insert_with(|| Arc::new(build()))
+            .clone()
     }
 
     fn positions(
@@ -191,6 +214,18 @@ mod tests {
         assert_eq!(b.neighbours(0).iter().collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(b.index(Coord::new(1, 2)), Some(7));
         assert_eq!(b.index(Coord::new(3, 0)), None);
+    }
+
+    #[test]
+    fn shared_boards_are_built_once() {
+        let a = Board::square_shared(5);
+        let b = Board::square_shared(5);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(*a, Board::square(5));
+        assert!(!Arc::ptr_eq(&a, &Board::square_shared(6)));
+        let built = Board::shared(("test-shape", 5), || Board::square(2));
+        assert_eq!(built.len(), 4);
+        assert_eq!(Board::shared(("test-shape", 5), || unreachable!()).len(), 4);
     }
 
     #[test]

@@ -241,6 +241,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     /// that play a game out check it, so a rule bug that made a game endless fails fast.
     fn max_game_length(&self) -> usize;
 
+    /// Makes room in the state's move lists for the longest game
+    /// ([`Game::max_game_length`]), so that no later move reallocates: a clone keeps no
+    /// spare capacity, so copies made to be played on call this after cloning.
+    fn reserve_moves(&mut self) {}
+
     /// A legal move drawn uniformly from the legal moves, or `None` once over.
     ///
     /// Games override this to draw without listing the moves; the draw must stay

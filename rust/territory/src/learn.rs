@@ -45,6 +45,12 @@ pub trait Learn: Game {
         (count > 0).then(|| self.nth_legal_action(((u * count as f64) as usize).min(count - 1)))
     }
 
+    /// The move of [`Learn::random_action`] (what `play_random` plays). Games override
+    /// this to find it without counting the legal actions twice.
+    fn random_legal_move(&self, u: f64) -> Option<Self::Move> {
+        self.random_action(u).and_then(|a| self.move_of(a))
+    }
+
     /// Checks and plays an action number; on error the state is unchanged.
     fn play_action(&mut self, action: usize) -> Result<(), MoveError> {
         let mv = self.move_of(action).ok_or(InvalidMove::Action {
@@ -94,6 +100,8 @@ mod tests {
                 assert_eq!(g.legal_count(), actions.len());
                 for (i, &a) in actions.iter().enumerate() {
                     assert_eq!(g.nth_legal_action(i), a);
+                    let u = (i as f64 + 0.5) / actions.len() as f64;
+                    assert_eq!(g.random_legal_move(u), g.move_of(a));
                 }
                 g.legal_mask(&mut mask);
                 let from_mask: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
@@ -108,6 +116,7 @@ mod tests {
                 g.play_unchecked(mv);
             }
             assert_eq!(g.random_action(0.5), None);
+            assert_eq!(g.random_legal_move(0.5), None);
             let r = g.returns();
             assert_eq!(r[0] + r[1], 0.0);
         }

@@ -759,6 +759,11 @@ impl Game for Migong {
             2 * CELLS + 1
         }
     }
+
+    fn reserve_moves(&mut self) {
+        let left = self.max_game_length().saturating_sub(self.history.len());
+        self.history.reserve(left);
+    }
 }
 
 #[cfg(test)]

@@ -283,7 +283,7 @@ impl Nume {
                     format!("must be None or an int from 2 to {MAX_SQUARE}, got {k}"),
                 )
             }
-            Some(k) => Board::square(k),
+            Some(k) => Board::square_shared(k),
             None if !(1..=MAX_N).contains(&config.n) => {
                 return err(
                     "n",
@@ -292,11 +292,13 @@ impl Nume {
             }
             None => {
                 let n = config.n as i32;
-                Board::hex(
-                    0..=2 * n,
-                    |q, r| (0..=2 * n).contains(&(3 * n - 1 - q - r)),
-                    (0, 0),
-                )
+                Board::shared(("nume-hex", config.n), || {
+                    Board::hex(
+                        0..=2 * n,
+                        |q, r| (0..=2 * n).contains(&(3 * n - 1 - q - r)),
+                        (0, 0),
+                    )
+                })
             }
         };
         if let Some(k) = config.komi {
@@ -309,7 +311,7 @@ impl Nume {
         }
         let mut game = Nume {
             narrow: board.len() <= 64,
-            board: Arc::new(board),
+            board,
             config,
             stones: [Bits::EMPTY; 2],
             adjacent: [Bits::EMPTY; 2],
@@ -858,6 +860,13 @@ impl Game for Nume {
     /// Exactly one stone per cell, after the two komi-phase moves when the phase is on.
     fn max_game_length(&self) -> usize {
         self.n_cells() + 2 * self.config.komi_phase as usize
+    }
+
+    fn reserve_moves(&mut self) {
+        let left = self.max_game_length().saturating_sub(self.history.len());
+        self.history.reserve(left);
+        let stones = self.n_cells().saturating_sub(self.groups.log.len());
+        self.groups.log.reserve(stones);
     }
 }
 

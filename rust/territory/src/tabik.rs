@@ -143,7 +143,7 @@ impl Tabik {
         let last_col: Bits = (0..k).map(|r| r * k + k - 1).collect();
         Ok(Tabik {
             k,
-            board: Arc::new(Board::square(k)),
+            board: Board::square_shared(k),
             pie: config.pie,
             stones: [Bits::EMPTY; 2],
             rods_east: Bits::EMPTY,
@@ -654,6 +654,11 @@ impl Game for Tabik {
     /// swap, and the two closing passes (a pass is only ever followed by a pass).
     fn max_game_length(&self) -> usize {
         self.num_edges() + self.pie as usize + 2
+    }
+
+    fn reserve_moves(&mut self) {
+        let left = self.max_game_length().saturating_sub(self.history.len());
+        self.history.reserve(left);
     }
 }
 

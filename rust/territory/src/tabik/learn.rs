@@ -79,6 +79,19 @@ impl Learn for Tabik {
         self.action_of(mv).expect("every Tabik move has an action")
     }
 
+    fn random_legal_move(&self, u: f64) -> Option<TabikMove> {
+        if self.is_over() || !(0.0..1.0).contains(&u) {
+            return None;
+        }
+        let choices = self.choices();
+        let count = choices.count();
+        Some(if count == 0 {
+            TabikMove::Pass
+        } else {
+            self.nth_choice(&choices, ((u * count as f64) as usize).min(count - 1))
+        })
+    }
+
     fn legal_mask(&self, out: &mut [bool]) {
         out.fill(false);
         if self.is_over() {
