@@ -18,9 +18,20 @@ use crate::scoring;
 use crate::turns;
 use crate::zobrist;
 
-/// Board keys: stones by colour (black 0..256, white 256..512), then rods across east
-/// edges (512..768) and north edges (768..1024), each at the edge's first square.
-static KEYS: [u64; 1024] = zobrist::table(0x74_6162_696b);
+/// Board keys by square: black stones, white stones, then rods across east edges and
+/// north edges, each at the edge's first square.
+static KEYS: [[u64; 256]; 4] = by_square(zobrist::table(0x74_6162_696b));
+
+/// The keys of [`KEYS`], 256 per table.
+const fn by_square(keys: [u64; 1024]) -> [[u64; 256]; 4] {
+    let mut tables = [[0; 256]; 4];
+    let mut i = 0;
+    while i < 1024 {
+        tables[i / 256][i % 256] = keys[i];
+        i += 1;
+    }
+    tables
+}
 
 mod legal_count;
 
@@ -322,9 +333,9 @@ impl Tabik {
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
         let ([black, white], [east, north]) = (self.stone_sets(), self.rod_sets());
-        for (base, set) in [(0, black), (256, white), (512, east), (768, north)] {
+        for (table, set) in [black, white, east, north].into_iter().enumerate() {
             for i in set {
-                key ^= KEYS[base + i];
+                key ^= KEYS[table][i];
             }
         }
         key ^ self.turn_key()
@@ -340,43 +351,47 @@ impl Tabik {
         )
     }
 
-    /// The index of a square of a legal move: row and column straight from the name.
+    /// The indices of the two squares of a placement or a stone swap, from row and
+    /// column (below 256: the board has at most 16 x 16 squares).
     ///
     /// # Panics
-    /// If the square is off the board.
+    /// If a square is off the board.
     #[inline]
-    fn move_index(&self, square: Coord) -> usize {
-        let (col, row) = (square.col as usize, square.row as usize);
-        assert!(col < self.k && row < self.k, "{square} is off the board");
-        row * self.k + col
+    fn move_squares(&self, a: Coord, b: Coord) -> (usize, usize) {
+        let k = self.k;
+        let farthest = a.col.max(a.row).max(b.col).max(b.row);
+        assert!(usize::from(farthest) < k, "{a} or {b} is off the board");
+        let index = |c: Coord| usize::from((usize::from(c.row) * k + usize::from(c.col)) as u8);
+        (index(a), index(b))
     }
 
     /// Plays a move, or takes it back: every move is its own inverse on the board.
     fn apply(&mut self, mv: TabikMove) {
-        match mv {
-            TabikMove::Place { black, white } => {
-                let (b, w) = (self.move_index(black), self.move_index(white));
-                let dir = with_sets!(&mut self.sets, s => {
-                    s.toggle_place(b, w);
-                    s.toggle_rod(b.min(w), b.max(w))
-                });
-                self.board_key ^= KEYS[b] ^ KEYS[256 + w] ^ KEYS[512 + 256 * dir + b.min(w)];
+        let (a, b, place) = match mv {
+            TabikMove::Place { black, white } => (black, white, true),
+            TabikMove::StoneSwap { first, second } => (first, second, false),
+            TabikMove::Swap => {
+                self.swapped = !self.swapped;
+                return;
             }
-            TabikMove::StoneSwap { first, second } => {
-                let (a, b) = (self.move_index(first), self.move_index(second));
-                let dir = with_sets!(&mut self.sets, s => {
-                    s.toggle_swap(a, b);
-                    s.toggle_rod(a.min(b), a.max(b))
-                });
-                self.board_key ^= KEYS[a]
-                    ^ KEYS[b]
-                    ^ KEYS[256 + a]
-                    ^ KEYS[256 + b]
-                    ^ KEYS[512 + 256 * dir + a.min(b)];
+            TabikMove::Pass => return,
+        };
+        // A placement puts black on `a` and white on `b`; a swap exchanges the two.
+        let (a, b) = self.move_squares(a, b);
+        let first = a.min(b);
+        let dir = with_sets!(&mut self.sets, s => {
+            if place {
+                s.toggle_place(a, b);
+            } else {
+                s.toggle_swap(a, b);
             }
-            TabikMove::Swap => self.swapped = !self.swapped,
-            TabikMove::Pass => {}
+            s.toggle_rod(first, a.max(b))
+        });
+        let mut key = KEYS[0][a] ^ KEYS[1][b] ^ KEYS[2 + (dir & 1)][first];
+        if !place {
+            key ^= KEYS[0][b] ^ KEYS[1][a];
         }
+        self.board_key ^= key;
     }
 
     fn place_across(&self, first: usize, second: usize, black_first: bool) -> TabikMove {
