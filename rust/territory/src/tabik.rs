@@ -246,11 +246,17 @@ impl Tabik {
     /// swaps on east then north edges, then the pie swap.
     fn nth_choice<B: Set>(&self, choices: &Choices<B>, r: usize) -> TabikMove {
         match choices.nth(r, self.k) {
-            Pick::Place { black, white } => TabikMove::Place {
-                black: self.coord(black),
-                white: self.coord(white),
-            },
-            Pick::StoneSwap { first, second } => self.stone_swap(first, second),
+            Pick::Edge { a, b, place } => {
+                let (a, b) = (self.coord(a), self.coord(b));
+                if place {
+                    TabikMove::Place { black: a, white: b }
+                } else {
+                    TabikMove::StoneSwap {
+                        first: a,
+                        second: b,
+                    }
+                }
+            }
             Pick::Swap => TabikMove::Swap,
         }
     }
@@ -367,31 +373,26 @@ impl Tabik {
 
     /// Plays a move, or takes it back: every move is its own inverse on the board.
     fn apply(&mut self, mv: TabikMove) {
-        let (a, b, place) = match mv {
-            TabikMove::Place { black, white } => (black, white, true),
-            TabikMove::StoneSwap { first, second } => (first, second, false),
-            TabikMove::Swap => {
-                self.swapped = !self.swapped;
-                return;
-            }
-            TabikMove::Pass => return,
+        let (TabikMove::Place { black: a, white: b }
+        | TabikMove::StoneSwap {
+            first: a,
+            second: b,
+        }) = mv
+        else {
+            self.swapped ^= mv == TabikMove::Swap;
+            return;
         };
-        // A placement puts black on `a` and white on `b`; a swap exchanges the two.
+        let place = matches!(mv, TabikMove::Place { .. });
+        // A placement puts black on `a` and white on `b`; a stone swap also puts
+        // white on `a` and black on `b`, so both squares change colour (without
+        // branching on the kind, which is random in playouts).
         let (a, b) = self.move_squares(a, b);
-        let first = a.min(b);
-        let dir = with_sets!(&mut self.sets, s => {
-            if place {
-                s.toggle_place(a, b);
-            } else {
-                s.toggle_swap(a, b);
-            }
-            s.toggle_rod(first, a.max(b))
-        });
-        let mut key = KEYS[0][a] ^ KEYS[1][b] ^ KEYS[2 + (dir & 1)][first];
-        if !place {
-            key ^= KEYS[0][b] ^ KEYS[1][a];
-        }
-        self.board_key ^= key;
+        let dir = with_sets!(&mut self.sets, s => s.toggle(a, b, !place));
+        let swap_mask = (place as u64).wrapping_sub(1);
+        self.board_key ^= KEYS[0][a]
+            ^ KEYS[1][b]
+            ^ KEYS[2 + dir][a.min(b)]
+            ^ ((KEYS[0][b] ^ KEYS[1][a]) & swap_mask);
     }
 
     fn place_across(&self, first: usize, second: usize, black_first: bool) -> TabikMove {

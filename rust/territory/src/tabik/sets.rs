@@ -182,8 +182,8 @@ pub(super) struct Choices<B = Bits> {
 /// A move other than `pass`, by square indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Pick {
-    Place { black: usize, white: usize },
-    StoneSwap { first: usize, second: usize },
+    /// A placement (black on `a`, white on `b`) or a stone swap (`a` the first square).
+    Edge { a: usize, b: usize, place: bool },
     Swap,
 }
 
@@ -207,28 +207,22 @@ impl<B: Set> Choices<B> {
             if r < n {
                 let first = self.place[dir].nth(r / 2);
                 let second = first + across(dir, k);
-                return if r % 2 == 0 {
-                    Pick::Place {
-                        black: first,
-                        white: second,
-                    }
+                // Black on the first square, then black on the second.
+                let (a, b) = if r % 2 == 0 {
+                    (first, second)
                 } else {
-                    Pick::Place {
-                        black: second,
-                        white: first,
-                    }
+                    (second, first)
                 };
+                return Pick::Edge { a, b, place: true };
             }
             r -= n;
         }
         for dir in 0..2 {
             let n = self.swap[dir].count();
             if r < n {
-                let first = self.swap[dir].nth(r);
-                return Pick::StoneSwap {
-                    first,
-                    second: first + across(dir, k),
-                };
+                let a = self.swap[dir].nth(r);
+                let b = a + across(dir, k);
+                return Pick::Edge { a, b, place: false };
             }
             r -= n;
         }
@@ -299,26 +293,19 @@ impl<B: Set> Sets<B> {
         }
     }
 
-    /// Plays (or, again, takes back) a placement.
+    /// Plays (or, again, takes back) a move across the edge between squares `a` and
+    /// `b`: black on `a` and white on `b`, and for a stone swap also white on `a` and
+    /// black on `b` (both squares change colour); the edge's rod toggles. Returns the
+    /// edge's direction (0 east, 1 north). Nothing here branches on the kind of move,
+    /// which is random in playouts.
     #[inline]
-    pub fn toggle_place(&mut self, black: usize, white: usize) {
-        self.stones[0] = self.stones[0] ^ B::single(black);
-        self.stones[1] = self.stones[1] ^ B::single(white);
-    }
-
-    /// Plays (or, again, takes back) a stone swap.
-    #[inline]
-    pub fn toggle_swap(&mut self, a: usize, b: usize) {
-        let pair = B::single(a) | B::single(b);
-        self.stones[0] = self.stones[0] ^ pair;
-        self.stones[1] = self.stones[1] ^ pair;
-    }
-
-    /// Lays or lifts the rod between adjacent squares `first < second`; returns its
-    /// direction (0 east, 1 north).
-    #[inline]
-    pub fn toggle_rod(&mut self, first: usize, second: usize) -> usize {
+    pub fn toggle(&mut self, a: usize, b: usize, stone_swap: bool) -> usize {
+        let (first, second) = (a.min(b), a.max(b));
         let dir = (second - first != 1) as usize;
+        let (a, b) = (B::single(a), B::single(b));
+        let both = if stone_swap { a | b } else { B::EMPTY };
+        self.stones[0] = self.stones[0] ^ (a | both);
+        self.stones[1] = self.stones[1] ^ (b | both);
         self.rods[dir] = self.rods[dir] ^ B::single(first);
         dir
     }
