@@ -136,10 +136,36 @@ const fn in_byte_table() -> [[u8; 8]; 256] {
 }
 
 /// The position of the `n`-th set bit (0-based, `n` below the count) of `x`, without
-/// loops or data-dependent branches: per-byte counts and their prefix sums in one word
-/// find the byte that holds it, a table the bit within that byte.
+/// loops or data-dependent branches.
 #[inline]
 fn select(x: u64, n: usize) -> usize {
+    if cfg!(target_feature = "popcnt") {
+        select_by_halves(x, n)
+    } else {
+        select_by_bytes(x, n)
+    }
+}
+
+/// [`select`] where counting bits is one instruction: counts of the low half, quarter
+/// and eighth say whether to skip them, a table finds the bit in the byte left.
+#[inline]
+fn select_by_halves(x: u64, n: usize) -> usize {
+    let (mut x, mut n, mut base) = (x, n as u32, 0);
+    for width in [32, 16, 8] {
+        let low = (x & ((1 << width) - 1)).count_ones();
+        let skip = n >= low;
+        let shift = if skip { width } else { 0 };
+        x >>= shift;
+        base += shift;
+        n -= if skip { low } else { 0 };
+    }
+    base as usize + IN_BYTE[x as usize & 0xff][n as usize & 7] as usize
+}
+
+/// [`select`] without a bit-count instruction: per-byte counts and their prefix sums in
+/// one word find the byte that holds the bit, a table the bit within that byte.
+#[inline]
+fn select_by_bytes(x: u64, n: usize) -> usize {
     let mut s = x - ((x >> 1) & 0x5555_5555_5555_5555);
     s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
     s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
@@ -360,14 +386,17 @@ mod tests {
         for _ in 0..200 {
             let expected: Vec<usize> = (0..64).filter(|&i| x >> i & 1 != 0).collect();
             for (n, &i) in expected.iter().enumerate() {
-                assert_eq!(select(x, n), i, "{x:#x} {n}");
+                assert_eq!(select_by_bytes(x, n), i, "{x:#x} {n}");
+                assert_eq!(select_by_halves(x, n), i, "{x:#x} {n}");
                 assert_eq!(Bits::nth(&x.to_bits(), n), Some(i));
             }
             x = crate::zobrist::mix(x);
         }
-        assert_eq!(select(u64::MAX, 63), 63);
-        assert_eq!(select(1 << 63, 0), 63);
-        assert_eq!(select(1, 0), 0);
+        for select in [select_by_bytes, select_by_halves] {
+            assert_eq!(select(u64::MAX, 63), 63);
+            assert_eq!(select(1 << 63, 0), 63);
+            assert_eq!(select(1, 0), 0);
+        }
     }
 
     #[test]
