@@ -1,7 +1,8 @@
 //! Tabik: two stones and a rod per move, or a stone swap across an edge without a rod.
 //!
 //! Squares are bit indices `row * k + col`. A rod is stored at its edge's first square:
-//! `rods_east` for the edge to `i + 1`, `rods_north` for the edge to `i + k`.
+//! in the east rods for the edge to `i + 1`, the north rods for the edge to `i + k`.
+//! The sets are one 64-bit word up to 8x8 and 256 bits beyond (`sets.rs`).
 
 use std::fmt;
 use std::sync::Arc;
@@ -17,14 +18,28 @@ use crate::scoring;
 use crate::turns;
 use crate::zobrist;
 
-/// Board keys: stones by colour (black 0..256, white 256..512), then rods across east
-/// edges (512..768) and north edges (768..1024), each at the edge's first square.
-static KEYS: [u64; 1024] = zobrist::table(0x74_6162_696b);
+/// Board keys by square: black stones, white stones, then rods across east edges and
+/// north edges, each at the edge's first square.
+static KEYS: [[u64; 256]; 4] = by_square(zobrist::table(0x74_6162_696b));
+
+/// The keys of [`KEYS`], 256 per table.
+const fn by_square(keys: [u64; 1024]) -> [[u64; 256]; 4] {
+    let mut tables = [[0; 256]; 4];
+    let mut i = 0;
+    while i < 1024 {
+        tables[i / 256][i % 256] = keys[i];
+        i += 1;
+    }
+    tables
+}
 
 mod legal_count;
 
 mod learn;
 mod position;
+mod sets;
+
+use sets::{Choices, Pick, Set, Sets};
 
 pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 16;
@@ -74,28 +89,21 @@ impl fmt::Display for TabikMove {
     }
 }
 
-/// The legal moves other than `pass`, as sets of edges named by their first square,
-/// east edges (index 0) and north edges (index 1): the one source of legality for the
-/// move generator, the random draw and [`Game::check`].
-#[derive(Clone, Copy, Debug)]
-struct Choices {
-    /// Edges with both squares empty: two placements each (black on the first square,
-    /// then black on the second).
-    place: [Bits; 2],
-    /// Edges without a rod between stones of different colours: a stone swap each.
-    swap: [Bits; 2],
-    /// Whether the pie `swap` is available.
-    pie: bool,
+/// The board's bit sets, one `u64` word when it fits (up to 8x8), else 256 bits.
+#[derive(Clone, Debug)]
+enum Repr {
+    Small(Sets<u64>),
+    Large(Sets<Bits>),
 }
 
-impl Choices {
-    /// How many moves there are, `pass` aside.
-    fn count(&self) -> usize {
-        2 * (self.place[0].count() + self.place[1].count())
-            + self.swap[0].count()
-            + self.swap[1].count()
-            + self.pie as usize
-    }
+/// Evaluates `$body` with `$sets` bound to the board's sets, whatever their width.
+macro_rules! with_sets {
+    ($repr:expr, $sets:ident => $body:expr) => {
+        match $repr {
+            Repr::Small($sets) => $body,
+            Repr::Large($sets) => $body,
+        }
+    };
 }
 
 /// A Tabik position with its history.
@@ -104,12 +112,8 @@ pub struct Tabik {
     k: usize,
     board: Arc<Board>,
     pie: bool,
-    /// Stones by colour: [black, white].
-    stones: [Bits; 2],
-    rods_east: Bits,
-    rods_north: Bits,
-    all: Bits,
-    not_last_col: Bits,
+    /// Stones and rods.
+    sets: Repr,
     /// Whether the pie swap has been taken (seat 0 then plays White).
     swapped: bool,
     /// The turn order before `history` (set by `from_position`).
@@ -139,17 +143,16 @@ impl Tabik {
                 message: format!("must be an int from {MIN_SIZE} to {MAX_SIZE}, got {k}"),
             });
         }
-        let all = Bits::below(k * k);
-        let last_col: Bits = (0..k).map(|r| r * k + k - 1).collect();
+        let sets = if k * k <= 64 {
+            Repr::Small(Sets::new(k))
+        } else {
+            Repr::Large(Sets::new(k))
+        };
         Ok(Tabik {
             k,
             board: Board::square_shared(k),
             pie: config.pie,
-            stones: [Bits::EMPTY; 2],
-            rods_east: Bits::EMPTY,
-            rods_north: Bits::EMPTY,
-            all,
-            not_last_col: all & !last_col,
+            sets,
             swapped: false,
             start: turns::Start::default(),
             setup: None,
@@ -170,17 +173,32 @@ impl Tabik {
         let i = self.index(square)?;
         Color::BOTH
             .into_iter()
-            .find(|c| self.stones[c.index()].contains(i))
+            .find(|c| self.stone_sets()[c.index()].contains(i))
+    }
+
+    /// Stones by colour: [black, white].
+    fn stone_sets(&self) -> [Bits; 2] {
+        with_sets!(&self.sets, s => s.stones.map(Set::to_bits))
+    }
+
+    /// Rods across east edges and north edges, at each edge's first square.
+    fn rod_sets(&self) -> [Bits; 2] {
+        with_sets!(&self.sets, s => s.rods.map(Set::to_bits))
+    }
+
+    /// Puts stones and rods on the board (for `from_position`; the key is not updated).
+    fn set_board(&mut self, stones: [Bits; 2], rods: [Bits; 2]) {
+        with_sets!(&mut self.sets, s => {
+            s.stones = stones.map(Set::from_bits);
+            s.rods = rods.map(Set::from_bits);
+        })
     }
 
     /// The rods as (first square, second square), in edge-index order.
     pub fn rods(&self) -> Vec<(Coord, Coord)> {
-        let east = self
-            .rods_east
-            .iter()
-            .map(|i| (self.coord(i), self.coord(i + 1)));
-        let north = self
-            .rods_north
+        let [east, north] = self.rod_sets();
+        let east = east.iter().map(|i| (self.coord(i), self.coord(i + 1)));
+        let north = north
             .iter()
             .map(|i| (self.coord(i), self.coord(i + self.k)));
         east.chain(north).collect()
@@ -209,55 +227,49 @@ impl Tabik {
     }
 
     fn empty(&self) -> Bits {
-        self.all & !(self.stones[0] | self.stones[1])
+        with_sets!(&self.sets, s => s.empty().to_bits())
     }
 
-    /// The moves other than `pass` (none once the game is over).
+    /// The moves other than `pass` (none once the game is over), as 256-bit sets.
     fn choices(&self) -> Choices {
-        let (k, [b, w]) = (self.k, self.stones);
-        let empty = self.empty();
-        let differ_east = ((b & (w >> 1)) | (w & (b >> 1))) & self.not_last_col;
-        let differ_north = (b & (w >> k)) | (w & (b >> k));
-        Choices {
-            place: [
-                empty & (empty >> 1) & self.not_last_col,
-                empty & (empty >> k),
-            ],
-            swap: [
-                differ_east & !self.rods_east,
-                differ_north & !self.rods_north,
-            ],
-            pie: self.pie_available(),
-        }
+        let pie = self.pie_available();
+        with_sets!(&self.sets, s => s.choices(pie).to_bits())
     }
 
     /// The second square of the edge in direction `dir` (0 east, 1 north) from `first`.
     fn across(&self, first: usize, dir: usize) -> usize {
-        first + [1, self.k][dir]
+        first + sets::across(dir, self.k)
     }
 
     /// Move number `r` of the list the generator makes from `choices` (`r` below
     /// `choices.count()`): placements on east then north edges, two per edge, stone
     /// swaps on east then north edges, then the pie swap.
-    fn nth_choice(&self, choices: &Choices, mut r: usize) -> TabikMove {
-        for dir in 0..2 {
-            let n = 2 * choices.place[dir].count();
-            if r < n {
-                let i = choices.place[dir].nth(r / 2).expect("r is in range");
-                return self.place_across(i, self.across(i, dir), r % 2 == 0);
+    fn nth_choice<B: Set>(&self, choices: &Choices<B>, r: usize) -> TabikMove {
+        match choices.nth(r, self.k) {
+            Pick::Edge { a, b, place } => {
+                let (a, b) = (self.coord(a), self.coord(b));
+                if place {
+                    TabikMove::Place { black: a, white: b }
+                } else {
+                    TabikMove::StoneSwap {
+                        first: a,
+                        second: b,
+                    }
+                }
             }
-            r -= n;
+            Pick::Swap => TabikMove::Swap,
         }
-        for dir in 0..2 {
-            let n = choices.swap[dir].count();
-            if r < n {
-                let i = choices.swap[dir].nth(r).expect("r is in range");
-                return self.stone_swap(i, self.across(i, dir));
-            }
-            r -= n;
+    }
+
+    /// A uniform draw from the moves of `sets` (`pass` when there are none), the same
+    /// draw at any width.
+    #[inline]
+    fn draw<B: Set, R: Rng + ?Sized>(&self, sets: &Sets<B>, rng: &mut R) -> TabikMove {
+        let choices = sets.choices(self.pie_available());
+        match choices.count() {
+            0 => TabikMove::Pass,
+            total => self.nth_choice(&choices, rng.random_range(0..total)),
         }
-        debug_assert!(choices.pie && r == 0);
-        TabikMove::Swap
     }
 
     fn stone_swap(&self, first: usize, second: usize) -> TabikMove {
@@ -288,7 +300,7 @@ impl Tabik {
     #[inline]
     fn adjacency(&self, a: usize, b: usize) -> Option<(usize, bool)> {
         let (first, second) = (a.min(b), a.max(b));
-        if second == first + 1 && self.not_last_col.contains(first) {
+        if second == first + 1 && first % self.k != self.k - 1 {
             Some((first, true))
         } else if second == first + self.k {
             Some((first, false))
@@ -306,27 +318,14 @@ impl Tabik {
     }
 
     fn for_each_group(&self, mut visit: impl FnMut(Color, Bits)) {
-        for color in Color::BOTH {
-            self.board
-                .components(self.stones[color.index()], |group| visit(color, group));
-        }
+        with_sets!(&self.sets, s => s.for_each_group(|color, group| visit(color, group.to_bits())))
     }
 
     fn held(&self) -> [u32; 2] {
-        let mut tally = scoring::Tally::<{ MAX_SIZE * MAX_SIZE + 1 }>::new();
-        self.for_each_group(|color, set| tally.add(color, set.count()));
-        tally.held()
-    }
-
-    fn toggle_rod(&mut self, a: usize, b: usize) {
-        let (first, east) = self.adjacency(a, b).expect("rod squares are adjacent");
-        let (rods, base) = if east {
-            (&mut self.rods_east, 512)
-        } else {
-            (&mut self.rods_north, 768)
-        };
-        *rods = *rods ^ Bits::single(first);
-        self.board_key ^= KEYS[base + first];
+        match &self.sets {
+            Repr::Small(s) => s.held::<65>(),
+            Repr::Large(s) => s.held::<{ MAX_SIZE * MAX_SIZE + 1 }>(),
+        }
     }
 
     /// Recomputes the incremental part of the key, for code that sets up a position
@@ -339,14 +338,10 @@ impl Tabik {
     /// The position key recomputed from the board, without the incremental part.
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for (base, set) in [
-            (0, self.stones[0]),
-            (256, self.stones[1]),
-            (512, self.rods_east),
-            (768, self.rods_north),
-        ] {
+        let ([black, white], [east, north]) = (self.stone_sets(), self.rod_sets());
+        for (table, set) in [black, white, east, north].into_iter().enumerate() {
             for i in set {
-                key ^= KEYS[base + i];
+                key ^= KEYS[table][i];
             }
         }
         key ^ self.turn_key()
@@ -362,26 +357,42 @@ impl Tabik {
         )
     }
 
+    /// The indices of the two squares of a placement or a stone swap, from row and
+    /// column (below 256: the board has at most 16 x 16 squares).
+    ///
+    /// # Panics
+    /// If a square is off the board.
+    #[inline]
+    fn move_squares(&self, a: Coord, b: Coord) -> (usize, usize) {
+        let k = self.k;
+        let farthest = a.col.max(a.row).max(b.col).max(b.row);
+        assert!(usize::from(farthest) < k, "{a} or {b} is off the board");
+        let index = |c: Coord| usize::from((usize::from(c.row) * k + usize::from(c.col)) as u8);
+        (index(a), index(b))
+    }
+
+    /// Plays a move, or takes it back: every move is its own inverse on the board.
     fn apply(&mut self, mv: TabikMove) {
-        match mv {
-            TabikMove::Place { black, white } => {
-                let (b, w) = (self.index(black).unwrap(), self.index(white).unwrap());
-                self.stones[0] = self.stones[0] ^ Bits::single(b);
-                self.stones[1] = self.stones[1] ^ Bits::single(w);
-                self.board_key ^= KEYS[b] ^ KEYS[256 + w];
-                self.toggle_rod(b, w);
-            }
-            TabikMove::StoneSwap { first, second } => {
-                let (a, b) = (self.index(first).unwrap(), self.index(second).unwrap());
-                let pair = Bits::single(a).with(b);
-                self.stones[0] = self.stones[0] ^ pair;
-                self.stones[1] = self.stones[1] ^ pair;
-                self.board_key ^= KEYS[a] ^ KEYS[b] ^ KEYS[256 + a] ^ KEYS[256 + b];
-                self.toggle_rod(a, b);
-            }
-            TabikMove::Swap => self.swapped = !self.swapped,
-            TabikMove::Pass => {}
-        }
+        let (TabikMove::Place { black: a, white: b }
+        | TabikMove::StoneSwap {
+            first: a,
+            second: b,
+        }) = mv
+        else {
+            self.swapped ^= mv == TabikMove::Swap;
+            return;
+        };
+        let place = matches!(mv, TabikMove::Place { .. });
+        // A placement puts black on `a` and white on `b`; a stone swap also puts
+        // white on `a` and black on `b`, so both squares change colour (without
+        // branching on the kind, which is random in playouts).
+        let (a, b) = self.move_squares(a, b);
+        let dir = with_sets!(&mut self.sets, s => s.toggle(a, b, !place));
+        let swap_mask = (place as u64).wrapping_sub(1);
+        self.board_key ^= KEYS[0][a]
+            ^ KEYS[1][b]
+            ^ KEYS[2 + dir][a.min(b)]
+            ^ ((KEYS[0][b] ^ KEYS[1][a]) & swap_mask);
     }
 
     fn place_across(&self, first: usize, second: usize, black_first: bool) -> TabikMove {
@@ -437,11 +448,7 @@ impl Game for Tabik {
         if self.is_over() {
             return None;
         }
-        let choices = self.choices();
-        Some(match choices.count() {
-            0 => TabikMove::Pass,
-            total => self.nth_choice(&choices, rng.random_range(0..total)),
-        })
+        Some(with_sets!(&self.sets, s => self.draw(s, rng)))
     }
 
     fn check(&self, mv: TabikMove) -> Result<(), MoveError> {
@@ -508,9 +515,7 @@ impl Game for Tabik {
             return;
         }
         self.start = turns::Start::default();
-        self.stones = [Bits::EMPTY; 2];
-        self.rods_east = Bits::EMPTY;
-        self.rods_north = Bits::EMPTY;
+        with_sets!(&mut self.sets, s => s.clear());
         self.swapped = false;
         self.history.clear();
         self.board_key = 0;

@@ -37,11 +37,12 @@ impl Learn for Tabik {
         let area = self.k * self.k;
         out[..PLANES * area].fill(0.0);
         let own = self.color_of(seat);
+        let (stones, [east, north]) = (self.stone_sets(), self.rod_sets());
         let planes = [
-            self.stones[own.index()],
-            self.stones[own.other().index()],
-            self.rods_east,
-            self.rods_north,
+            stones[own.index()],
+            stones[own.other().index()],
+            east,
+            north,
         ];
         for (p, set) in planes.into_iter().enumerate() {
             for cell in set {

@@ -14,19 +14,20 @@ impl Tabik {
     /// The position as one line (docs/positions.md).
     pub fn position(&self) -> String {
         let rows = position::rows(&self.board, true, &[]);
+        let ([black, white], [east, north]) = (self.stone_sets(), self.rod_sets());
         let board = position::write_board(&rows, |cell| {
-            let stone = if self.stones[0].contains(cell) {
+            let stone = if black.contains(cell) {
                 'b'
-            } else if self.stones[1].contains(cell) {
+            } else if white.contains(cell) {
                 'w'
             } else {
                 return None;
             };
             let mut text = stone.to_string();
-            if self.rods_east.contains(cell) {
+            if east.contains(cell) {
                 text.push('>');
             }
-            if self.rods_north.contains(cell) {
+            if north.contains(cell) {
                 text.push('^');
             }
             Some(text)
@@ -68,16 +69,16 @@ impl Tabik {
             Ok(((color, east, north), 1 + east as usize + north as usize))
         })?;
         let k = game.k;
+        let (mut stones, mut rods) = ([Bits::EMPTY; 2], [Bits::EMPTY; 2]);
         for &(cell, (color, east, north), _) in &pieces {
-            game.stones[color].insert(cell);
-            if east {
-                game.rods_east.insert(cell);
-            }
-            if north {
-                game.rods_north.insert(cell);
+            stones[color].insert(cell);
+            for (dir, has) in [east, north].into_iter().enumerate() {
+                if has {
+                    rods[dir].insert(cell);
+                }
             }
         }
-        let occupied = game.stones[0] | game.stones[1];
+        let occupied = stones[0] | stones[1];
         let mut touched = Bits::EMPTY;
         for &(cell, (_, east, north), column) in &pieces {
             let name = game.coord(cell);
@@ -118,7 +119,7 @@ impl Tabik {
                 ),
             ));
         }
-        let (black, white) = (game.stones[0].count(), game.stones[1].count());
+        let (black, white) = (stones[0].count(), stones[1].count());
         if black != white {
             return Err(PositionError::new(
                 f[0].column,
@@ -127,6 +128,7 @@ impl Tabik {
                 ),
             ));
         }
+        game.set_board(stones, rods);
         let (start, swapped) = position::read_turn(config.pie, &f[1..])?;
         game.start = start;
         game.swapped = swapped;

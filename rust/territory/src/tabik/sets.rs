@@ -1,0 +1,410 @@
+//! Tabik's board as bit sets whose width follows the board: one `u64` word up to 8x8,
+//! a 256-bit [`Bits`] beyond. The rules below are written once, over [`Set`]; a game
+//! picks the width when it is created, so playouts never pay for words they do not use.
+
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
+
+use crate::bitset::Bits;
+use crate::game::Color;
+use crate::scoring::Tally;
+
+/// A set of square indices: what the rules need of a bit set.
+pub(super) trait Set:
+    Copy
+    + Eq
+    + Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<usize, Output = Self>
+    + Shr<usize, Output = Self>
+{
+    const EMPTY: Self;
+    /// The set `{0, 1, ..., n - 1}` (`n` at most the width).
+    fn below(n: usize) -> Self;
+    fn single(i: usize) -> Self;
+    fn count(self) -> usize;
+    /// The `n`-th smallest element (0-based); `n` is below [`Set::count`].
+    fn nth(self, n: usize) -> usize;
+    /// The set of the smallest element alone (empty if the set is).
+    fn lowest(self) -> Self;
+    fn to_bits(self) -> Bits;
+    /// `bits` must fit the width.
+    fn from_bits(bits: Bits) -> Self;
+}
+
+impl Set for u64 {
+    const EMPTY: u64 = 0;
+
+    fn below(n: usize) -> u64 {
+        if n >= 64 {
+            u64::MAX
+        } else {
+            (1 << n) - 1
+        }
+    }
+
+    #[inline]
+    fn single(i: usize) -> u64 {
+        1 << i
+    }
+
+    #[inline]
+    fn count(self) -> usize {
+        self.count_ones() as usize
+    }
+
+    #[inline]
+    fn nth(self, n: usize) -> usize {
+        select(self, n)
+    }
+
+    #[inline]
+    fn lowest(self) -> u64 {
+        self & self.wrapping_neg()
+    }
+
+    fn to_bits(self) -> Bits {
+        Bits([self, 0, 0, 0])
+    }
+
+    fn from_bits(bits: Bits) -> u64 {
+        debug_assert!(bits.0[1..].iter().all(|&w| w == 0));
+        bits.0[0]
+    }
+}
+
+impl Set for Bits {
+    const EMPTY: Bits = Bits::EMPTY;
+
+    fn below(n: usize) -> Bits {
+        Bits::below(n)
+    }
+
+    #[inline]
+    fn single(i: usize) -> Bits {
+        Bits::single(i)
+    }
+
+    #[inline]
+    fn count(self) -> usize {
+        Bits::count(&self)
+    }
+
+    #[inline]
+    fn nth(self, n: usize) -> usize {
+        Bits::nth(&self, n).expect("n is below the count")
+    }
+
+    #[inline]
+    fn lowest(self) -> Bits {
+        self.first().map_or(Bits::EMPTY, Bits::single)
+    }
+
+    fn to_bits(self) -> Bits {
+        self
+    }
+
+    fn from_bits(bits: Bits) -> Bits {
+        bits
+    }
+}
+
+const ONES_PER_BYTE: u64 = 0x0101_0101_0101_0101;
+const HIGH_PER_BYTE: u64 = 0x8080_8080_8080_8080;
+
+/// `IN_BYTE[b][r]`: the position of the `r`-th set bit of byte `b` (0 past its count).
+static IN_BYTE: [[u8; 8]; 256] = in_byte_table();
+
+const fn in_byte_table() -> [[u8; 8]; 256] {
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                table[b][r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+}
+
+/// The position of the `n`-th set bit (0-based, `n` below the count) of `x`, without
+/// loops or data-dependent branches.
+#[inline]
+fn select(x: u64, n: usize) -> usize {
+    if cfg!(target_feature = "popcnt") {
+        select_by_halves(x, n)
+    } else {
+        select_by_bytes(x, n)
+    }
+}
+
+/// [`select`] where counting bits is one instruction: counts of the low half, quarter
+/// and eighth say whether to skip them, a table finds the bit in the byte left.
+#[inline]
+fn select_by_halves(x: u64, n: usize) -> usize {
+    let (mut x, mut n, mut base) = (x, n as u32, 0);
+    for width in [32, 16, 8] {
+        let low = (x & ((1 << width) - 1)).count_ones();
+        let skip = n >= low;
+        let shift = if skip { width } else { 0 };
+        x >>= shift;
+        base += shift;
+        n -= if skip { low } else { 0 };
+    }
+    base as usize + IN_BYTE[x as usize & 0xff][n as usize & 7] as usize
+}
+
+/// [`select`] without a bit-count instruction: per-byte counts and their prefix sums in
+/// one word find the byte that holds the bit, a table the bit within that byte.
+#[inline]
+fn select_by_bytes(x: u64, n: usize) -> usize {
+    let mut s = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i: the ones in bytes 0..=i (at most 64, so no carries between bytes).
+    let sums = s.wrapping_mul(ONES_PER_BYTE);
+    // Byte i's high bit: whether bytes 0..=i hold at most n ones (the n-th lies beyond).
+    let before = (((n as u64).wrapping_mul(ONES_PER_BYTE) | HIGH_PER_BYTE) - sums) & HIGH_PER_BYTE;
+    let byte = ((before >> 7).wrapping_mul(ONES_PER_BYTE) >> 56) as usize & 7;
+    let skipped = ((sums << 8) >> (8 * byte)) as usize & 0xff;
+    8 * byte + IN_BYTE[(x >> (8 * byte)) as usize & 0xff][(n - skipped) & 7] as usize
+}
+
+/// A Tabik board: stones by colour and rods, as sets of one width, with the geometry
+/// the rules need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sets<B> {
+    pub k: usize,
+    pub all: B,
+    pub not_last_col: B,
+    /// Stones by colour: [black, white].
+    pub stones: [B; 2],
+    /// Rods across east edges (index 0) and north edges (1), at the edge's first square.
+    pub rods: [B; 2],
+}
+
+/// The legal moves other than `pass`, as sets of edges named by their first square,
+/// east edges (index 0) and north edges (index 1): the one source of legality for the
+/// move generator, the random draw and `Game::check`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Choices<B = Bits> {
+    /// Edges with both squares empty: two placements each (black on the first square,
+    /// then black on the second).
+    pub place: [B; 2],
+    /// Edges without a rod between stones of different colours: a stone swap each.
+    pub swap: [B; 2],
+    /// Whether the pie `swap` is available.
+    pub pie: bool,
+}
+
+/// A move other than `pass`, by square indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pick {
+    /// A placement (black on `a`, white on `b`) or a stone swap (`a` the first square).
+    Edge { a: usize, b: usize, place: bool },
+    Swap,
+}
+
+impl<B: Set> Choices<B> {
+    /// How many moves there are, `pass` aside.
+    #[inline]
+    pub fn count(&self) -> usize {
+        2 * (self.place[0].count() + self.place[1].count())
+            + self.swap[0].count()
+            + self.swap[1].count()
+            + self.pie as usize
+    }
+
+    /// Move number `r` (below [`Choices::count`]) of the list the generator makes:
+    /// placements on east then north edges, two per edge, stone swaps on east then
+    /// north edges, then the pie swap. `k` is the board side.
+    #[inline]
+    pub fn nth(&self, mut r: usize, k: usize) -> Pick {
+        for dir in 0..2 {
+            let n = 2 * self.place[dir].count();
+            if r < n {
+                let first = self.place[dir].nth(r / 2);
+                let second = first + across(dir, k);
+                // Black on the first square, then black on the second.
+                let (a, b) = if r % 2 == 0 {
+                    (first, second)
+                } else {
+                    (second, first)
+                };
+                return Pick::Edge { a, b, place: true };
+            }
+            r -= n;
+        }
+        for dir in 0..2 {
+            let n = self.swap[dir].count();
+            if r < n {
+                let a = self.swap[dir].nth(r);
+                let b = a + across(dir, k);
+                return Pick::Edge { a, b, place: false };
+            }
+            r -= n;
+        }
+        debug_assert!(self.pie && r == 0);
+        Pick::Swap
+    }
+
+    pub fn to_bits(self) -> Choices<Bits> {
+        Choices {
+            place: self.place.map(Set::to_bits),
+            swap: self.swap.map(Set::to_bits),
+            pie: self.pie,
+        }
+    }
+}
+
+/// The step from an edge's first square to its second, east (`dir` 0) or north (1).
+#[inline]
+pub(super) fn across(dir: usize, k: usize) -> usize {
+    if dir == 0 {
+        1
+    } else {
+        k
+    }
+}
+
+impl<B: Set> Sets<B> {
+    pub fn new(k: usize) -> Sets<B> {
+        let all = B::below(k * k);
+        let last_col = (0..k).fold(B::EMPTY, |set, r| set | B::single(r * k + k - 1));
+        Sets {
+            k,
+            all,
+            not_last_col: all & !last_col,
+            stones: [B::EMPTY; 2],
+            rods: [B::EMPTY; 2],
+        }
+    }
+
+    /// The board cleared.
+    pub fn clear(&mut self) {
+        self.stones = [B::EMPTY; 2];
+        self.rods = [B::EMPTY; 2];
+    }
+
+    #[inline]
+    pub fn empty(&self) -> B {
+        self.all & !(self.stones[0] | self.stones[1])
+    }
+
+    /// The moves other than `pass`, with the pie swap as given.
+    #[inline]
+    pub fn choices(&self, pie: bool) -> Choices<B> {
+        let (k, [b, w]) = (self.k, self.stones);
+        let empty = self.empty();
+        let differ_east = ((b & (w >> 1)) | (w & (b >> 1))) & self.not_last_col;
+        let differ_north = (b & (w >> k)) | (w & (b >> k));
+        Choices {
+            place: [
+                empty & (empty >> 1) & self.not_last_col,
+                empty & (empty >> k),
+            ],
+            swap: [
+                differ_east & !self.rods[0],
+                differ_north & !self.rods[1],
+            ],
+            pie,
+        }
+    }
+
+    /// Plays (or, again, takes back) a move across the edge between squares `a` and
+    /// `b`: black on `a` and white on `b`, and for a stone swap also white on `a` and
+    /// black on `b` (both squares change colour); the edge's rod toggles. Returns the
+    /// edge's direction (0 east, 1 north). Nothing here branches on the kind of move,
+    /// which is random in playouts.
+    #[inline]
+    pub fn toggle(&mut self, a: usize, b: usize, stone_swap: bool) -> usize {
+        let (first, second) = (a.min(b), a.max(b));
+        let dir = (second - first != 1) as usize;
+        let (a, b) = (B::single(a), B::single(b));
+        let both = if stone_swap { a | b } else { B::EMPTY };
+        self.stones[0] = self.stones[0] ^ (a | both);
+        self.stones[1] = self.stones[1] ^ (b | both);
+        self.rods[dir] = self.rods[dir] ^ B::single(first);
+        dir
+    }
+
+    /// The cells reachable from `seed` through orthogonal neighbours in `within`.
+    #[inline]
+    fn flood(&self, seed: B, within: B) -> B {
+        let (k, inner) = (self.k, self.not_last_col);
+        let mut group = seed;
+        loop {
+            let grown = (group
+                | ((group & inner) << 1)
+                | ((group >> 1) & inner)
+                | (group << k)
+                | (group >> k))
+                & within;
+            if grown == group {
+                return group;
+            }
+            group = grown;
+        }
+    }
+
+    /// Visits each colour's stone groups, by colour, then by first square.
+    pub fn for_each_group(&self, mut visit: impl FnMut(Color, B)) {
+        for color in Color::BOTH {
+            let stones = self.stones[color.index()];
+            let mut left = stones;
+            while left != B::EMPTY {
+                let group = self.flood(left.lowest(), stones);
+                left = left & !group;
+                visit(color, group);
+            }
+        }
+    }
+
+    /// Per colour, the largest group size it holds, or 0; `MAX` exceeds every size.
+    pub fn held<const MAX: usize>(&self) -> [u32; 2] {
+        let mut tally = Tally::<MAX>::new();
+        self.for_each_group(|color, group| tally.add(color, group.count()));
+        tally.held()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn select_finds_every_set_bit() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200 {
+            let expected: Vec<usize> = (0..64).filter(|&i| x >> i & 1 != 0).collect();
+            for (n, &i) in expected.iter().enumerate() {
+                assert_eq!(select_by_bytes(x, n), i, "{x:#x} {n}");
+                assert_eq!(select_by_halves(x, n), i, "{x:#x} {n}");
+                assert_eq!(Bits::nth(&x.to_bits(), n), Some(i));
+            }
+            x = crate::zobrist::mix(x);
+        }
+        for select in [select_by_bytes, select_by_halves] {
+            assert_eq!(select(u64::MAX, 63), 63);
+            assert_eq!(select(1 << 63, 0), 63);
+            assert_eq!(select(1, 0), 0);
+        }
+    }
+
+    #[test]
+    fn widths_agree() {
+        for k in [2, 5, 8] {
+            let (small, large) = (Sets::<u64>::new(k), Sets::<Bits>::new(k));
+            assert_eq!(small.all.to_bits(), large.all);
+            assert_eq!(small.not_last_col.to_bits(), large.not_last_col);
+        }
+    }
+}
