@@ -422,10 +422,10 @@ impl Migong {
     /// one fewer on every empty cell that `p` fits. The test runs on the constraint
     /// bytes, so it vectorises; occupied cells, at 0, stay at 0.
     fn drop_pattern(&mut self, color: usize, p: u8) {
-        let counts = &mut self.counts[color];
-        for cell in 0..CELLS {
-            let hit = (p ^ self.need_yellow[cell]) & self.need_mask[cell] == 0;
-            counts[cell] = counts[cell].saturating_sub(hit as u8);
+        let needs = self.need_yellow.iter().zip(&self.need_mask);
+        for (count, (&yellow, &mask)) in self.counts[color].iter_mut().zip(needs) {
+            let hit = (p ^ yellow) & mask == 0;
+            *count = count.saturating_sub(hit as u8);
         }
     }
 

@@ -76,9 +76,9 @@ impl Migong {
         // Node ids: the runs of the placed pieces, numbered cell by cell.
         let mut base = [0u16; CELLS];
         let mut nodes = 0usize;
-        for cell in 0..CELLS {
-            base[cell] = nodes as u16;
-            if let Some(p) = self.pieces[cell] {
+        for (b, piece) in base.iter_mut().zip(&self.pieces) {
+            *b = nodes as u16;
+            if let Some(p) = piece {
                 nodes += RUNS.count[p.0 as usize] as usize;
             }
         }
@@ -107,8 +107,8 @@ impl Migong {
         // Sizes by root: wedges, or distinct pieces (runs of one piece may share a group).
         let mut size = [0u16; WEDGES];
         let mut yellow = [false; WEDGES];
-        for cell in 0..CELLS {
-            let Some(p) = self.pieces[cell] else {
+        for (cell, piece) in self.pieces.iter().enumerate() {
+            let Some(p) = piece else {
                 continue;
             };
             let p = p.0 as usize;
