@@ -214,11 +214,8 @@ const PADDED: usize = 128;
 #[inline]
 fn block_sum(word: u64) -> u32 {
     const PAIRS: u64 = 0x00ff_00ff_00ff_00ff;
-    const QUADS: u64 = 0x0000_ffff_0000_ffff;
-    // Shifts and adds only (no multiply), so the loop over blocks vectorises.
     let pairs = (word & PAIRS) + (word >> 8 & PAIRS);
-    let quads = (pairs & QUADS) + (pairs >> 16 & QUADS);
-    ((quads & 0xffff_ffff) + (quads >> 32)) as u32
+    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
 }
 
 /// Blue's full set: every pattern with a blue wedge; Yellow's: every one with a yellow.
