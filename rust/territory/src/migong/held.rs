@@ -104,6 +104,12 @@ impl Migong {
                 root[ra.max(rb)] = ra.min(rb) as u16;
             }
         }
+        // Every node straight to its root: a union keeps the smaller root and path
+        // halving only shortens, so a node's parent is never above it, and in
+        // ascending order each parent already points to its root.
+        for x in 0..nodes {
+            root[x] = root[root[x] as usize];
+        }
         // Sizes by root: wedges, or distinct pieces (runs of one piece may share a group).
         let mut size = [0u16; WEDGES];
         let mut yellow = [false; WEDGES];
@@ -114,7 +120,7 @@ impl Migong {
             let p = p.0 as usize;
             let mut seen = [u16::MAX; 6];
             for run in 0..RUNS.count[p] as usize {
-                let r = find(&mut root, base[cell] as usize + run);
+                let r = root[base[cell] as usize + run] as usize;
                 seen[run] = r as u16;
                 yellow[r] = RUNS.yellow[p] >> run & 1 == 1;
                 if by_wedges {
@@ -126,7 +132,7 @@ impl Migong {
         }
         let mut tally = Tally::<MAX>::new();
         for x in 0..nodes {
-            if size[x] > 0 {
+            if root[x] as usize == x {
                 let color = if yellow[x] {
                     Color::Second
                 } else {
