@@ -26,6 +26,7 @@ mod legal_count;
 
 mod params;
 
+mod held;
 mod learn;
 mod position;
 
@@ -164,19 +165,57 @@ fn geometry() -> &'static Geometry {
     })
 }
 
-/// `FITS[mask][value]`: the patterns p with `p & mask == value`.
-fn fits(mask: u8, value: u8) -> u64 {
-    static FITS: OnceLock<Vec<u64>> = OnceLock::new();
-    let table = FITS.get_or_init(|| {
-        let mut table = vec![0u64; 64 * 64];
-        for mask in 0..64 {
-            for p in 0..64u64 {
-                table[mask * 64 + (p as usize & mask)] |= 1 << p;
-            }
+/// `FITS[mask * 64 + value]`: the patterns p with `p & mask == value`, built at compile time.
+static FITS: [u64; 64 * 64] = {
+    let mut table = [0u64; 64 * 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut p = 0;
+        while p < 64 {
+            table[mask * 64 + (p & mask)] |= 1 << p;
+            p += 1;
         }
-        table
-    });
-    table[mask as usize * 64 + value as usize]
+        mask += 1;
+    }
+    table
+};
+
+/// `SLICES[d][b]`: the patterns whose wedge d has yellow bit b (`FITS` of one direction).
+static SLICES: [[u64; 2]; 6] = {
+    let mut slices = [[0u64; 2]; 6];
+    let mut d = 0;
+    while d < 6 {
+        slices[d][0] = FITS[(1 << d) * 64];
+        slices[d][1] = FITS[(1 << d) * 64 + (1 << d)];
+        d += 1;
+    }
+    slices
+};
+
+/// The patterns p with `p & mask == value`.
+#[inline]
+fn fits(mask: u8, value: u8) -> u64 {
+    FITS[mask as usize * 64 + value as usize]
+}
+
+/// What `reset` restores for a configuration: the border constraints and the patterns
+/// that fit each cell of the empty board.
+#[derive(Debug)]
+struct Initial {
+    need_mask: [u8; CELLS],
+    fit: [u64; CELLS],
+    counts: [[u8; PADDED]; 2],
+}
+
+/// `CELLS` rounded up to whole blocks of 8 cells (the extra cells never fit anything).
+const PADDED: usize = 128;
+
+/// The sum of the 8 bytes of `word` (each at most 63).
+#[inline]
+fn block_sum(word: u64) -> u32 {
+    const PAIRS: u64 = 0x00ff_00ff_00ff_00ff;
+    let pairs = (word & PAIRS) + (word >> 8 & PAIRS);
+    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
 }
 
 /// Blue's full set: every pattern with a blue wedge; Yellow's: every one with a yellow.
@@ -197,6 +236,9 @@ pub struct Migong {
     fit: [u64; CELLS],
     /// The patterns each colour still has.
     remaining: [u64; 2],
+    /// Per colour and cell, how many of the colour's remaining patterns fit the cell
+    /// (the number of its placements there), kept up to date by play and undo.
+    counts: [[u8; PADDED]; 2],
     swapped: bool,
     /// Bit `cell` is set when the piece on `cell` came from the second colour's set.
     placed_by_second: u128,
@@ -204,6 +246,8 @@ pub struct Migong {
     start: turns::Start,
     /// The position this game was set up from, when not the start position.
     setup: Option<Arc<Migong>>,
+    /// The empty board's constraints for this configuration, copied by `reset`.
+    initial: Arc<Initial>,
     history: Vec<MigongMove>,
     /// XOR of the keys of the pieces on the board and of the pieces used.
     board_key: u64,
@@ -233,6 +277,24 @@ impl Migong {
                 border_yellow[cell] |= (color == Color::Second) as u8 * (1 << d);
             }
         }
+        let need_mask: [u8; CELLS] = std::array::from_fn(|cell| {
+            Self::border_edges(cell)
+                .iter()
+                .fold(0, |m, &(d, _)| m | 1 << d)
+        });
+        let fit: [u64; CELLS] =
+            std::array::from_fn(|cell| fits(need_mask[cell], border_yellow[cell]));
+        let mut counts = [[0u8; PADDED]; 2];
+        for (color, counts) in counts.iter_mut().enumerate() {
+            for cell in 0..CELLS {
+                counts[cell] = (fit[cell] & FULL_SETS[color]).count_ones() as u8;
+            }
+        }
+        let initial = Initial {
+            need_mask,
+            fit,
+            counts,
+        };
         let mut game = Migong {
             config,
             border_yellow: Arc::new(border_yellow),
@@ -241,10 +303,12 @@ impl Migong {
             need_yellow: [0; CELLS],
             fit: [0; CELLS],
             remaining: FULL_SETS,
+            counts: [[0; PADDED]; 2],
             swapped: false,
             placed_by_second: 0,
             start: turns::Start::default(),
             setup: None,
+            initial: Arc::new(initial),
             history: Vec::with_capacity(2 * CELLS + 4),
             board_key: 0,
         };
@@ -305,22 +369,63 @@ impl Migong {
     /// neighbours require: wedge d of this piece touches wedge d + 3 of the neighbour.
     fn set_piece(&mut self, cell: usize, piece: Option<Piece>) {
         self.pieces[cell] = piece;
-        self.refresh_fit(cell);
-        for d in 0..6 {
-            if let Some(n) = Self::board().step(cell, d) {
-                let facing = 1u8 << ((d + 3) % 6);
-                match piece {
-                    Some(p) => {
-                        self.need_mask[n] |= facing;
-                        self.need_yellow[n] |= ((p.0 >> d) & 1) << ((d + 3) % 6);
-                    }
-                    None => {
-                        self.need_mask[n] &= !facing;
-                        self.need_yellow[n] &= !facing;
+        let board = Self::board();
+        match piece {
+            Some(p) => {
+                // A new constraint only narrows what fits (occupied cells stay at 0).
+                self.fit[cell] = 0;
+                self.counts[0][cell] = 0;
+                self.counts[1][cell] = 0;
+                for d in 0..6 {
+                    if let Some(n) = board.step(cell, d) {
+                        let back = (d + 3) % 6;
+                        let yellow = (p.0 >> d) & 1;
+                        self.need_mask[n] |= 1 << back;
+                        self.need_yellow[n] |= yellow << back;
+                        self.fit[n] &= SLICES[back][yellow as usize];
+                        self.recount_cell(n);
                     }
                 }
-                self.refresh_fit(n);
             }
+            None => {
+                self.refresh_fit(cell);
+                self.recount_cell(cell);
+                for d in 0..6 {
+                    if let Some(n) = board.step(cell, d) {
+                        let facing = 1u8 << ((d + 3) % 6);
+                        self.need_mask[n] &= !facing;
+                        self.need_yellow[n] &= !facing;
+                        self.refresh_fit(n);
+                        self.recount_cell(n);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recounts both colours' placements on `cell` from its fit.
+    #[inline]
+    fn recount_cell(&mut self, cell: usize) {
+        for color in 0..2 {
+            self.counts[color][cell] = (self.fit[cell] & self.remaining[color]).count_ones() as u8;
+        }
+    }
+
+    /// Recounts every cell's placements (after changing `remaining` directly).
+    fn recount(&mut self) {
+        for cell in 0..CELLS {
+            self.recount_cell(cell);
+        }
+    }
+
+    /// Updates the counts after `color` used pattern `p` (already out of `remaining`):
+    /// one fewer on every empty cell that `p` fits. The test runs on the constraint
+    /// bytes, so it vectorises; occupied cells, at 0, stay at 0.
+    fn drop_pattern(&mut self, color: usize, p: u8) {
+        let needs = self.need_yellow.iter().zip(&self.need_mask);
+        for (count, (&yellow, &mask)) in self.counts[color].iter_mut().zip(needs) {
+            let hit = (p ^ yellow) & mask == 0;
+            *count = count.saturating_sub(hit as u8);
         }
     }
 
@@ -450,15 +555,6 @@ impl Migong {
         }
     }
 
-    fn held(&self) -> [u32; 2] {
-        let mut tally = scoring::Tally::<{ WEDGES + 1 }>::new();
-        let by_wedges = self.config.group_size == GroupSize::Wedges;
-        self.for_each_group(|color, _, wedges, extent| {
-            tally.add(color, if by_wedges { wedges } else { extent })
-        });
-        tally.held()
-    }
-
     fn index_of(&self, cell: Coord) -> Result<usize, InvalidMove> {
         if cell == Coord::new(6, 6) {
             return Err(InvalidMove::CentralBorder(cell));
@@ -515,8 +611,15 @@ impl Game for Migong {
         if self.is_over() {
             return None;
         }
-        let set = self.remaining[self.mover_color().index()];
-        let placements = self.placement_count(set);
+        let color = self.mover_color().index();
+        let set = self.remaining[color];
+        // The placements, summed in blocks of 8 cells from the kept counts.
+        let counts = &self.counts[color];
+        let mut sums = [0u32; PADDED / 8];
+        for (sum, block) in sums.iter_mut().zip(counts.chunks_exact(8)) {
+            *sum = block_sum(u64::from_le_bytes(block.try_into().expect("8 bytes")));
+        }
+        let placements = sums.iter().sum::<u32>() as usize;
         let total = placements + self.pie_available() as usize;
         if total == 0 {
             return Some(MigongMove::Pass);
@@ -525,22 +628,24 @@ impl Game for Migong {
         if r == placements {
             return Some(MigongMove::Swap);
         }
-        for cell in 0..CELLS {
-            let mut fitting = self.fit[cell] & set;
-            let count = fitting.count_ones() as usize;
-            if r < count {
-                for _ in 0..r {
-                    fitting &= fitting - 1;
-                }
-                let piece = Piece(fitting.trailing_zeros() as u8);
-                return Some(MigongMove::Place {
-                    cell: Self::board().name(cell),
-                    piece,
-                });
-            }
-            r -= count;
+        let mut block = 0;
+        while r >= sums[block] as usize {
+            r -= sums[block] as usize;
+            block += 1;
         }
-        unreachable!("r is below the number of placements")
+        let mut cell = 8 * block;
+        while r >= counts[cell] as usize {
+            r -= counts[cell] as usize;
+            cell += 1;
+        }
+        let mut fitting = self.fit[cell] & set;
+        for _ in 0..r {
+            fitting &= fitting - 1;
+        }
+        Some(MigongMove::Place {
+            cell: Self::board().name(cell),
+            piece: Piece(fitting.trailing_zeros() as u8),
+        })
     }
 
     fn check(&self, mv: MigongMove) -> Result<(), MoveError> {
@@ -605,6 +710,7 @@ impl Game for Migong {
                 let cell = Self::board().index(cell).unwrap();
                 self.set_piece(cell, Some(piece));
                 self.remaining[color.index()] &= !(1 << piece.0);
+                self.drop_pattern(color.index(), piece.0);
                 self.board_key ^= Self::piece_key(cell, piece, color);
                 self.placed_by_second |= (color.index() as u128) << cell;
             }
@@ -622,6 +728,9 @@ impl Game for Migong {
                 let cell = Self::board().index(cell).unwrap();
                 self.set_piece(cell, None);
                 self.remaining[color.index()] |= 1 << piece.0;
+                for c in 0..CELLS {
+                    self.counts[color.index()][c] += (self.fit[c] >> piece.0 & 1) as u8;
+                }
                 self.board_key ^= Self::piece_key(cell, piece, color);
                 self.placed_by_second &= !(1u128 << cell);
             }
@@ -643,13 +752,10 @@ impl Game for Migong {
         self.swapped = false;
         self.history.clear();
         self.board_key = 0;
-        for cell in 0..CELLS {
-            self.need_mask[cell] = Self::border_edges(cell)
-                .iter()
-                .fold(0, |m, &(d, _)| m | 1 << d);
-            self.need_yellow[cell] = self.border_yellow[cell];
-            self.refresh_fit(cell);
-        }
+        self.need_mask = self.initial.need_mask;
+        self.need_yellow = *self.border_yellow;
+        self.fit = self.initial.fit;
+        self.counts = self.initial.counts;
     }
 
     fn history(&self) -> &[MigongMove] {
@@ -806,6 +912,29 @@ mod tests {
         // h7 = (1, 0): its W edge faces the centre; W edges are Yellow by default.
         assert!(g.play_str("h7:BBBBBB").is_err());
         assert!(g.play_str("h7:BBBYBB").is_ok());
+    }
+
+    /// The counts `play_unchecked` and `undo` keep, against a recount.
+    fn assert_counts_kept(game: &Migong) {
+        let mut fresh = game.clone();
+        fresh.recount();
+        assert_eq!(game.counts, fresh.counts, "after {:?}", game.history());
+    }
+
+    #[test]
+    fn kept_counts_match_a_recount() {
+        let start = Migong::new(MigongConfig::default()).unwrap();
+        for index in 0..20 {
+            let mut game = start.clone();
+            let mut rng = crate::playout::game_rng(9, index);
+            crate::playout::play_out_observed(&mut game, &mut rng, |g, _| {
+                assert_counts_kept(g)
+            });
+            assert_counts_kept(&game);
+            while game.undo().is_some() {
+                assert_counts_kept(&game);
+            }
+        }
     }
 
     #[test]

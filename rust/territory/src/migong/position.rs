@@ -135,6 +135,7 @@ impl Migong {
             game.placed_by_second |= ((owner == Color::Second) as u128) << cell;
             game.remaining[owner.index()] &= !(1 << piece.0);
         }
+        game.recount();
         let (start, swapped) = position::read_turn(config.pie, &f[1..])?;
         game.start = start;
         game.swapped = swapped;
