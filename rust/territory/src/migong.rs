@@ -22,8 +22,6 @@ use crate::zobrist;
 /// pattern p placed from that colour's set (so the pieces left are in the key too).
 static KEYS: [u64; CELLS * 64 + 128] = zobrist::table(0x6d69_676f_6e67);
 
-mod legal_count;
-
 mod params;
 
 mod held;

@@ -18,8 +18,6 @@ use cells::CellSet;
 static KEYS: [u64; 512] = zobrist::table(0x6e75_6d65);
 
 mod cells;
-mod legal_count;
-
 mod learn;
 mod position;
 

@@ -33,8 +33,6 @@ const fn by_square(keys: [u64; 1024]) -> [[u64; 256]; 4] {
     tables
 }
 
-mod legal_count;
-
 mod learn;
 mod position;
 mod sets;

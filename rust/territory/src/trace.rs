@@ -17,14 +17,9 @@
 use rayon::prelude::*;
 
 use crate::game::{Game, Seat};
+// `Learn::legal_count` counts the legal moves without listing them.
+use crate::learn::Learn;
 use crate::playout::{self, game_rng, restart, PlayoutResult};
-
-/// The number of legal moves, counted without listing them (each game's count follows
-/// its `random_move`, which draws uniformly from exactly that many moves).
-pub trait LegalCount: Game {
-    /// `legal_moves().len()`, without building the list.
-    fn legal_count(&self) -> usize;
-}
 
 /// What one game measured, folded into sums and counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -102,7 +97,7 @@ impl Tracer {
     }
 
     /// Records the state `game` before an action is played in it.
-    pub fn before_move<G: LegalCount>(&mut self, game: &G) {
+    pub fn before_move<G: Learn>(&mut self, game: &G) {
         let legal = game.legal_count() as u32;
         let t = &mut self.trace;
         t.moves += 1;
@@ -176,7 +171,7 @@ impl Tracer {
     ///
     /// # Errors
     /// The index and reason of the first action that is out of range or not legal.
-    pub fn trace_actions<G: LegalCount>(
+    pub fn trace_actions<G: Learn>(
         &mut self,
         game: &mut G,
         start: &G,
@@ -203,7 +198,7 @@ impl Tracer {
 
     /// Plays and traces game `index` of the random run seeded with `seed` from `start`:
     /// the same game as [`crate::playout::run`] plays.
-    pub fn trace_random<G: LegalCount>(
+    pub fn trace_random<G: Learn>(
         &mut self,
         game: &mut G,
         start: &G,
@@ -228,7 +223,7 @@ impl Tracer {
 ///
 /// # Errors
 /// If a pool of `threads` threads cannot be started.
-pub fn run_random<G: LegalCount>(
+pub fn run_random<G: Learn>(
     start: &G,
     seed: u64,
     first: u64,
@@ -256,7 +251,7 @@ pub fn run_random<G: LegalCount>(
 /// # Errors
 /// The game, action index and reason of an action that is not legal (the first game
 /// with one, in game order), or a thread pool that cannot start.
-pub fn run_actions<G: LegalCount>(
+pub fn run_actions<G: Learn>(
     start: &G,
     actions: &[u32],
     offsets: &[usize],
@@ -344,7 +339,7 @@ mod tests {
         );
     }
 
-    fn counts_match_lists<G: LegalCount>(start: &G, games: u64) {
+    fn counts_match_lists<G: Learn>(start: &G, games: u64) {
         for i in 0..games {
             let end = playout::replay(start, 4, i);
             let mut game = start.clone();
