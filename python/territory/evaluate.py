@@ -181,8 +181,9 @@ def _run_sharded(
 
 
 @dataclass(frozen=True)
-class _RandomTraces:
-    """Picklable work: traces of random games ``[first + start, first + stop)``."""
+class _RandomGames:
+    """Picklable work: random games ``[first + start, first + stop)``: their traces, or
+    with ``outcomes_only`` just their outcomes (``run_playouts`` arrays)."""
 
     game: str
     params: dict[str, Any]
@@ -190,26 +191,12 @@ class _RandomTraces:
     seed: int
     first: int
     threads: int | None
+    outcomes_only: bool = False
 
     def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
         state = _start(self.game, self.params, self.prefix)
-        return _core.trace_random(state, self.seed, self.first + start, stop - start, self.threads)
-
-
-@dataclass(frozen=True)
-class _RandomOutcomes:
-    """Picklable work: outcomes (``run_playouts`` arrays) of random games."""
-
-    game: str
-    params: dict[str, Any]
-    prefix: tuple[int, ...]
-    seed: int
-    first: int
-    threads: int | None
-
-    def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
-        state = _start(self.game, self.params, self.prefix)
-        return _core.run_playouts(state, self.seed, self.first + start, stop - start, self.threads)
+        run = _core.run_playouts if self.outcomes_only else _core.trace_random
+        return run(state, self.seed, self.first + start, stop - start, self.threads)
 
 
 @dataclass(frozen=True)
@@ -294,8 +281,8 @@ def _traces(
         threads = 1  # the workers give the parallelism
     kw: dict[str, Any] = dict(executor=executor, progress=progress, done_before=done_before, grand_total=grand_total)
     if _is_random(agent):
-        kind = _RandomOutcomes if outcomes_only else _RandomTraces
-        return _run_sharded(kind(game, params, tuple(prefix), seed, first, threads), games, **kw)
+        work = _RandomGames(game, params, tuple(prefix), seed, first, threads, outcomes_only)
+        return _run_sharded(work, games, **kw)
     if type(agent) is Uct:
         uct = _UctTraces(game, params, tuple(prefix), agent, seed, first, threads, outcomes_only)
         return _run_sharded(uct, games, first_batch=2, max_shard=64, **kw)

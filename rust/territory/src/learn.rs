@@ -80,6 +80,17 @@ pub fn fill_plane(out: &mut [f32], p: usize, area: usize, value: f32) {
     out[p * area..(p + 1) * area].fill(value);
 }
 
+/// Fills plane `first + i` with ones for each `flags[i]` that holds (the turn planes of
+/// the games with the pie rule and passes: own colour is the first, pie swap available,
+/// a pass pending, the seat observed made the last move).
+pub fn fill_flag_planes(out: &mut [f32], first: usize, area: usize, flags: [bool; 4]) {
+    for (i, flag) in flags.into_iter().enumerate() {
+        if flag {
+            fill_plane(out, first + i, area, 1.0);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

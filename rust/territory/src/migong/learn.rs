@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use super::{Migong, MigongMove, CELLS};
 use crate::game::{Color, Game, Seat};
-use crate::learn::{fill_plane, Learn};
+use crate::learn::{fill_flag_planes, Learn};
 
 const SIDE: usize = 13;
 const AREA: usize = SIDE * SIDE;
@@ -66,11 +66,7 @@ impl Learn for Migong {
             self.pass_pending(),
             self.last_mover() == Some(seat),
         ];
-        for (i, flag) in flags.into_iter().enumerate() {
-            if flag {
-                fill_plane(out, 21 + i, AREA, 1.0);
-            }
-        }
+        fill_flag_planes(out, 21, AREA, flags);
     }
 
     fn legal_count(&self) -> usize {

@@ -2,7 +2,7 @@
 
 use super::{Tabik, TabikMove};
 use crate::game::{Color, Game, Seat};
-use crate::learn::{fill_plane, Learn};
+use crate::learn::{fill_flag_planes, Learn};
 
 const PLANES: usize = 8;
 
@@ -55,11 +55,7 @@ impl Learn for Tabik {
             self.pass_pending(),
             self.last_mover() == Some(seat),
         ];
-        for (i, flag) in flags.into_iter().enumerate() {
-            if flag {
-                fill_plane(out, 4 + i, area, 1.0);
-            }
-        }
+        fill_flag_planes(out, 4, area, flags);
     }
 
     fn legal_count(&self) -> usize {
