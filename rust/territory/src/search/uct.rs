@@ -72,6 +72,11 @@ const NONE: u32 = u32::MAX;
 /// A node's children are created on its visit number `EXPAND_AFTER + 1`; until then
 /// iterations run playouts from it (it keeps the tree small where moves are many).
 const EXPAND_AFTER: u32 = 4;
+/// Progressive widening of expansion: a node with `n` legal moves is expanded only once it
+/// has `n / WIDEN` visits too, so the tree grows by at most about `WIDEN` nodes per
+/// iteration however many moves a position has (Nume: thousands), instead of filling
+/// memory with children of nodes visited a few times.
+const WIDEN: u32 = 16;
 
 #[derive(Clone, Copy, Debug)]
 struct Node<M> {
@@ -82,6 +87,7 @@ struct Node<M> {
     total: f64,
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
+    /// Unexpanded: the number of legal moves once counted, else 0.
     n_children: u32,
     /// Children `first_child .. first_child + n_tried` have been visited.
     n_tried: u32,
@@ -197,7 +203,18 @@ impl<G: Game> Tree<G> {
             let mut node = 0;
             while !root.is_over() {
                 if self.nodes[node].first_child == NONE {
-                    if self.nodes[node].visits < EXPAND_AFTER {
+                    let visits = self.nodes[node].visits;
+                    if visits < EXPAND_AFTER {
+                        break;
+                    }
+                    // Unexpanded, `n_children` caches the number of legal moves (0: not
+                    // counted yet; a running game has at least one).
+                    if self.nodes[node].n_children == 0 {
+                        self.moves.clear();
+                        root.legal_moves_into(&mut self.moves);
+                        self.nodes[node].n_children = self.moves.len() as u32;
+                    }
+                    if visits < self.nodes[node].n_children / WIDEN {
                         break;
                     }
                     self.expand(node, root);
