@@ -2,8 +2,11 @@
 //!
 //! Each node holds the visits and the summed results (+1 win, 0 draw, -1 loss) from the
 //! point of view of the seat that made its move. A node's children are created, all at
-//! once, on its fifth visit (`EXPAND_AFTER`); unvisited children are tried first, in a random order,
-//! then the child maximising `mean + c * sqrt(ln(parent visits) / visits)` is followed
+//! once, when it has been visited `EXPAND_AFTER` times and at least `n / WIDEN` times, `n`
+//! being its number of legal moves (progressive widening of expansion: the tree grows by
+//! at most about `WIDEN` nodes per visit, so wide games such as Nume, with thousands of
+//! moves, do not spend their iterations writing nodes); unvisited children are tried
+//! first, in a random order, then the child maximising `mean + c * sqrt(ln(parent visits) / visits)` is followed
 //! (ties: the first in the list). Nodes live in one arena, reused across iterations;
 //! the position is taken back with `undo` (or `reset` when the search started from the
 //! start position) after each iteration, so the loop does not allocate once the arena
