@@ -7,10 +7,10 @@
 //! at most about `WIDEN` nodes per visit, so wide games such as Nume, with thousands of
 //! moves, do not spend their iterations writing nodes); unvisited children are tried
 //! first, in a random order, then the child maximising
-//! `mean + c * sqrt(ln(parent visits) / visits)` is followed (ties: the first in the list). Nodes live in one arena, reused across iterations;
-//! the position is taken back with `undo` (or `reset` when the search started from the
-//! start position) after each iteration, so the loop does not allocate once the arena
-//! has grown.
+//! `mean + c * sqrt(ln(parent visits) / visits)` is followed (ties: the first in the
+//! list). Nodes live in one arena, reused across iterations; the position is taken back
+//! with `undo` (or `reset` when the search started from the start position) after each
+//! iteration, so the loop does not allocate once the arena has grown.
 //!
 //! Root parallelism: `threads` independent trees with seeds derived from `(seed,
 //! thread)`, sharing the iterations, whose root statistics are added up. The same seed
