@@ -2,12 +2,15 @@
 //!
 //! Each node holds the visits and the summed results (+1 win, 0 draw, -1 loss) from the
 //! point of view of the seat that made its move. A node's children are created, all at
-//! once, on its fifth visit (`EXPAND_AFTER`); unvisited children are tried first, in a random order,
-//! then the child maximising `mean + c * sqrt(ln(parent visits) / visits)` is followed
-//! (ties: the first in the list). Nodes live in one arena, reused across iterations;
-//! the position is taken back with `undo` (or `reset` when the search started from the
-//! start position) after each iteration, so the loop does not allocate once the arena
-//! has grown.
+//! once, when it has been visited `EXPAND_AFTER` times and at least `n / WIDEN` times, `n`
+//! being its number of legal moves (progressive widening of expansion: the tree grows by
+//! at most about `WIDEN` nodes per visit, so wide games such as Nume, with thousands of
+//! moves, do not spend their iterations writing nodes); unvisited children are tried
+//! first, in a random order, then the child maximising
+//! `mean + c * sqrt(ln(parent visits) / visits)` is followed (ties: the first in the
+//! list). Nodes live in one arena, reused across iterations; the position is taken back
+//! with `undo` (or `reset` when the search started from the start position) after each
+//! iteration, so the loop does not allocate once the arena has grown.
 //!
 //! Root parallelism: `threads` independent trees with seeds derived from `(seed,
 //! thread)`, sharing the iterations, whose root statistics are added up. The same seed
@@ -72,6 +75,11 @@ const NONE: u32 = u32::MAX;
 /// A node's children are created on its visit number `EXPAND_AFTER + 1`; until then
 /// iterations run playouts from it (it keeps the tree small where moves are many).
 const EXPAND_AFTER: u32 = 4;
+/// Progressive widening of expansion: a node with `n` legal moves is expanded only once it
+/// has `n / WIDEN` visits too, so the tree grows by at most about `WIDEN` nodes per
+/// iteration however many moves a position has (Nume: thousands), instead of filling
+/// memory with children of nodes visited a few times.
+const WIDEN: u32 = 16;
 
 #[derive(Clone, Copy, Debug)]
 struct Node<M> {
@@ -82,6 +90,7 @@ struct Node<M> {
     total: f64,
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
+    /// Unexpanded: the number of legal moves once counted, else 0.
     n_children: u32,
     /// Children `first_child .. first_child + n_tried` have been visited.
     n_tried: u32,
@@ -197,7 +206,18 @@ impl<G: Game> Tree<G> {
             let mut node = 0;
             while !root.is_over() {
                 if self.nodes[node].first_child == NONE {
-                    if self.nodes[node].visits < EXPAND_AFTER {
+                    let visits = self.nodes[node].visits;
+                    if visits < EXPAND_AFTER {
+                        break;
+                    }
+                    // Unexpanded, `n_children` caches the number of legal moves (0: not
+                    // counted yet; a running game has at least one).
+                    if self.nodes[node].n_children == 0 {
+                        self.moves.clear();
+                        root.legal_moves_into(&mut self.moves);
+                        self.nodes[node].n_children = self.moves.len() as u32;
+                    }
+                    if visits < self.nodes[node].n_children / WIDEN {
                         break;
                     }
                     self.expand(node, root);
