@@ -195,8 +195,9 @@ class _RandomGames:
 
     def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
         state = _start(self.game, self.params, self.prefix)
-        run = _core.run_playouts if self.outcomes_only else _core.trace_random
-        return run(state, self.seed, self.first + start, stop - start, self.threads)
+        if self.outcomes_only:
+            return _core.run_playouts(state, self.seed, self.first + start, stop - start, self.threads)
+        return _core.trace_random(state, self.seed, self.first + start, stop - start, self.threads)
 
 
 @dataclass(frozen=True)
@@ -281,8 +282,8 @@ def _traces(
         threads = 1  # the workers give the parallelism
     kw: dict[str, Any] = dict(executor=executor, progress=progress, done_before=done_before, grand_total=grand_total)
     if _is_random(agent):
-        work = _RandomGames(game, params, tuple(prefix), seed, first, threads, outcomes_only)
-        return _run_sharded(work, games, **kw)
+        random_games = _RandomGames(game, params, tuple(prefix), seed, first, threads, outcomes_only)
+        return _run_sharded(random_games, games, **kw)
     if type(agent) is Uct:
         uct = _UctTraces(game, params, tuple(prefix), agent, seed, first, threads, outcomes_only)
         return _run_sharded(uct, games, first_batch=2, max_shard=64, **kw)

@@ -925,9 +925,7 @@ mod tests {
         for index in 0..20 {
             let mut game = start.clone();
             let mut rng = crate::playout::game_rng(9, index);
-            crate::playout::play_out_observed(&mut game, &mut rng, |g, _| {
-                assert_counts_kept(g)
-            });
+            crate::playout::play_out_observed(&mut game, &mut rng, |g, _| assert_counts_kept(g));
             assert_counts_kept(&game);
             while game.undo().is_some() {
                 assert_counts_kept(&game);

@@ -169,7 +169,9 @@ mod tests {
             let yellow_runs = (0..count).filter(|&run| RUNS.yellow[p] >> run & 1 == 1);
             let yellow_wedges = (0..6).filter(|&i| p >> i & 1 == 1);
             assert_eq!(
-                yellow_runs.map(|run| RUNS.len[p][run] as usize).sum::<usize>(),
+                yellow_runs
+                    .map(|run| RUNS.len[p][run] as usize)
+                    .sum::<usize>(),
                 yellow_wedges.count()
             );
             for i in 0..6 {
@@ -187,7 +189,10 @@ mod tests {
     #[test]
     fn run_scoring_matches_wedge_scoring() {
         for group_size in [GroupSize::Extent, GroupSize::Wedges] {
-            for border in [super::super::Border::Alternate, super::super::Border::AllBlue] {
+            for border in [
+                super::super::Border::Alternate,
+                super::super::Border::AllBlue,
+            ] {
                 let config = super::super::MigongConfig {
                     pie: true,
                     border,

@@ -209,7 +209,11 @@ pub(super) struct Choices<B = Bits> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Pick {
     /// A placement (black on `a`, white on `b`) or a stone swap (`a` the first square).
-    Edge { a: usize, b: usize, place: bool },
+    Edge {
+        a: usize,
+        b: usize,
+        place: bool,
+    },
     Swap,
 }
 
@@ -311,10 +315,7 @@ impl<B: Set> Sets<B> {
                 empty & (empty >> 1) & self.not_last_col,
                 empty & (empty >> k),
             ],
-            swap: [
-                differ_east & !self.rods[0],
-                differ_north & !self.rods[1],
-            ],
+            swap: [differ_east & !self.rods[0], differ_north & !self.rods[1]],
             pie,
         }
     }
