@@ -387,20 +387,10 @@ def play_match(
             max_shard=distributed.MAX_SHARD if native_random else 64,
         )
     else:
-        parts = []
-        done, batch = 0, 2
-        while done < games:
-            size = min(batch, games - done)
-            tick = time.perf_counter()
-            parts.append(match_games(start, pair, seed, done, done + size, swap_seats, threads, keep))
-            elapsed = time.perf_counter() - tick
-            done += size
-            if elapsed < 0.1:
-                batch = min(batch * 2, 1 << 16)
-            elif elapsed > 0.5:
-                batch = max(batch // 2, 1)
-            if progress is not None:
-                progress(done, games, time.perf_counter() - began)
+        parts = list(distributed.in_batches(
+            lambda first, stop: match_games(start, pair, seed, first, stop, swap_seats, threads, keep),
+            games, first=2, largest=1 << 16, slow=0.5, progress=progress,
+        ))
         if not parts:
             parts.append(match_games(start, pair, seed, 0, 0, swap_seats, 1, keep))
         merged = concat_match_parts(parts)

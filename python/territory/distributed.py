@@ -99,6 +99,41 @@ def shard_ranges(games: int, shard_size: int) -> list[tuple[int, int]]:
     return [(start, min(start + shard_size, games)) for start in range(0, games, shard_size)]
 
 
+def in_batches(
+    run: Callable[[int, int], T],
+    total: int,
+    *,
+    first: int,
+    smallest: int = 1,
+    largest: int = 1 << 20,
+    slow: float = 0.4,
+    fixed: int | None = None,
+    progress: Callable[[int, int, float], None] | None = None,
+) -> Iterator[T]:
+    """The local counterpart of :func:`run_sharded`: yields ``run(start, stop)`` for
+    consecutive ranges covering ``[0, total)``, in order. Batches start at ``first``
+    games and double while one takes under 0.1 s, halve when one takes over ``slow``
+    seconds (within ``smallest .. largest``), so that Ctrl-C and ``progress(done,
+    total, seconds)`` come a few times a second at little cost; ``fixed`` keeps every
+    batch that size. Game i depends only on i, so batch sizes never change results."""
+    began = time.perf_counter()
+    done, batch = 0, fixed or first
+    while done < total:
+        size = min(batch, total - done)
+        tick = time.perf_counter()
+        part = run(done, done + size)
+        elapsed = time.perf_counter() - tick
+        done += size
+        yield part
+        if fixed is None:
+            if elapsed < 0.1:
+                batch = min(batch * 2, largest)
+            elif elapsed > slow:
+                batch = max(batch // 2, smallest)
+        if progress is not None:
+            progress(done, total, time.perf_counter() - began)
+
+
 def run_sharded(
     executor: Any,
     fn: Callable[..., T],

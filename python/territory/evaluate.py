@@ -157,24 +157,12 @@ def _run_sharded(
     ``distributed.run_sharded`` (shards of ``shard`` games, default about 8 per worker
     thread and at most ``max_shard``)."""
     grand_total = total if grand_total is None else grand_total
-    began = time.perf_counter()
     report = None
     if progress is not None:
         report = lambda done, _total, seconds: progress(done_before + done, grand_total, seconds)  # noqa: E731
     if executor is not None and total:
         return distributed.run_sharded(executor, work, (), total, combine=_concat, shard_size=shard, progress=report, max_shard=max_shard)
-    parts: list[dict[str, np.ndarray]] = []
-    done, batch = 0, shard or first_batch
-    while done < total:
-        size = min(batch, total - done)
-        tick = time.perf_counter()
-        parts.append(work(done, done + size))
-        elapsed = time.perf_counter() - tick
-        done += size
-        if shard is None:
-            batch = min(batch * 2, 1 << 20) if elapsed < 0.1 else max(batch // 2, 1) if elapsed > 0.4 else batch
-        if report is not None:
-            report(done, total, time.perf_counter() - began)
+    parts = list(distributed.in_batches(work, total, first=first_batch, fixed=shard, progress=report))
     if not parts:
         parts.append(work(0, 0))
     return _concat(parts)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Union
 
 import numpy as np
 
-from territory import _core
+from territory import _core, distributed
 from territory.registry import GAMES, new_game
 from territory.types import GameState
 
@@ -208,27 +208,19 @@ def random_playouts(
     if executor is not None and games:
         return _run_on(executor, result, 1 if threads is None else threads, keep_games, shard_size, progress)
     kept: dict[str, list[np.ndarray]] = {name: [] for name in FIELDS}
-    done, batch, began = 0, 256, time.perf_counter()
-    while done < games:
-        size = min(batch, games - done)
-        tick = time.perf_counter()
-        arrays = _core.run_playouts(start, seed, done, size, threads)
-        elapsed = time.perf_counter() - tick
+    began = time.perf_counter()
+    batches = distributed.in_batches(
+        lambda first, stop: _core.run_playouts(start, seed, first, stop - first, threads),
+        games, first=256, smallest=16, progress=progress,
+    )
+    for arrays in batches:
         result._tally.add(arrays)
         if keep_games:
             for name in FIELDS:
                 kept[name].append(arrays[name])
-        done += size
-        # Aim for batches of about 0.2 s: prompt Ctrl-C and progress, little overhead.
-        if elapsed < 0.1:
-            batch = min(batch * 2, 1 << 20)
-        elif elapsed > 0.4:
-            batch = max(batch // 2, 16)
-        if progress is not None:
-            progress(done, games, time.perf_counter() - began)
     result.seconds = time.perf_counter() - began
     if keep_games:
-        if not done:  # no batch ran: take correctly typed empty arrays from an empty one
+        if not games:  # no batch ran: take correctly typed empty arrays from an empty one
             kept = {name: [array] for name, array in _core.run_playouts(start, seed, 0, 0, 1).items()}
         for name in FIELDS:
             setattr(result, name, np.concatenate(kept[name]))
@@ -258,8 +250,6 @@ def _run_on(
     progress: Callable[[int, int, float], None] | None,
 ) -> PlayoutResults:
     """``random_playouts`` on an executor, in shards (see ``territory.distributed``)."""
-    from territory import distributed
-
     began = time.perf_counter()
     spec = (result.game, result.params, result.seed, threads, keep_games)
     parts = distributed.run_sharded(executor, playout_shard, spec, result.games, combine=list,
