@@ -92,11 +92,7 @@ impl Bits {
         for (k, &word) in self.0.iter().enumerate() {
             let ones = word.count_ones() as usize;
             if n < ones {
-                let mut w = word;
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return Some(k * 64 + w.trailing_zeros() as usize);
+                return Some(k * 64 + select64(word, n));
             }
             n -= ones;
         }
@@ -256,9 +252,94 @@ impl Shr<usize> for Bits {
     }
 }
 
+const ONES_PER_BYTE: u64 = 0x0101_0101_0101_0101;
+const HIGH_PER_BYTE: u64 = 0x8080_8080_8080_8080;
+
+/// `IN_BYTE[b][r]`: the position of the `r`-th set bit of byte `b` (0 past its count).
+static IN_BYTE: [[u8; 8]; 256] = in_byte_table();
+
+const fn in_byte_table() -> [[u8; 8]; 256] {
+    let mut table = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 != 0 {
+                table[b][r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+}
+
+/// The position of the `n`-th set bit (0-based, `n` below the count) of `x`, without
+/// loops or data-dependent branches.
+#[inline]
+pub fn select64(x: u64, n: usize) -> usize {
+    if cfg!(target_feature = "popcnt") {
+        select_by_halves(x, n)
+    } else {
+        select_by_bytes(x, n)
+    }
+}
+
+/// [`select64`] where counting bits is one instruction: counts of the low half, quarter
+/// and eighth say whether to skip them, a table finds the bit in the byte left.
+#[inline]
+fn select_by_halves(x: u64, n: usize) -> usize {
+    let (mut x, mut n, mut base) = (x, n as u32, 0);
+    for width in [32, 16, 8] {
+        let low = (x & ((1 << width) - 1)).count_ones();
+        let skip = n >= low;
+        let shift = if skip { width } else { 0 };
+        x >>= shift;
+        base += shift;
+        n -= if skip { low } else { 0 };
+    }
+    base as usize + IN_BYTE[x as usize & 0xff][n as usize & 7] as usize
+}
+
+/// [`select64`] without a bit-count instruction: per-byte counts and their prefix sums in
+/// one word find the byte that holds the bit, a table the bit within that byte.
+#[inline]
+fn select_by_bytes(x: u64, n: usize) -> usize {
+    let mut s = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i: the ones in bytes 0..=i (at most 64, so no carries between bytes).
+    let sums = s.wrapping_mul(ONES_PER_BYTE);
+    // Byte i's high bit: whether bytes 0..=i hold at most n ones (the n-th lies beyond).
+    let before = (((n as u64).wrapping_mul(ONES_PER_BYTE) | HIGH_PER_BYTE) - sums) & HIGH_PER_BYTE;
+    let byte = ((before >> 7).wrapping_mul(ONES_PER_BYTE) >> 56) as usize & 7;
+    let skipped = ((sums << 8) >> (8 * byte)) as usize & 0xff;
+    8 * byte + IN_BYTE[(x >> (8 * byte)) as usize & 0xff][(n - skipped) & 7] as usize
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn select_finds_every_set_bit() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200 {
+            let expected: Vec<usize> = (0..64).filter(|&i| x >> i & 1 != 0).collect();
+            for (n, &i) in expected.iter().enumerate() {
+                assert_eq!(select_by_bytes(x, n), i, "{x:#x} {n}");
+                assert_eq!(select_by_halves(x, n), i, "{x:#x} {n}");
+                assert_eq!(Bits([0, x, 0, 0]).nth(n), Some(64 + i));
+            }
+            x = crate::zobrist::mix(x);
+        }
+        for select in [select_by_bytes, select_by_halves] {
+            assert_eq!(select(u64::MAX, 63), 63);
+            assert_eq!(select(1 << 63, 0), 63);
+            assert_eq!(select(1, 0), 0);
+        }
+    }
 
     #[test]
     fn shifts_cross_words() {

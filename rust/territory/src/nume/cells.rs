@@ -8,7 +8,7 @@
 
 use std::ops::{BitAnd, BitOr, Not};
 
-use crate::bitset::Bits;
+use crate::bitset::{select64, Bits};
 
 /// A set of cells the hot paths compute with: `u64` (cells 0 to 63) or [`Bits`].
 pub(super) trait CellSet:
@@ -45,7 +45,7 @@ impl CellSet for u64 {
 
     #[inline]
     fn select(self, n: usize) -> usize {
-        select64(self, n as u32) as usize
+        select64(self, n)
     }
 
     #[inline]
@@ -102,70 +102,5 @@ impl CellSet for Bits {
     #[inline]
     fn insert(&mut self, i: usize) {
         Bits::insert(self, i);
-    }
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-
-/// Position of each set bit of a byte: `IN_BYTE[b][k]` is the `k`-th set bit of `b`.
-static IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[0u8; 8]; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut bit, mut k) = (0, 0);
-        while bit < 8 {
-            if b >> bit & 1 != 0 {
-                table[b][k] = bit as u8;
-                k += 1;
-            }
-            bit += 1;
-        }
-        b += 1;
-    }
-    table
-};
-
-/// The position of the `k`-th set bit (0-based) of `x`, without a loop or a branch:
-/// byte counts summed into running totals pick the byte, a table the bit in it.
-/// `k` must be below `x.count_ones()`.
-#[inline]
-pub(super) fn select64(x: u64, k: u32) -> u32 {
-    let mut s = x - (x >> 1 & 0x5555_5555_5555_5555);
-    s = (s & 0x3333_3333_3333_3333) + (s >> 2 & 0x3333_3333_3333_3333);
-    s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    // Byte i: the number of set bits in bytes 0 to i (at most 64, below 128).
-    let totals = s.wrapping_mul(ONES);
-    // Bit 7 of byte i is set where that total is at most k: those bytes come before.
-    let before = (((k as u64 * ONES) | 0x8080_8080_8080_8080) - totals) & 0x8080_8080_8080_8080;
-    let byte = before.count_ones();
-    let shift = 8 * byte;
-    let skipped = ((totals << 8) >> shift) as u32 & 0xff;
-    let b = (x >> shift) as usize & 0xff;
-    8 * byte + IN_BYTE[b][(k - skipped) as usize & 7] as u32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn select_agrees_with_bits_nth() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut words = vec![0, 1, 1 << 63, u64::MAX, 0x8000_0000_0000_0001];
-        for _ in 0..200 {
-            x = crate::zobrist::mix(x);
-            words.push(x);
-            words.push(x & crate::zobrist::mix(x ^ 1));
-        }
-        for w in words {
-            let bits = Bits([w, 0, 0, 0]);
-            for k in 0..w.count_ones() {
-                assert_eq!(
-                    select64(w, k) as usize,
-                    bits.nth(k as usize).unwrap(),
-                    "{w:#x} {k}"
-                );
-            }
-        }
     }
 }
