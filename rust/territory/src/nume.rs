@@ -11,6 +11,7 @@ use crate::board::Board;
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
+use crate::playout::{check_length, PlayoutResult};
 use crate::zobrist;
 use cells::CellSet;
 
@@ -258,8 +259,9 @@ pub struct Nume {
     /// The position this game was set up from, when not the start position.
     setup: Option<Arc<Nume>>,
     history: Vec<NumeMove>,
-    /// XOR of the keys of the stones (with their numbers) on the board.
-    board_key: u64,
+    /// XOR of the keys of the stones (with their numbers) on the board; `None` after a
+    /// random playout, which skips the updates (it is recomputed when next needed).
+    board_key: Option<u64>,
 }
 
 impl PartialEq for Nume {
@@ -320,7 +322,7 @@ impl Nume {
             phase: Phase::Stones,
             setup: None,
             history: Vec::new(),
-            board_key: 0,
+            board_key: Some(0),
         };
         game.reset();
         Ok(game)
@@ -366,18 +368,30 @@ impl Nume {
     /// directly instead of playing moves to it.
     #[allow(dead_code)]
     pub(crate) fn rebuild_key(&mut self) {
-        self.board_key = self.compute_key() ^ self.phase_key();
+        self.board_key = Some(self.board_key_from_scratch());
     }
 
     /// The position key recomputed from the board and the komi-phase state.
     pub fn compute_key(&self) -> u64 {
-        let mut key = self.phase_key();
+        self.board_key_from_scratch() ^ self.phase_key()
+    }
+
+    /// The XOR of the keys of the stones on the board, recomputed.
+    fn board_key_from_scratch(&self) -> u64 {
+        let mut key = 0;
         for color in 0..2 {
             for cell in self.stones[color] {
                 key ^= Self::stone_key(color, cell, self.numbers[cell]);
             }
         }
         key
+    }
+
+    /// The XOR of the keys of the stones on the board (kept, or recomputed after a
+    /// random playout).
+    fn board_key(&self) -> u64 {
+        self.board_key
+            .unwrap_or_else(|| self.board_key_from_scratch())
     }
 
     fn n_cells(&self) -> usize {
@@ -470,9 +484,10 @@ impl Nume {
     }
 
     /// Places the next stone on `cell` (the stone-phase part of [`Game::play_unchecked`]),
-    /// on sets of type `S`.
+    /// on sets of type `S`. Returns the change of the board key (callers that do not
+    /// keep it skip computing it).
     #[inline]
-    fn place<S: CellSet>(&mut self, cell: Coord, number: Option<u32>) {
+    fn place<S: CellSet>(&mut self, cell: Coord, number: Option<u32>) -> u64 {
         let i = self.board.index(cell).unwrap();
         let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
         let color = (black.count() + white.count()) % 2;
@@ -484,7 +499,21 @@ impl Nume {
         (S::load(&self.adjacent[color]) | neighbours).store(&mut self.adjacent[color]);
         let w = number.unwrap_or(NO_NUMBER);
         self.numbers[i] = w;
-        self.board_key ^= Self::stone_key(color, i, w);
+        Self::stone_key(color, i, w)
+    }
+
+    /// The stone phase of [`Game::random_playout`], on sets of type `S`: the moves of
+    /// the default loop, without its per-move checks of the phase and the width of the
+    /// sets and without the key updates. Returns the number of stones placed.
+    fn place_randomly<S: CellSet, R: Rng + ?Sized>(&mut self, rng: &mut R, limit: usize) -> u32 {
+        let mut placed = 0;
+        while let Some(mv @ NumeMove::Place { cell, number }) = self.random_placement::<S, R>(rng) {
+            check_length(self.history.len(), limit, Self::NAME);
+            self.place::<S>(cell, number);
+            self.history.push(mv);
+            placed += 1;
+        }
+        placed
     }
 
     fn recompute_adjacent(&mut self, color: Color) {
@@ -634,8 +663,15 @@ impl Game for Nume {
 
     fn play_unchecked(&mut self, mv: NumeMove) {
         match mv {
-            NumeMove::Place { cell, number } if self.narrow => self.place::<u64>(cell, number),
-            NumeMove::Place { cell, number } => self.place::<Bits>(cell, number),
+            NumeMove::Place { cell, number } => {
+                let key = self.board_key();
+                let change = if self.narrow {
+                    self.place::<u64>(cell, number)
+                } else {
+                    self.place::<Bits>(cell, number)
+                };
+                self.board_key = Some(key ^ change);
+            }
             NumeMove::Komi { k, to } => {
                 self.komi = Some((k, to));
                 self.phase = Phase::ChooseSide;
@@ -662,8 +698,9 @@ impl Game for Nume {
                 } else {
                     Color::Second
                 };
+                let key = self.board_key();
                 self.stones[color.index()].remove(i);
-                self.board_key ^= Self::stone_key(color.index(), i, self.numbers[i]);
+                self.board_key = Some(key ^ Self::stone_key(color.index(), i, self.numbers[i]));
                 self.numbers[i] = NO_NUMBER;
                 self.groups.undo();
                 self.recompute_adjacent(color);
@@ -691,7 +728,7 @@ impl Game for Nume {
         self.groups.clear();
         self.black_seat = Seat::First;
         self.history.clear();
-        self.board_key = 0;
+        self.board_key = Some(0);
         if self.config.komi_phase {
             self.komi = None;
             self.phase = Phase::ChooseKomi;
@@ -848,7 +885,26 @@ impl Game for Nume {
     }
 
     fn key(&self) -> u64 {
-        self.board_key ^ self.phase_key()
+        self.board_key() ^ self.phase_key()
+    }
+
+    fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
+        let limit = self.max_game_length();
+        let mut result = PlayoutResult::default();
+        // The komi phase, if any, move by move.
+        while self.phase != Phase::Stones {
+            check_length(self.history.len(), limit, Self::NAME);
+            let mv = self.random_move(rng).expect("the komi phase has moves");
+            self.play_unchecked(mv);
+            result.length += 1;
+        }
+        self.board_key = None;
+        result.length += if self.narrow {
+            self.place_randomly::<u64, R>(rng, limit)
+        } else {
+            self.place_randomly::<Bits, R>(rng, limit)
+        };
+        result.finish(self)
     }
 
     const WIN_RULE: crate::game::WinRule = crate::game::WinRule::LowerWinsTiesDraw;
