@@ -504,16 +504,13 @@ impl Nume {
 
     /// The stone phase of [`Game::random_playout`], on sets of type `S`: the moves of
     /// the default loop, without its per-move checks of the phase and the width of the
-    /// sets and without the key updates. Returns the number of stones placed.
-    fn place_randomly<S: CellSet, R: Rng + ?Sized>(&mut self, rng: &mut R, limit: usize) -> u32 {
-        let mut placed = 0;
+    /// sets and without the key updates.
+    fn place_randomly<S: CellSet, R: Rng + ?Sized>(&mut self, rng: &mut R, limit: usize) {
         while let Some(mv @ NumeMove::Place { cell, number }) = self.random_placement::<S, R>(rng) {
             check_length(self.history.len(), limit, Self::NAME);
             self.place::<S>(cell, number);
             self.history.push(mv);
-            placed += 1;
         }
-        placed
     }
 
     fn recompute_adjacent(&mut self, color: Color) {
@@ -889,22 +886,25 @@ impl Game for Nume {
     }
 
     fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
-        let limit = self.max_game_length();
-        let mut result = PlayoutResult::default();
+        let (limit, before) = (self.max_game_length(), self.history.len());
         // The komi phase, if any, move by move.
         while self.phase != Phase::Stones {
             check_length(self.history.len(), limit, Self::NAME);
             let mv = self.random_move(rng).expect("the komi phase has moves");
             self.play_unchecked(mv);
-            result.length += 1;
         }
         self.board_key = None;
-        result.length += if self.narrow {
-            self.place_randomly::<u64, R>(rng, limit)
+        if self.narrow {
+            self.place_randomly::<u64, R>(rng, limit);
         } else {
-            self.place_randomly::<Bits, R>(rng, limit)
-        };
-        result.finish(self)
+            self.place_randomly::<Bits, R>(rng, limit);
+        }
+        let length = (self.history.len() - before) as u32;
+        PlayoutResult {
+            length,
+            ..PlayoutResult::default()
+        }
+        .finish(self)
     }
 
     const WIN_RULE: crate::game::WinRule = crate::game::WinRule::LowerWinsTiesDraw;

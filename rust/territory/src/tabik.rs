@@ -532,7 +532,7 @@ impl Game for Tabik {
     fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
         let limit = self.max_game_length();
         let mut passes = turns::passes_in_a_row(&self.start, &self.history, TabikMove::Pass);
-        let mut result = PlayoutResult::default();
+        let (mut result, before) = (PlayoutResult::default(), self.history.len());
         self.board_key = None;
         while passes < 2 {
             check_length(self.history.len(), limit, Self::NAME);
@@ -541,10 +541,10 @@ impl Game for Tabik {
             self.history.push(mv);
             let pass = mv == TabikMove::Pass;
             passes = if pass { passes + 1 } else { 0 };
-            result.length += 1;
             result.passes += pass as u32;
             result.swapped |= mv == TabikMove::Swap;
         }
+        result.length = (self.history.len() - before) as u32;
         result.finish(self)
     }
 
