@@ -1,6 +1,7 @@
 //! Nume: stones with numbers written on the first stone of every group; the lower sum of
 //! group prices (plus komi) wins once the board is full.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -92,6 +93,16 @@ enum Phase {
 
 const NO_NUMBER: u32 = u32::MAX;
 
+/// The price of a group of `size` stones whose numbers run from `low` to `high`:
+/// |w - size| is largest at an extreme number w.
+#[inline]
+fn price(size: u64, low: u32, high: u32) -> u64 {
+    let size = size as i64;
+    (high as i64 - size)
+        .unsigned_abs()
+        .max((size - low as i64).unsigned_abs())
+}
+
 /// The stone groups as a union-find forest, kept up to date on every placement and undo.
 ///
 /// There is no path compression (union by size keeps trees shallow), so a placement is
@@ -148,10 +159,7 @@ impl GroupForest {
 
     #[inline]
     fn price(&self, root: usize) -> u64 {
-        let size = self.size[root] as i64;
-        (self.high[root] as i64 - size)
-            .unsigned_abs()
-            .max((size - self.low[root] as i64).unsigned_abs())
+        price(self.size[root].into(), self.low[root], self.high[root])
     }
 
     /// Adds a stone of `color` on `cell`, next to the same-coloured stones `friends`.
@@ -252,7 +260,11 @@ pub struct Nume {
     /// Cells next to a stone of each colour (a stone placed there joins a group).
     adjacent: [Bits; 2],
     numbers: [u32; 256],
+    /// The stone groups, but for the last `groups_behind` placements: a random playout
+    /// leaves the forest alone (nothing reads it meanwhile), and it is brought up to
+    /// date when next needed ([`Nume::catch_up_groups`], [`Nume::groups_now`]).
     groups: GroupForest,
+    groups_behind: usize,
     komi: Option<(u64, Color)>,
     black_seat: Seat,
     phase: Phase,
@@ -317,6 +329,7 @@ impl Nume {
             adjacent: [Bits::EMPTY; 2],
             numbers: [NO_NUMBER; 256],
             groups: GroupForest::new(),
+            groups_behind: 0,
             komi: None,
             black_seat: Seat::First,
             phase: Phase::Stones,
@@ -443,13 +456,12 @@ impl Nume {
 
     /// Each group's colour, cells and price.
     fn group_prices(&self) -> Vec<(Color, Bits, u64)> {
+        let forest = self.groups_now();
         let mut groups = Vec::new();
         for color in Color::BOTH {
             self.board.components(self.stones[color.index()], |group| {
-                let root = self
-                    .groups
-                    .find(group.first().expect("groups are not empty"));
-                groups.push((color, group, self.groups.price(root)))
+                let root = forest.find(group.first().expect("groups are not empty"));
+                groups.push((color, group, forest.price(root)))
             });
         }
         groups.sort_by_key(|(_, group, _)| group.first());
@@ -484,16 +496,18 @@ impl Nume {
     }
 
     /// Places the next stone on `cell` (the stone-phase part of [`Game::play_unchecked`]),
-    /// on sets of type `S`. Returns the change of the board key (callers that do not
-    /// keep it skip computing it).
+    /// on sets of type `S`, adding it to the group forest if `GROUPS`. Returns the
+    /// change of the board key (callers that do not keep it skip computing it).
     #[inline]
-    fn place<S: CellSet>(&mut self, cell: Coord, number: Option<u32>) -> u64 {
+    fn place<S: CellSet, const GROUPS: bool>(&mut self, cell: Coord, number: Option<u32>) -> u64 {
         let i = self.board.index(cell).unwrap();
         let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
         let color = (black.count() + white.count()) % 2;
         let neighbours = S::load(&self.board.neighbours(i));
         let mut own = [black, white][color];
-        self.groups.place(i, color, number, neighbours & own);
+        if GROUPS {
+            self.groups.place(i, color, number, neighbours & own);
+        }
         own.insert(i);
         own.store(&mut self.stones[color]);
         (S::load(&self.adjacent[color]) | neighbours).store(&mut self.adjacent[color]);
@@ -504,13 +518,70 @@ impl Nume {
 
     /// The stone phase of [`Game::random_playout`], on sets of type `S`: the moves of
     /// the default loop, without its per-move checks of the phase and the width of the
-    /// sets and without the key updates.
+    /// sets, and without the key and group forest updates (see `groups_behind`).
     fn place_randomly<S: CellSet, R: Rng + ?Sized>(&mut self, rng: &mut R, limit: usize) {
         while let Some(mv @ NumeMove::Place { cell, number }) = self.random_placement::<S, R>(rng) {
             check_length(self.history.len(), limit, Self::NAME);
-            self.place::<S>(cell, number);
+            self.place::<S, false>(cell, number);
             self.history.push(mv);
         }
+    }
+
+    /// Brings the group forest up to date: adds the stones a random playout left out of
+    /// it, in the order they were placed, as [`Nume::place`] would have.
+    fn catch_up_groups(&mut self) {
+        if self.groups_behind == 0 {
+            return;
+        }
+        let placed = &self.history[self.history.len() - self.groups_behind..];
+        let cell_of = |mv: &NumeMove| match *mv {
+            NumeMove::Place { cell, number } => (self.board.index(cell).unwrap(), number),
+            _ => unreachable!("a playout leaves out placements only"),
+        };
+        // The stones before those placements, then each placement in turn.
+        let mut stones = self.stones;
+        for (cell, _) in placed.iter().map(cell_of) {
+            stones[0].remove(cell);
+            stones[1].remove(cell);
+        }
+        for (cell, number) in placed.iter().map(cell_of) {
+            let color = (stones[0].count() + stones[1].count()) % 2;
+            let friends = self.board.neighbours(cell) & stones[color];
+            self.groups.place(cell, color, number, friends);
+            stones[color].insert(cell);
+        }
+        self.groups_behind = 0;
+    }
+
+    /// The group forest up to date: a copy brought up to date if a random playout left
+    /// stones out of it.
+    fn groups_now(&self) -> Cow<'_, GroupForest> {
+        if self.groups_behind == 0 {
+            return Cow::Borrowed(&self.groups);
+        }
+        let mut caught_up = self.clone();
+        caught_up.catch_up_groups();
+        Cow::Owned(caught_up.groups)
+    }
+
+    /// The sum of the group prices of each colour; from the board itself when a random
+    /// playout left stones out of the group forest.
+    fn price_sums(&self) -> [u64; 2] {
+        if self.groups_behind == 0 {
+            return self.groups.price_sums;
+        }
+        let mut sums = [0; 2];
+        for (color, sum) in sums.iter_mut().enumerate() {
+            self.board.components(self.stones[color], |group| {
+                let (low, high) = group
+                    .iter()
+                    .map(|cell| self.numbers[cell])
+                    .filter(|&w| w != NO_NUMBER)
+                    .fold((u32::MAX, 0), |(low, high), w| (low.min(w), high.max(w)));
+                *sum += price(group.count() as u64, low, high);
+            });
+        }
+        sums
     }
 
     fn recompute_adjacent(&mut self, color: Color) {
@@ -661,11 +732,12 @@ impl Game for Nume {
     fn play_unchecked(&mut self, mv: NumeMove) {
         match mv {
             NumeMove::Place { cell, number } => {
+                self.catch_up_groups();
                 let key = self.board_key();
                 let change = if self.narrow {
-                    self.place::<u64>(cell, number)
+                    self.place::<u64, true>(cell, number)
                 } else {
-                    self.place::<Bits>(cell, number)
+                    self.place::<Bits, true>(cell, number)
                 };
                 self.board_key = Some(key ^ change);
             }
@@ -686,6 +758,7 @@ impl Game for Nume {
     }
 
     fn undo(&mut self) -> Option<NumeMove> {
+        self.catch_up_groups();
         let mv = self.history.pop()?;
         match mv {
             NumeMove::Place { cell, .. } => {
@@ -723,6 +796,7 @@ impl Game for Nume {
         self.adjacent = [Bits::EMPTY; 2];
         self.numbers = [NO_NUMBER; 256];
         self.groups.clear();
+        self.groups_behind = 0;
         self.black_seat = Seat::First;
         self.history.clear();
         self.board_key = Some(0);
@@ -755,7 +829,7 @@ impl Game for Nume {
     }
 
     fn scores(&self) -> BySeat<f64> {
-        let sums = self.groups.price_sums;
+        let sums = self.price_sums();
         BySeat(Seat::BOTH.map(|seat| {
             let color = self.color_of(seat);
             let komi = match self.komi {
@@ -894,11 +968,13 @@ impl Game for Nume {
             self.play_unchecked(mv);
         }
         self.board_key = None;
+        let stones_before = self.history.len();
         if self.narrow {
             self.place_randomly::<u64, R>(rng, limit);
         } else {
             self.place_randomly::<Bits, R>(rng, limit);
         }
+        self.groups_behind += self.history.len() - stones_before;
         let length = (self.history.len() - before) as u32;
         PlayoutResult {
             length,

@@ -5,10 +5,10 @@
 mod common;
 
 use territory::playout::{game_rng, play_out_observed};
-use territory::{Game, Migong, Nume, Tabik};
+use territory::{Game, Learn, Migong, Nume, Tabik};
 
 /// Games set up from text (`from_position`), whose turn state is not the start's.
-trait SetUp: Game {
+trait SetUp: Learn {
     fn set_up(&self) -> Self;
 }
 
@@ -49,7 +49,7 @@ fn some_moves<G: Game>(game: &mut G, index: u64, to_pass: bool) {
 
 /// Both loops from `start`, compared; then both games undone move by move and replayed,
 /// keys compared all the way.
-fn check_same<G: Game + PartialEq>(start: &G, index: u64) {
+fn check_same<G: Learn + PartialEq>(start: &G, index: u64) {
     let (mut fast, mut slow) = (start.clone(), start.clone());
     let expected = play_out_observed(&mut slow, &mut game_rng(5, index), |_, _| {});
     let result = fast.random_playout(&mut game_rng(5, index));
@@ -57,10 +57,17 @@ fn check_same<G: Game + PartialEq>(start: &G, index: u64) {
     assert!(fast == slow && fast.is_over());
     assert_eq!(fast.key(), slow.key(), "{start:?}");
     assert_eq!(fast.outcome(), slow.outcome());
+    assert_eq!(fast.groups(), slow.groups());
+    assert_eq!(observation(&fast), observation(&slow));
     let played = fast.history().len() - start.history().len();
-    for _ in 0..played {
+    for step in 0..played {
         assert_eq!(fast.undo(), slow.undo());
         assert_eq!(fast.key(), slow.key());
+        if step % 5 == 0 {
+            assert_eq!(fast.outcome(), slow.outcome());
+            assert_eq!(fast.groups(), slow.groups());
+            assert_eq!(observation(&fast), observation(&slow));
+        }
     }
     assert_eq!(fast.key(), start.key());
     // Once more, undoing right after the playout: the key must follow.
@@ -73,6 +80,12 @@ fn check_same<G: Game + PartialEq>(start: &G, index: u64) {
         slow.play_unchecked(mv);
     }
     assert_eq!(fast.key(), slow.key());
+}
+
+fn observation<G: Learn>(game: &G) -> Vec<f32> {
+    let mut out = vec![0.0; game.observation_len()];
+    game.observe(&mut out);
+    out
 }
 
 fn check_game<G: SetUp + PartialEq>(starts: Vec<G>, games: u64) {
