@@ -567,19 +567,39 @@ impl Nume {
     /// The sum of the group prices of each colour; from the board itself when a random
     /// playout left stones out of the group forest.
     fn price_sums(&self) -> [u64; 2] {
-        if self.groups_behind == 0 {
-            return self.groups.price_sums;
+        match self.groups_behind {
+            0 => self.groups.price_sums,
+            _ if self.narrow => self.price_sums_from_board::<u64>(),
+            _ => self.price_sums_from_board::<Bits>(),
         }
+    }
+
+    /// [`Nume::price_sums`] from the board's groups (flooded through the neighbour table)
+    /// and numbers, on sets of type `S`.
+    fn price_sums_from_board<S: CellSet>(&self) -> [u64; 2] {
         let mut sums = [0; 2];
         for (color, sum) in sums.iter_mut().enumerate() {
-            self.board.components(self.stones[color], |group| {
-                let (low, high) = group
-                    .iter()
-                    .map(|cell| self.numbers[cell])
-                    .filter(|&w| w != NO_NUMBER)
-                    .fold((u32::MAX, 0), |(low, high), w| (low.min(w), high.max(w)));
-                *sum += price(group.count() as u64, low, high);
-            });
+            let stones = S::load(&self.stones[color]);
+            let mut left = stones;
+            while !left.is_empty() {
+                // One group: its cells, each visited once, from the first one left.
+                let (mut size, mut low, mut high) = (0, u32::MAX, 0);
+                let mut group = S::EMPTY;
+                group.insert(left.pop_first());
+                let mut frontier = group;
+                while !frontier.is_empty() {
+                    let cell = frontier.pop_first();
+                    let fresh = S::load(&self.board.neighbours(cell)) & stones & !group;
+                    (group, frontier) = (group | fresh, frontier | fresh);
+                    let w = self.numbers[cell];
+                    size += 1;
+                    if w != NO_NUMBER {
+                        (low, high) = (low.min(w), high.max(w));
+                    }
+                }
+                left = left & !group;
+                *sum += price(size, low, high);
+            }
         }
         sums
     }
