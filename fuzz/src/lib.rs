@@ -154,7 +154,7 @@ pub fn fingerprint<G: Game>(
 /// A parsed move: it prints as a move string that parses back to it, and its action
 /// number (if any) leads back to it.
 pub fn check_parsed<G: Game>(game: &G, mv: G::Move) {
-    let text = mv.to_string();
+    let text = game.move_text(mv).to_string();
     assert_eq!(game.parse_move(&text), Ok(mv), "{text} does not parse back");
     if let Some(a) = game.action_of(mv) {
         assert!(a < game.num_actions(), "{text}: action {a} out of range");
@@ -167,30 +167,31 @@ pub fn check_parsed<G: Game>(game: &G, mv: G::Move) {
 pub fn check_move<G: FuzzGame>(game: &mut G, mv: G::Move, legal: &[G::Move]) -> bool {
     let verdict = game.check(mv);
     let listed = legal.contains(&game.listed_form(mv));
+    let text = game.move_text(mv).to_string();
     assert_eq!(
         verdict.is_ok(),
         listed,
-        "check({mv}) = {verdict:?} but legal_moves() {} it",
+        "check({text}) = {verdict:?} but legal_moves() {} it",
         if listed { "lists" } else { "does not list" }
     );
     let before = game.clone();
     let print = fingerprint(game);
     match game.play(mv) {
         Ok(()) => {
-            assert!(listed, "{mv} played though not listed");
+            assert!(listed, "{text} played though not listed");
             assert_eq!(game.history().last(), Some(&mv));
-            assert_eq!(game.undo(), Some(mv), "undo of {mv}");
-            assert_eq!(*game, before, "play and undo of {mv}");
-            assert_eq!(fingerprint(game), print, "play and undo of {mv}");
+            assert_eq!(game.undo(), Some(mv), "undo of {text}");
+            assert_eq!(*game, before, "play and undo of {text}");
+            assert_eq!(fingerprint(game), print, "play and undo of {text}");
             true
         }
         Err(e) => {
-            assert!(!listed, "{mv} is listed but play says {e}");
+            assert!(!listed, "{text} is listed but play says {e}");
             assert!(!e.to_string().is_empty());
             assert_eq!(
                 fingerprint(game),
                 print,
-                "failed play of {mv} changed the state"
+                "failed play of {text} changed the state"
             );
             false
         }

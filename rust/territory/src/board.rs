@@ -2,16 +2,21 @@
 //! names, neighbour sets and, on hex boards, the neighbour in each direction.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::bitset::Bits;
 use crate::coords::Coord;
+use crate::error::InvalidMove;
 
 /// The six hex directions in axial (dq, dr), in the fixed order of RULES.md:
 /// E, NE, NW, W, SW, SE.
 pub const HEX_DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 const SQUARE_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const TABLE: usize = 32;
+/// A cell index, as moves carry it: boards have at most 256 cells, numbered from 0.
+pub type Cell = u8;
+
 /// Marks a (column, row) with no cell; cell indices go up to 255, so the table holds u16.
 const NONE: u16 = u16::MAX;
 
@@ -160,6 +165,36 @@ impl Board {
 
     pub fn name(&self, cell: usize) -> Coord {
         self.names[cell]
+    }
+
+    /// The cell index of a name, as a move carries it, if the cell is on this board.
+    #[inline]
+    pub fn cell(&self, name: Coord) -> Option<Cell> {
+        self.index(name).map(|i| i as Cell)
+    }
+
+    /// The index of a cell a move carries, or why it is not on this board (only a move
+    /// built in code can carry such an index).
+    #[inline]
+    pub fn check_cell(&self, cell: Cell) -> Result<usize, InvalidMove> {
+        let i = usize::from(cell);
+        if i < self.len() {
+            Ok(i)
+        } else {
+            Err(InvalidMove::CellIndex {
+                cell: i,
+                cells: self.len(),
+            })
+        }
+    }
+
+    /// Writes a cell's name (for printing moves); an index off the board, which only a
+    /// move built in code can carry, is written `#` and the index.
+    pub fn write_name(&self, cell: Cell, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.names.get(usize::from(cell)) {
+            Some(name) => write!(f, "{name}"),
+            None => write!(f, "#{cell}"),
+        }
     }
 
     /// Axial (q, r) or (column, row).

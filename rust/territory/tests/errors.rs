@@ -1,12 +1,17 @@
 //! Typed move errors: the reason is a value, never a string to search.
 
 use territory::{
-    Coord, Excerpt, Game, IllegalMove, InvalidMove, Migong, MigongConfig, MoveError, Nume,
+    Cell, Coord, Excerpt, Game, IllegalMove, InvalidMove, Migong, MigongConfig, MoveError, Nume,
     NumeConfig, Tabik, TabikConfig,
 };
 
 fn c(name: &str) -> Coord {
     Coord::parse(name).unwrap()
+}
+
+/// The index of a named cell, as moves carry it.
+fn cell<G: Game>(game: &G, name: &str) -> Cell {
+    game.geometry().cell(c(name)).unwrap()
 }
 
 fn tabik(size: usize) -> Tabik {
@@ -57,12 +62,28 @@ fn tabik_reasons() {
         Err(IllegalMove::NoStoneToSwap(c("a3")).into())
     );
     // A move value off the board is invalid, before any legality.
+    let g = tabik(8);
     let off = territory::TabikMove::Place {
-        black: c("z99"),
-        white: c("z98"),
+        black: 200,
+        white: 201,
     };
-    assert!(g.check(off).unwrap_err().is_invalid());
+    assert_eq!(
+        g.check(off),
+        Err(InvalidMove::CellIndex {
+            cell: 200,
+            cells: 64
+        }
+        .into())
+    );
     assert_eq!(g.action_of(off), None);
+    assert!(g.move_cells(off).is_empty());
+    let swap = territory::TabikMove::StoneSwap {
+        first: 63,
+        second: 64,
+    };
+    assert!(g.check(swap).unwrap_err().is_invalid());
+    assert_eq!(g.action_of(swap), None);
+    assert_eq!(g.move_text(swap).to_string(), "h8x#64");
 }
 
 #[test]
@@ -106,10 +127,19 @@ fn nume_reasons() {
         Err(IllegalMove::Occupied(c("c1")).into())
     );
     let big = territory::NumeMove::Place {
-        cell: c("b1"),
+        cell: cell(&g, "b1"),
         number: Some(u32::MAX),
     };
     assert!(g.check(big).unwrap_err().is_invalid());
+    let off = territory::NumeMove::Place {
+        cell: 6,
+        number: None,
+    };
+    assert_eq!(
+        g.check(off),
+        Err(InvalidMove::CellIndex { cell: 6, cells: 6 }.into())
+    );
+    assert_eq!(g.action_of(off), None);
 }
 
 #[test]
@@ -139,7 +169,7 @@ fn migong_reasons() {
     let yellow = g
         .legal_moves()
         .into_iter()
-        .find(|m| !m.to_string().starts_with("h8:"))
+        .find(|&m| !g.move_text(m).to_string().starts_with("h8:"))
         .unwrap();
     g.play(yellow).unwrap();
     assert!(matches!(
@@ -147,16 +177,22 @@ fn migong_reasons() {
         Err(MoveError::Illegal(IllegalMove::AlreadyUsed { .. }))
     ));
     let bad_piece = territory::MigongMove::Place {
-        cell: c("h8"),
+        cell: cell(&g, "h8"),
         piece: territory::migong::Piece(200),
     };
-    assert!(g
-        .check(territory::MigongMove::Place {
-            cell: c("a1"),
-            piece: territory::migong::Piece(1)
-        })
-        .unwrap_err()
-        .is_invalid());
+    let off = territory::MigongMove::Place {
+        cell: 126,
+        piece: territory::migong::Piece(1),
+    };
+    assert_eq!(
+        g.check(off),
+        Err(InvalidMove::CellIndex {
+            cell: 126,
+            cells: 126
+        }
+        .into())
+    );
+    assert_eq!(g.action_of(off), None);
     assert!(g.check(bad_piece).unwrap_err().is_invalid());
 }
 
