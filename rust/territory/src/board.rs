@@ -173,19 +173,21 @@ impl Board {
         self.index(name).map(|i| i as Cell)
     }
 
-    /// The index of a cell a move carries, or why it is not on this board (only a move
-    /// built in code can carry such an index).
+    /// The index of a cell a move carries, if it is on this board (only a move built in
+    /// code can carry one that is not).
+    #[inline]
+    pub fn on_board(&self, cell: Cell) -> Option<usize> {
+        let i = usize::from(cell);
+        (i < self.len()).then_some(i)
+    }
+
+    /// [`Board::on_board`], or why the cell is not on this board.
     #[inline]
     pub fn check_cell(&self, cell: Cell) -> Result<usize, InvalidMove> {
-        let i = usize::from(cell);
-        if i < self.len() {
-            Ok(i)
-        } else {
-            Err(InvalidMove::CellIndex {
-                cell: i,
-                cells: self.len(),
-            })
-        }
+        self.on_board(cell).ok_or(InvalidMove::CellIndex {
+            cell: usize::from(cell),
+            cells: self.len(),
+        })
     }
 
     /// Writes a cell's name (for printing moves); an index off the board, which only a
@@ -249,6 +251,27 @@ mod tests {
         assert_eq!(b.neighbours(0).iter().collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(b.index(Coord::new(1, 2)), Some(7));
         assert_eq!(b.index(Coord::new(3, 0)), None);
+    }
+
+    #[test]
+    fn cells_of_moves() {
+        struct Name<'a>(&'a Board, Cell);
+        impl fmt::Display for Name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_name(self.1, f)
+            }
+        }
+        let b = Board::square(3);
+        assert_eq!(b.cell(Coord::new(1, 2)), Some(7));
+        assert_eq!(b.cell(Coord::new(3, 0)), None);
+        assert_eq!((b.on_board(8), b.on_board(9)), (Some(8), None));
+        assert_eq!(b.check_cell(8), Ok(8));
+        assert_eq!(
+            b.check_cell(9),
+            Err(InvalidMove::CellIndex { cell: 9, cells: 9 })
+        );
+        assert_eq!(Name(&b, 7).to_string(), "b3");
+        assert_eq!(Name(&b, 200).to_string(), "#200");
     }
 
     #[test]

@@ -792,7 +792,7 @@ impl Game for Migong {
     fn action_of(&self, mv: MigongMove) -> Option<usize> {
         match mv {
             MigongMove::Place { cell, piece } => {
-                Some(Self::board().check_cell(cell).ok()? * 64 + piece.0 as usize)
+                Some(Self::board().on_board(cell)? * 64 + piece.0 as usize)
             }
             MigongMove::Swap => Some(CELLS * 64),
             MigongMove::Pass => Some(CELLS * 64 + 1),
@@ -839,7 +839,7 @@ impl Game for Migong {
 
     fn move_cells(&self, mv: MigongMove) -> Vec<usize> {
         match mv {
-            MigongMove::Place { cell, .. } => Self::board().check_cell(cell).into_iter().collect(),
+            MigongMove::Place { cell, .. } => Self::board().on_board(cell).into_iter().collect(),
             MigongMove::Swap | MigongMove::Pass => Vec::new(),
         }
     }

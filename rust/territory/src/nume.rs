@@ -778,12 +778,12 @@ impl Game for Nume {
     fn action_of(&self, mv: NumeMove) -> Option<usize> {
         let n = self.n_cells();
         match mv {
-            NumeMove::Place { cell, number: None } => self.board.check_cell(cell).ok(),
+            NumeMove::Place { cell, number: None } => self.board.on_board(cell),
             NumeMove::Place {
                 cell,
                 number: Some(w),
             } => {
-                let c = self.board.check_cell(cell).ok()?;
+                let c = self.board.on_board(cell)?;
                 ((w as usize) <= n).then(|| n + c * (n + 1) + w as usize)
             }
             NumeMove::Komi { k, to } => {
@@ -843,7 +843,7 @@ impl Game for Nume {
 
     fn move_cells(&self, mv: NumeMove) -> Vec<usize> {
         match mv {
-            NumeMove::Place { cell, .. } => self.board.check_cell(cell).into_iter().collect(),
+            NumeMove::Place { cell, .. } => self.board.on_board(cell).into_iter().collect(),
             NumeMove::Komi { .. } | NumeMove::Side(_) => Vec::new(),
         }
     }

@@ -558,18 +558,12 @@ impl Game for Tabik {
         let e = self.num_edges();
         match mv {
             TabikMove::Place { black, white } => {
-                let (b, w) = (
-                    self.board.check_cell(black).ok()?,
-                    self.board.check_cell(white).ok()?,
-                );
+                let (b, w) = (self.board.on_board(black)?, self.board.on_board(white)?);
                 let (edge, first, _) = self.edge(b, w)?;
                 Some(2 * edge + (b != first) as usize)
             }
             TabikMove::StoneSwap { first, second } => {
-                let (a, b) = (
-                    self.board.check_cell(first).ok()?,
-                    self.board.check_cell(second).ok()?,
-                );
+                let (a, b) = (self.board.on_board(first)?, self.board.on_board(second)?);
                 let (edge, _, _) = self.edge(a, b)?;
                 Some(2 * e + edge)
             }
@@ -630,7 +624,7 @@ impl Game for Tabik {
         };
         squares
             .into_iter()
-            .filter_map(|s| self.board.check_cell(s).ok())
+            .filter_map(|s| self.board.on_board(s))
             .collect()
     }
 

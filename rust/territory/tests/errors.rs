@@ -75,6 +75,10 @@ fn tabik_reasons() {
         }
         .into())
     );
+    assert_eq!(
+        g.check(off).unwrap_err().to_string(),
+        "cell index 200 is not on the board (its cells are 0 to 63)"
+    );
     assert_eq!(g.action_of(off), None);
     assert!(g.move_cells(off).is_empty());
     let swap = territory::TabikMove::StoneSwap {
@@ -203,4 +207,85 @@ fn excerpt_in_messages() {
     let message = g.parse_move(&text).unwrap_err().to_string();
     assert!(message.contains(&Excerpt::new(&text).to_string()));
     assert!(message.len() < 200, "{message}");
+}
+
+/// Move values built in code with every cell index 0..=255: an index off the board is
+/// refused by `check` as `CellIndex` (never a panic) and has no action or cells; one on
+/// the board prints as a move string that parses back to it.
+fn any_cell_index<G: Game>(game: &G, moves: impl Fn(Cell) -> Vec<G::Move>) {
+    for cell in 0..=255u8 {
+        for mv in moves(cell) {
+            let cells = game.num_cells();
+            let text = game.move_text(mv).to_string();
+            if usize::from(cell) < cells {
+                assert!(
+                    !matches!(
+                        game.check(mv),
+                        Err(MoveError::Invalid(InvalidMove::CellIndex { .. }))
+                    ),
+                    "{text}"
+                );
+                assert_eq!(game.parse_move(&text), Ok(mv), "{text}");
+            } else {
+                let refused = Err(InvalidMove::CellIndex {
+                    cell: usize::from(cell),
+                    cells,
+                }
+                .into());
+                assert_eq!(game.check(mv), refused, "{text}");
+                assert_eq!(game.action_of(mv), None, "{text}");
+                assert!(text.contains(&format!("#{cell}")), "{text}");
+                let mut copy = game.clone();
+                assert!(copy.play(mv).is_err());
+                assert_eq!(copy.history(), game.history());
+            }
+        }
+    }
+}
+
+#[test]
+fn move_values_with_any_cell_index() {
+    use territory::{MigongMove, NumeMove, TabikMove};
+    for size in [2, 5, 8, 9, 16] {
+        let mut g = tabik(size);
+        g.play_str("a1-a2").unwrap();
+        // A placement or stone swap with the cell in either place; the other on the board.
+        any_cell_index(&g, |c| {
+            vec![
+                TabikMove::Place { black: c, white: 0 },
+                TabikMove::Place { black: 1, white: c },
+                TabikMove::StoneSwap {
+                    first: 0,
+                    second: c.max(1),
+                },
+            ]
+        });
+    }
+    for config in [
+        NumeConfig::default(),
+        NumeConfig {
+            n: 8,
+            ..NumeConfig::default()
+        },
+        NumeConfig {
+            square: Some(16),
+            ..NumeConfig::default()
+        },
+    ] {
+        let g = Nume::new(config).unwrap();
+        any_cell_index(&g, |cell| {
+            [None, Some(0), Some(7)]
+                .map(|number| NumeMove::Place { cell, number })
+                .to_vec()
+        });
+    }
+    let g = Migong::new(MigongConfig::default()).unwrap();
+    any_cell_index(&g, |cell| {
+        [0, 21, 63]
+            .map(|p| MigongMove::Place {
+                cell,
+                piece: territory::migong::Piece(p),
+            })
+            .to_vec()
+    });
 }
