@@ -1,10 +1,10 @@
 //! Helpers shared by the fuzz targets: games with parameters chosen by the fuzz input,
 //! and the checks every move must pass (modelled on shakmaty's `legals_are_legal`).
 
-use territory::migong::{Border, GroupSize, BORDER_EDGES};
+use territory::migong::{Border, GroupSize, Piece, BORDER_EDGES};
 use territory::{
-    Color, Game, GroupInfo, Migong, MigongConfig, Nume, NumeConfig, NumeMove, Seat, Tabik,
-    TabikConfig,
+    Color, Game, GroupInfo, Migong, MigongConfig, MigongMove, Nume, NumeConfig, NumeMove, Seat,
+    Tabik, TabikConfig, TabikMove,
 };
 
 /// Reads the fuzz input front to back; past the end every read gives zeros.
@@ -104,26 +104,89 @@ pub fn migong(input: &mut Input) -> Migong {
 pub trait FuzzGame: Game + PartialEq {
     /// The move `legal_moves()` lists in place of `mv`, legal exactly when `mv` is: `mv`
     /// itself, except for Nume stones with a number above the number of cells (legal, but
-    /// without an action number, so listed with the number 0 instead).
+    /// without an action number, so listed with the number 0 instead) and Tabik stone
+    /// swaps built with the higher square first (listed with the lower first).
     fn listed_form(&self, mv: Self::Move) -> Self::Move {
         mv
     }
+
+    /// A move value built from the input as code could build it: any cell index 0 to
+    /// 255 (on the board or not), any piece or number.
+    fn raw_move(input: &mut Input) -> Self::Move;
 }
 
-impl FuzzGame for Tabik {}
-impl FuzzGame for Migong {}
+impl FuzzGame for Tabik {
+    fn listed_form(&self, mv: TabikMove) -> TabikMove {
+        match mv {
+            TabikMove::StoneSwap { first, second } if first > second => TabikMove::StoneSwap {
+                first: second,
+                second: first,
+            },
+            other => other,
+        }
+    }
+
+    fn raw_move(input: &mut Input) -> TabikMove {
+        let (kind, a, b) = (input.byte(), input.byte(), input.byte());
+        match kind % 4 {
+            0 => TabikMove::Place { black: a, white: b },
+            1 => TabikMove::StoneSwap {
+                first: a,
+                second: b,
+            },
+            2 => TabikMove::Swap,
+            _ => TabikMove::Pass,
+        }
+    }
+}
+
+impl FuzzGame for Migong {
+    fn raw_move(input: &mut Input) -> MigongMove {
+        let (kind, cell, piece) = (input.byte(), input.byte(), input.byte());
+        match kind % 3 {
+            0 => MigongMove::Place {
+                cell,
+                piece: Piece(piece),
+            },
+            1 => MigongMove::Swap,
+            _ => MigongMove::Pass,
+        }
+    }
+}
 
 impl FuzzGame for Nume {
     fn listed_form(&self, mv: NumeMove) -> NumeMove {
         match mv {
             NumeMove::Place {
                 cell,
-                number: Some(_),
-            } if self.action_of(mv).is_none() => NumeMove::Place {
-                cell,
-                number: Some(0),
-            },
+                number: Some(w),
+            } if w <= territory::nume::MAX_NUMBER && self.action_of(mv).is_none() => {
+                NumeMove::Place {
+                    cell,
+                    number: Some(0),
+                }
+            }
             other => other,
+        }
+    }
+
+    fn raw_move(input: &mut Input) -> NumeMove {
+        let (kind, cell) = (input.byte(), input.byte());
+        let color = Color::BOTH[(kind >> 4 & 1) as usize];
+        match kind % 3 {
+            0 => NumeMove::Place {
+                cell,
+                number: match kind >> 2 & 3 {
+                    0 => None,
+                    1 => Some(input.byte() as u32),
+                    _ => Some(input.u32()),
+                },
+            },
+            1 => NumeMove::Komi {
+                k: input.u32() as u64,
+                to: color,
+            },
+            _ => NumeMove::Side(color),
         }
     }
 }
@@ -154,7 +217,7 @@ pub fn fingerprint<G: Game>(
 /// A parsed move: it prints as a move string that parses back to it, and its action
 /// number (if any) leads back to it.
 pub fn check_parsed<G: Game>(game: &G, mv: G::Move) {
-    let text = mv.to_string();
+    let text = game.move_text(mv).to_string();
     assert_eq!(game.parse_move(&text), Ok(mv), "{text} does not parse back");
     if let Some(a) = game.action_of(mv) {
         assert!(a < game.num_actions(), "{text}: action {a} out of range");
@@ -167,30 +230,31 @@ pub fn check_parsed<G: Game>(game: &G, mv: G::Move) {
 pub fn check_move<G: FuzzGame>(game: &mut G, mv: G::Move, legal: &[G::Move]) -> bool {
     let verdict = game.check(mv);
     let listed = legal.contains(&game.listed_form(mv));
+    let text = game.move_text(mv).to_string();
     assert_eq!(
         verdict.is_ok(),
         listed,
-        "check({mv}) = {verdict:?} but legal_moves() {} it",
+        "check({text}) = {verdict:?} but legal_moves() {} it",
         if listed { "lists" } else { "does not list" }
     );
     let before = game.clone();
     let print = fingerprint(game);
     match game.play(mv) {
         Ok(()) => {
-            assert!(listed, "{mv} played though not listed");
+            assert!(listed, "{text} played though not listed");
             assert_eq!(game.history().last(), Some(&mv));
-            assert_eq!(game.undo(), Some(mv), "undo of {mv}");
-            assert_eq!(*game, before, "play and undo of {mv}");
-            assert_eq!(fingerprint(game), print, "play and undo of {mv}");
+            assert_eq!(game.undo(), Some(mv), "undo of {text}");
+            assert_eq!(*game, before, "play and undo of {text}");
+            assert_eq!(fingerprint(game), print, "play and undo of {text}");
             true
         }
         Err(e) => {
-            assert!(!listed, "{mv} is listed but play says {e}");
+            assert!(!listed, "{text} is listed but play says {e}");
             assert!(!e.to_string().is_empty());
             assert_eq!(
                 fingerprint(game),
                 print,
-                "failed play of {mv} changed the state"
+                "failed play of {text} changed the state"
             );
             false
         }
@@ -219,7 +283,8 @@ pub fn fuzz_text<G: FuzzGame>(game: &mut G, text: &str) {
 }
 
 /// Plays a game from the fuzz input: each step tries an arbitrary string, an arbitrary
-/// action number, or a listed move, checks it, and keeps it when legal.
+/// action number, a move value built from raw bytes, or a listed move, checks it, and
+/// keeps it when legal.
 pub fn fuzz_sequence<G: FuzzGame>(game: &mut G, input: &mut Input) {
     let mut steps = 0;
     while !input.is_empty() && steps < 400 {
@@ -246,6 +311,7 @@ pub fn fuzz_sequence<G: FuzzGame>(game: &mut G, input: &mut Input) {
                 }
                 mv
             }
+            2 => Some(G::raw_move(input)),
             _ if legal.is_empty() => None,
             _ => Some(legal[input.u32() as usize % legal.len()]),
         };

@@ -152,10 +152,10 @@ impl MoveNames {
     ) -> Bound<'py, PyString> {
         match game.action_of(mv) {
             Some(a) => self.0[a]
-                .get_or_init(|| PyString::new(py, &mv.to_string()).unbind())
+                .get_or_init(|| PyString::new(py, &game.move_text(mv).to_string()).unbind())
                 .bind(py)
                 .clone(),
-            None => PyString::new(py, &mv.to_string()),
+            None => PyString::new(py, &game.move_text(mv).to_string()),
         }
     }
 }

@@ -67,7 +67,10 @@ fn uct_analyse(
         running(&game)?;
         let a = py.detach(|| search::analyse(&game, &config));
         Ok((
-            a.moves.iter().map(|m| m.to_string()).collect(),
+            a.moves
+                .iter()
+                .map(|&m| game.move_text(m).to_string())
+                .collect(),
             a.visits,
             a.values,
             a.value,
@@ -88,10 +91,13 @@ fn solve(
         match py.detach(|| search::solve(&game, max_nodes)) {
             Ok(s) => Ok((
                 s.value,
-                s.best_moves.iter().map(|m| m.to_string()).collect(),
+                s.best_moves
+                    .iter()
+                    .map(|&m| game.move_text(m).to_string())
+                    .collect(),
                 s.move_values
                     .iter()
-                    .map(|(m, v)| (m.to_string(), *v))
+                    .map(|&(m, v)| (game.move_text(m).to_string(), v))
                     .collect(),
                 s.nodes,
             )),

@@ -49,9 +49,8 @@ impl PyTabik {
     fn board<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let stones = PyDict::new(py);
         for cell in 0..self.game.num_cells() {
-            let name = self.game.cell_name(cell);
-            let coord = territory::Coord::parse(&name).expect("own cell names parse");
-            if let Some(color) = self.game.stone_at(coord) {
+            if let Some(color) = self.game.stone_at(cell) {
+                let name = self.game.cell_name(cell);
                 stones.set_item(name, <Tabik as Game>::COLOR_NAMES[color.index()])?;
             }
         }

@@ -2,16 +2,21 @@
 //! names, neighbour sets and, on hex boards, the neighbour in each direction.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::bitset::Bits;
 use crate::coords::Coord;
+use crate::error::InvalidMove;
 
 /// The six hex directions in axial (dq, dr), in the fixed order of RULES.md:
 /// E, NE, NW, W, SW, SE.
 pub const HEX_DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 const SQUARE_DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const TABLE: usize = 32;
+/// A cell index, as moves carry it: boards have at most 256 cells, numbered from 0.
+pub type Cell = u8;
+
 /// Marks a (column, row) with no cell; cell indices go up to 255, so the table holds u16.
 const NONE: u16 = u16::MAX;
 
@@ -162,6 +167,38 @@ impl Board {
         self.names[cell]
     }
 
+    /// The cell index of a name, as a move carries it, if the cell is on this board.
+    #[inline]
+    pub fn cell(&self, name: Coord) -> Option<Cell> {
+        self.index(name).map(|i| i as Cell)
+    }
+
+    /// The index of a cell a move carries, if it is on this board (only a move built in
+    /// code can carry one that is not).
+    #[inline]
+    pub fn on_board(&self, cell: Cell) -> Option<usize> {
+        let i = usize::from(cell);
+        (i < self.len()).then_some(i)
+    }
+
+    /// [`Board::on_board`], or why the cell is not on this board.
+    #[inline]
+    pub fn check_cell(&self, cell: Cell) -> Result<usize, InvalidMove> {
+        self.on_board(cell).ok_or(InvalidMove::CellIndex {
+            cell: usize::from(cell),
+            cells: self.len(),
+        })
+    }
+
+    /// Writes a cell's name (for printing moves); an index off the board, which only a
+    /// move built in code can carry, is written `#` and the index.
+    pub fn write_name(&self, cell: Cell, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.names.get(usize::from(cell)) {
+            Some(name) => write!(f, "{name}"),
+            None => write!(f, "#{cell}"),
+        }
+    }
+
     /// Axial (q, r) or (column, row).
     pub fn position(&self, cell: usize) -> (i32, i32) {
         self.positions[cell]
@@ -214,6 +251,27 @@ mod tests {
         assert_eq!(b.neighbours(0).iter().collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(b.index(Coord::new(1, 2)), Some(7));
         assert_eq!(b.index(Coord::new(3, 0)), None);
+    }
+
+    #[test]
+    fn cells_of_moves() {
+        struct Name<'a>(&'a Board, Cell);
+        impl fmt::Display for Name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_name(self.1, f)
+            }
+        }
+        let b = Board::square(3);
+        assert_eq!(b.cell(Coord::new(1, 2)), Some(7));
+        assert_eq!(b.cell(Coord::new(3, 0)), None);
+        assert_eq!((b.on_board(8), b.on_board(9)), (Some(8), None));
+        assert_eq!(b.check_cell(8), Ok(8));
+        assert_eq!(
+            b.check_cell(9),
+            Err(InvalidMove::CellIndex { cell: 9, cells: 9 })
+        );
+        assert_eq!(Name(&b, 7).to_string(), "b3");
+        assert_eq!(Name(&b, 200).to_string(), "#200");
     }
 
     #[test]

@@ -135,7 +135,10 @@ impl<G: Learn> VecEnv<G> {
                     };
                     game.check(mv).err().map(|e| StepError {
                         index,
-                        message: format!("action {action} ({mv}) is illegal: {e}"),
+                        message: format!(
+                            "action {action} ({}) is illegal: {e}",
+                            game.move_text(mv)
+                        ),
                     })
                 })
         });

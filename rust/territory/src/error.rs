@@ -87,6 +87,9 @@ pub enum InvalidMove {
     RowZero(char),
     /// A cell that is not on the board; `side` is the side of a square board.
     OffBoard { cell: Coord, side: Option<usize> },
+    /// A move built in code carries a cell index the board does not have (`cells`: the
+    /// board's number of cells).
+    CellIndex { cell: usize, cells: usize },
     /// Migong: `g7` names the central border, not a cell.
     CentralBorder(Coord),
     /// Migong: not six letters B or Y.
@@ -127,6 +130,11 @@ impl fmt::Display for InvalidMove {
             InvalidMove::OffBoard { cell, side: None } => {
                 write!(f, "cell {cell} is not on the board")
             }
+            InvalidMove::CellIndex { cell, cells } => write!(
+                f,
+                "cell index {cell} is not on the board (its cells are 0 to {})",
+                cells.saturating_sub(1)
+            ),
             InvalidMove::CentralBorder(cell) => {
                 write!(f, "{cell} is the central border, not a cell")
             }

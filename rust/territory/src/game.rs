@@ -160,8 +160,9 @@ impl WinRule {
 /// Every game implements the required methods; checked play, outcome and the random
 /// policy used by playouts are provided on top of them.
 pub trait Game: Clone + Send + Sync + fmt::Debug {
-    /// A move, including the pie `swap` and `pass` where the game has them.
-    type Move: Copy + Eq + fmt::Debug + fmt::Display + Send + Sync;
+    /// A move, including the pie `swap` and `pass` where the game has them. Moves carry
+    /// cell indices, not names: [`Game::move_text`] writes one as text.
+    type Move: Copy + Eq + fmt::Debug + Send + Sync;
     /// A seat's score (integers in Migong and Tabik, half-points in Nume).
     type Score: Copy + PartialOrd + fmt::Debug + Into<f64>;
 
@@ -196,6 +197,8 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     /// the position: an error means the text is not a move of this game with these
     /// parameters at all.
     fn parse_move(&self, text: &str) -> Result<Self::Move, InvalidMove>;
+    /// Writes a move's canonical string (what [`Game::parse_move`] reads back).
+    fn fmt_move(&self, mv: Self::Move, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     /// Size of the integer action space.
     fn num_actions(&self) -> usize;
     /// The action number of a move, if it has one.
@@ -276,6 +279,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
         crate::playout::play_out_observed(self, rng, |_, _| {})
     }
 
+    /// A move as text, for `format!` and `to_string()`: cell names come from this game's
+    /// board.
+    fn move_text(&self, mv: Self::Move) -> MoveText<'_, Self> {
+        MoveText { game: self, mv }
+    }
+
     /// Number of cells on the board.
     fn num_cells(&self) -> usize {
         self.geometry().len()
@@ -338,6 +347,18 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
             self.undo();
         }
         nodes
+    }
+}
+
+/// A move with the game that names its cells: displays as the move's canonical string.
+pub struct MoveText<'a, G: Game> {
+    game: &'a G,
+    mv: G::Move,
+}
+
+impl<G: Game> fmt::Display for MoveText<'_, G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.game.fmt_move(self.mv, f)
     }
 }
 

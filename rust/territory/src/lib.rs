@@ -34,10 +34,11 @@ pub mod turns;
 pub mod zobrist;
 
 pub use bitset::Bits;
+pub use board::Cell;
 pub use coords::Coord;
 pub use error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 pub use game::WinRule;
-pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
+pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, MoveText, Seat};
 pub use learn::Learn;
 pub use migong::{Migong, MigongConfig, MigongMove};
 pub use nume::{Nume, NumeConfig, NumeMove};

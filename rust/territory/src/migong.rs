@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use rand::{Rng, RngExt};
 
-use crate::board::Board;
+use crate::board::{Board, Cell};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
@@ -112,22 +112,12 @@ impl Default for MigongConfig {
     }
 }
 
-/// A Migong action.
+/// A Migong action; `cell` is a cell index ([`Game::move_text`] names it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MigongMove {
-    Place { cell: Coord, piece: Piece },
+    Place { cell: Cell, piece: Piece },
     Swap,
     Pass,
-}
-
-impl fmt::Display for MigongMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MigongMove::Place { cell, piece } => write!(f, "{cell}:{piece}"),
-            MigongMove::Swap => f.write_str("swap"),
-            MigongMove::Pass => f.write_str("pass"),
-        }
-    }
 }
 
 /// The fixed geometry: the board, and which edges of each cell are border edges.
@@ -553,12 +543,12 @@ impl Migong {
         }
     }
 
-    fn index_of(&self, cell: Coord) -> Result<usize, InvalidMove> {
+    fn index_of(&self, cell: Coord) -> Result<Cell, InvalidMove> {
         if cell == Coord::new(6, 6) {
             return Err(InvalidMove::CentralBorder(cell));
         }
         Self::board()
-            .index(cell)
+            .cell(cell)
             .ok_or(InvalidMove::OffBoard { cell, side: None })
     }
 }
@@ -585,14 +575,13 @@ impl Game for Migong {
         }
         let start = out.len();
         let set = self.remaining[self.mover_color().index()];
-        let board = Self::board();
         for cell in 0..CELLS {
             let mut fitting = self.fit[cell] & set;
             while fitting != 0 {
                 let p = fitting.trailing_zeros() as u8;
                 fitting &= fitting - 1;
                 out.push(MigongMove::Place {
-                    cell: board.name(cell),
+                    cell: cell as Cell,
                     piece: Piece(p),
                 });
             }
@@ -641,7 +630,7 @@ impl Game for Migong {
             fitting &= fitting - 1;
         }
         Some(MigongMove::Place {
-            cell: Self::board().name(cell),
+            cell: cell as Cell,
             piece: Piece(fitting.trailing_zeros() as u8),
         })
     }
@@ -653,7 +642,7 @@ impl Game for Migong {
                     let pattern = format!("pattern {}", piece.0);
                     return Err(InvalidMove::Piece(Excerpt::new(&pattern)).into());
                 }
-                self.index_of(cell)?
+                Self::board().check_cell(cell)?
             }
             MigongMove::Swap | MigongMove::Pass => 0,
         };
@@ -662,12 +651,13 @@ impl Game for Migong {
         }
         let color = self.mover_color();
         match mv {
-            MigongMove::Place { cell: coord, piece } => {
+            MigongMove::Place { piece, .. } => {
                 // Legality is the move generator's: the piece is in the mover's set and
                 // fits the cell. The rest only says why not.
                 if (self.fit[cell] & self.remaining[color.index()]) >> piece.0 & 1 == 1 {
                     return Ok(());
                 }
+                let coord = Self::board().name(cell);
                 if self.pieces[cell].is_some() {
                     return Err(IllegalMove::Occupied(coord).into());
                 }
@@ -705,7 +695,7 @@ impl Game for Migong {
         match mv {
             MigongMove::Place { cell, piece } => {
                 let color = self.mover_color();
-                let cell = Self::board().index(cell).unwrap();
+                let cell = usize::from(cell);
                 self.set_piece(cell, Some(piece));
                 self.remaining[color.index()] &= !(1 << piece.0);
                 self.drop_pattern(color.index(), piece.0);
@@ -723,7 +713,7 @@ impl Game for Migong {
         match mv {
             MigongMove::Place { cell, piece } => {
                 let color = self.mover_color();
-                let cell = Self::board().index(cell).unwrap();
+                let cell = usize::from(cell);
                 self.set_piece(cell, None);
                 self.remaining[color.index()] |= 1 << piece.0;
                 for c in 0..CELLS {
@@ -779,10 +769,20 @@ impl Game for Migong {
             text: Excerpt::new(text),
             examples: "'h7:BYBYBY', 'swap' or 'pass'",
         })?;
-        let coord = Coord::parse(cell)?;
-        self.index_of(coord)?;
+        let cell = self.index_of(Coord::parse(cell)?)?;
         let piece = Piece::parse(piece).ok_or_else(|| InvalidMove::Piece(Excerpt::new(piece)))?;
-        Ok(MigongMove::Place { cell: coord, piece })
+        Ok(MigongMove::Place { cell, piece })
+    }
+
+    fn fmt_move(&self, mv: MigongMove, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match mv {
+            MigongMove::Place { cell, piece } => {
+                Self::board().write_name(cell, f)?;
+                write!(f, ":{piece}")
+            }
+            MigongMove::Swap => f.write_str("swap"),
+            MigongMove::Pass => f.write_str("pass"),
+        }
     }
 
     fn num_actions(&self) -> usize {
@@ -792,7 +792,7 @@ impl Game for Migong {
     fn action_of(&self, mv: MigongMove) -> Option<usize> {
         match mv {
             MigongMove::Place { cell, piece } => {
-                Some(Self::board().index(cell)? * 64 + piece.0 as usize)
+                Some(Self::board().on_board(cell)? * 64 + piece.0 as usize)
             }
             MigongMove::Swap => Some(CELLS * 64),
             MigongMove::Pass => Some(CELLS * 64 + 1),
@@ -802,7 +802,7 @@ impl Game for Migong {
     fn move_of(&self, action: usize) -> Option<MigongMove> {
         Some(match action {
             a if a < CELLS * 64 => MigongMove::Place {
-                cell: Self::board().name(a / 64),
+                cell: (a / 64) as Cell,
                 piece: Piece((a % 64) as u8),
             },
             a if a == CELLS * 64 => MigongMove::Swap,
@@ -839,7 +839,7 @@ impl Game for Migong {
 
     fn move_cells(&self, mv: MigongMove) -> Vec<usize> {
         match mv {
-            MigongMove::Place { cell, .. } => Self::board().index(cell).into_iter().collect(),
+            MigongMove::Place { cell, .. } => Self::board().on_board(cell).into_iter().collect(),
             MigongMove::Swap | MigongMove::Pass => Vec::new(),
         }
     }

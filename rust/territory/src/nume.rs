@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rand::{Rng, RngExt};
 
 use crate::bitset::Bits;
-use crate::board::Board;
+use crate::board::{Board, Cell};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
@@ -57,11 +57,11 @@ impl Default for NumeConfig {
     }
 }
 
-/// A Nume action.
+/// A Nume action; cells are cell indices ([`Game::move_text`] names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NumeMove {
     /// A stone of the mover's colour; `number` exactly when it starts a new group.
-    Place { cell: Coord, number: Option<u32> },
+    Place { cell: Cell, number: Option<u32> },
     /// Komi phase, seat 0: komi `k + 0.5` to `to`.
     Komi { k: u64, to: Color },
     /// Komi phase, seat 1: the colour seat 1 will play.
@@ -69,20 +69,6 @@ pub enum NumeMove {
 }
 
 const COLOR_NAMES: [&str; 2] = ["black", "white"];
-
-impl fmt::Display for NumeMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NumeMove::Place { cell, number: None } => write!(f, "{cell}"),
-            NumeMove::Place {
-                cell,
-                number: Some(w),
-            } => write!(f, "{cell}={w}"),
-            NumeMove::Komi { k, to } => write!(f, "komi {k}.5 {}", COLOR_NAMES[to.index()]),
-            NumeMove::Side(color) => write!(f, "side {}", COLOR_NAMES[color.index()]),
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -483,13 +469,13 @@ impl Nume {
         let r = rng.random_range(0..total);
         Some(if r < plain {
             NumeMove::Place {
-                cell: self.board.name(joining.select(r)),
+                cell: joining.select(r) as Cell,
                 number: None,
             }
         } else {
             let r = r - plain;
             NumeMove::Place {
-                cell: self.board.name(starting.select(r / (n + 1))),
+                cell: starting.select(r / (n + 1)) as Cell,
                 number: Some((r % (n + 1)) as u32),
             }
         })
@@ -499,8 +485,8 @@ impl Nume {
     /// on sets of type `S`, adding it to the group forest if `GROUPS`. Returns the
     /// change of the board key (callers that do not keep it skip computing it).
     #[inline]
-    fn place<S: CellSet, const GROUPS: bool>(&mut self, cell: Coord, number: Option<u32>) -> u64 {
-        let i = self.board.index(cell).unwrap();
+    fn place<S: CellSet, const GROUPS: bool>(&mut self, cell: Cell, number: Option<u32>) -> u64 {
+        let i = usize::from(cell);
         let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
         let color = (black.count() + white.count()) % 2;
         let neighbours = S::load(&self.board.neighbours(i));
@@ -535,7 +521,7 @@ impl Nume {
         }
         let placed = &self.history[self.history.len() - self.groups_behind..];
         let cell_of = |mv: &NumeMove| match *mv {
-            NumeMove::Place { cell, number } => (self.board.index(cell).unwrap(), number),
+            NumeMove::Place { cell, number } => (usize::from(cell), number),
             _ => unreachable!("a playout leaves out placements only"),
         };
         // The stones before those placements, then each placement in turn.
@@ -631,17 +617,16 @@ impl Nume {
     fn validate(&self, mv: NumeMove) -> Result<(), InvalidMove> {
         match mv {
             NumeMove::Place { cell, number } => {
-                if self.board.index(cell).is_none() {
-                    return Err(InvalidMove::OffBoard { cell, side: None });
-                }
+                self.board.check_cell(cell)?;
                 if number.is_some_and(|w| w > MAX_NUMBER) {
-                    return Err(InvalidMove::NumberTooLarge(Excerpt::new(&mv.to_string())));
+                    let text = self.move_text(mv).to_string();
+                    return Err(InvalidMove::NumberTooLarge(Excerpt::new(&text)));
                 }
                 Ok(())
             }
             NumeMove::Komi { k, .. } if k > self.n_cells() as u64 => {
                 Err(InvalidMove::KomiTooLarge {
-                    text: Excerpt::new(&mv.to_string()),
+                    text: Excerpt::new(&self.move_text(mv).to_string()),
                     max: self.n_cells(),
                 })
             }
@@ -692,14 +677,13 @@ impl Game for Nume {
             Phase::ChooseSide => out.extend(Color::BOTH.map(NumeMove::Side)),
             Phase::Stones => {
                 let (joining, starting) = self.placements();
-                let name = |c| self.board.name(c);
                 out.extend(joining.iter().map(|c| NumeMove::Place {
-                    cell: name(c),
+                    cell: c as Cell,
                     number: None,
                 }));
                 for c in starting {
                     out.extend((0..=self.n_cells() as u32).map(|w| NumeMove::Place {
-                        cell: name(c),
+                        cell: c as Cell,
                         number: Some(w),
                     }));
                 }
@@ -732,7 +716,8 @@ impl Game for Nume {
             (NumeMove::Komi { .. }, Phase::ChooseKomi) => Ok(()),
             (NumeMove::Side(_), Phase::ChooseSide) => Ok(()),
             (NumeMove::Place { cell, number }, Phase::Stones) => {
-                let i = self.board.index(cell).expect("validated");
+                let i = usize::from(cell);
+                let cell = self.board.name(i);
                 // The generator's sets decide; the rest says why not.
                 let (joining, starting) = self.placements();
                 match number {
@@ -782,7 +767,7 @@ impl Game for Nume {
         let mv = self.history.pop()?;
         match mv {
             NumeMove::Place { cell, .. } => {
-                let i = self.board.index(cell).unwrap();
+                let i = usize::from(cell);
                 let color = if self.stones[0].contains(i) {
                     Color::First
                 } else {
@@ -842,7 +827,7 @@ impl Game for Nume {
             NumeMove::Komi { .. } => Seat::First,
             NumeMove::Side(_) => Seat::Second,
             NumeMove::Place { cell, .. } => {
-                let (color, _) = self.stone_at(self.board.index(cell)?)?;
+                let (color, _) = self.stone_at(usize::from(cell))?;
                 self.seat_of(color)
             }
         })
@@ -882,7 +867,7 @@ impl Game for Nume {
             Some((cell, number)) => (cell, Some(number)),
             None => (text, None),
         };
-        let cell = match Coord::parse(cell_text) {
+        let name = match Coord::parse(cell_text) {
             Err(e @ InvalidMove::RowZero(_)) => Err(e),
             other => other.map_err(|_| InvalidMove::Syntax {
                 game: "Nume",
@@ -893,9 +878,25 @@ impl Game for Nume {
         let number = number
             .map(|number| Self::parse_number(number, text))
             .transpose()?;
-        let mv = NumeMove::Place { cell, number };
-        self.validate(mv)?;
-        Ok(mv)
+        let cell = self.board.cell(name).ok_or(InvalidMove::OffBoard {
+            cell: name,
+            side: None,
+        })?;
+        Ok(NumeMove::Place { cell, number })
+    }
+
+    fn fmt_move(&self, mv: NumeMove, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match mv {
+            NumeMove::Place { cell, number } => {
+                self.board.write_name(cell, f)?;
+                match number {
+                    Some(w) => write!(f, "={w}"),
+                    None => Ok(()),
+                }
+            }
+            NumeMove::Komi { k, to } => write!(f, "komi {k}.5 {}", COLOR_NAMES[to.index()]),
+            NumeMove::Side(color) => write!(f, "side {}", COLOR_NAMES[color.index()]),
+        }
     }
 
     fn num_actions(&self) -> usize {
@@ -905,12 +906,12 @@ impl Game for Nume {
     fn action_of(&self, mv: NumeMove) -> Option<usize> {
         let n = self.n_cells();
         match mv {
-            NumeMove::Place { cell, number: None } => self.board.index(cell),
+            NumeMove::Place { cell, number: None } => self.board.on_board(cell),
             NumeMove::Place {
                 cell,
                 number: Some(w),
             } => {
-                let c = self.board.index(cell)?;
+                let c = self.board.on_board(cell)?;
                 ((w as usize) <= n).then(|| n + c * (n + 1) + w as usize)
             }
             NumeMove::Komi { k, to } => {
@@ -925,13 +926,13 @@ impl Game for Nume {
         let (komi, side) = (self.komi_base(), self.side_base());
         Some(match action {
             a if a < n => NumeMove::Place {
-                cell: self.board.name(a),
+                cell: a as Cell,
                 number: None,
             },
             a if a < komi => {
                 let a = a - n;
                 NumeMove::Place {
-                    cell: self.board.name(a / (n + 1)),
+                    cell: (a / (n + 1)) as Cell,
                     number: Some((a % (n + 1)) as u32),
                 }
             }
@@ -970,7 +971,7 @@ impl Game for Nume {
 
     fn move_cells(&self, mv: NumeMove) -> Vec<usize> {
         match mv {
-            NumeMove::Place { cell, .. } => self.board.index(cell).into_iter().collect(),
+            NumeMove::Place { cell, .. } => self.board.on_board(cell).into_iter().collect(),
             NumeMove::Komi { .. } | NumeMove::Side(_) => Vec::new(),
         }
     }
@@ -1136,7 +1137,7 @@ mod tests {
         for a in 0..g.num_actions() {
             let mv = g.move_of(a).unwrap();
             assert_eq!(g.action_of(mv), Some(a));
-            assert_eq!(g.parse_move(&mv.to_string()).unwrap(), mv);
+            assert_eq!(g.parse_move(&g.move_text(mv).to_string()).unwrap(), mv);
         }
     }
 

@@ -112,9 +112,10 @@ mod tests {
                 while let Some(mv) = game.random_move(&mut rng) {
                     for m in game.legal_moves() {
                         let cells = game.move_cells(m);
-                        assert!(cells.iter().all(|&c| c < game.num_cells()), "{m}");
+                        let text = game.move_text(m);
+                        assert!(cells.iter().all(|&c| c < game.num_cells()), "{text}");
                         if G::is_pass(m) || G::is_pie_swap(m) {
-                            assert!(cells.is_empty(), "{m}");
+                            assert!(cells.is_empty(), "{text}");
                         }
                     }
                     game.play_unchecked(mv);

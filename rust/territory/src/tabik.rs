@@ -10,7 +10,7 @@ use std::sync::Arc;
 use rand::{Rng, RngExt};
 
 use crate::bitset::Bits;
-use crate::board::Board;
+use crate::board::{Board, Cell};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
@@ -58,34 +58,24 @@ impl Default for TabikConfig {
     }
 }
 
-/// A Tabik action.
+/// A Tabik action; squares are cell indices `row * size + col` ([`Game::move_text`]
+/// names them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TabikMove {
     /// A black and a white stone on adjacent empty squares, a rod between them.
     Place {
-        black: Coord,
-        white: Coord,
+        black: Cell,
+        white: Cell,
     },
     /// Two adjacent stones of different colours trade places; `first` is the square
-    /// with the lower row, then the lower column.
+    /// with the lower index (the lower row, then the lower column).
     StoneSwap {
-        first: Coord,
-        second: Coord,
+        first: Cell,
+        second: Cell,
     },
     /// The pie rule's exchange of colours.
     Swap,
     Pass,
-}
-
-impl fmt::Display for TabikMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TabikMove::Place { black, white } => write!(f, "{black}-{white}"),
-            TabikMove::StoneSwap { first, second } => write!(f, "{first}x{second}"),
-            TabikMove::Swap => f.write_str("swap"),
-            TabikMove::Pass => f.write_str("pass"),
-        }
-    }
 }
 
 /// The board's bit sets, one `u64` word when it fits (up to 8x8), else 256 bits.
@@ -168,12 +158,11 @@ impl Tabik {
         }
     }
 
-    /// The colour of the stone on a square, if any.
-    pub fn stone_at(&self, square: Coord) -> Option<Color> {
-        let i = self.index(square)?;
+    /// The colour of the stone on a square (a cell index), if any.
+    pub fn stone_at(&self, square: usize) -> Option<Color> {
         Color::BOTH
             .into_iter()
-            .find(|c| self.stone_sets()[c.index()].contains(i))
+            .find(|c| self.stone_sets()[c.index()].contains(square))
     }
 
     /// Stones by colour: [black, white].
@@ -204,14 +193,9 @@ impl Tabik {
         east.chain(north).collect()
     }
 
-    #[inline]
-    fn index(&self, square: Coord) -> Option<usize> {
-        self.board.index(square)
-    }
-
     /// The index of a square, or why it is not one of this board's.
-    fn square_index(&self, square: Coord) -> Result<usize, InvalidMove> {
-        self.index(square).ok_or(InvalidMove::OffBoard {
+    fn square_index(&self, square: Coord) -> Result<Cell, InvalidMove> {
+        self.board.cell(square).ok_or(InvalidMove::OffBoard {
             cell: square,
             side: Some(self.k),
         })
@@ -247,7 +231,7 @@ impl Tabik {
     fn nth_choice<B: Set>(&self, choices: &Choices<B>, r: usize) -> TabikMove {
         match choices.nth(r, self.k) {
             Pick::Edge { a, b, place } => {
-                let (a, b) = (self.coord(a), self.coord(b));
+                let (a, b) = (a as Cell, b as Cell);
                 if place {
                     TabikMove::Place { black: a, white: b }
                 } else {
@@ -272,10 +256,10 @@ impl Tabik {
         }
     }
 
-    fn stone_swap(&self, first: usize, second: usize) -> TabikMove {
+    fn stone_swap(first: usize, second: usize) -> TabikMove {
         TabikMove::StoneSwap {
-            first: self.coord(first),
-            second: self.coord(second),
+            first: first as Cell,
+            second: second as Cell,
         }
     }
 
@@ -369,20 +353,6 @@ impl Tabik {
         )
     }
 
-    /// The indices of the two squares of a placement or a stone swap, from row and
-    /// column (below 256: the board has at most 16 x 16 squares).
-    ///
-    /// # Panics
-    /// If a square is off the board.
-    #[inline]
-    fn move_squares(&self, a: Coord, b: Coord) -> (usize, usize) {
-        let k = self.k;
-        let farthest = a.col.max(a.row).max(b.col).max(b.row);
-        assert!(usize::from(farthest) < k, "{a} or {b} is off the board");
-        let index = |c: Coord| usize::from((usize::from(c.row) * k + usize::from(c.col)) as u8);
-        (index(a), index(b))
-    }
-
     /// Plays a move, or takes it back: every move is its own inverse on the board.
     /// Returns the change of the board key (callers that do not keep it skip computing
     /// it).
@@ -401,7 +371,7 @@ impl Tabik {
         // A placement puts black on `a` and white on `b`; a stone swap also puts
         // white on `a` and black on `b`, so both squares change colour (without
         // branching on the kind, which is random in playouts).
-        let (a, b) = self.move_squares(a, b);
+        let (a, b) = (usize::from(a), usize::from(b));
         let dir = with_sets!(&mut self.sets, s => s.toggle(a, b, !place));
         let swap_mask = (place as u64).wrapping_sub(1);
         KEYS[0][a] ^ KEYS[1][b] ^ KEYS[2 + dir][a.min(b)] ^ ((KEYS[0][b] ^ KEYS[1][a]) & swap_mask)
@@ -413,8 +383,8 @@ impl Tabik {
         self.board_key = Some(key ^ self.apply(mv));
     }
 
-    fn place_across(&self, first: usize, second: usize, black_first: bool) -> TabikMove {
-        let (a, b) = (self.coord(first), self.coord(second));
+    fn place_across(first: usize, second: usize, black_first: bool) -> TabikMove {
+        let (a, b) = (first as Cell, second as Cell);
         if black_first {
             TabikMove::Place { black: a, white: b }
         } else {
@@ -445,13 +415,13 @@ impl Game for Tabik {
         for dir in 0..2 {
             for i in choices.place[dir] {
                 let j = self.across(i, dir);
-                out.push(self.place_across(i, j, true));
-                out.push(self.place_across(i, j, false));
+                out.push(Self::place_across(i, j, true));
+                out.push(Self::place_across(i, j, false));
             }
         }
         for dir in 0..2 {
             for i in choices.swap[dir] {
-                out.push(self.stone_swap(i, self.across(i, dir)));
+                out.push(Self::stone_swap(i, self.across(i, dir)));
             }
         }
         if choices.pie {
@@ -473,9 +443,10 @@ impl Game for Tabik {
         let (a, b) = match mv {
             TabikMove::Place { black, white } => (black, white),
             TabikMove::StoneSwap { first, second } => (first, second),
-            TabikMove::Swap | TabikMove::Pass => (Coord::new(0, 0), Coord::new(0, 0)),
+            TabikMove::Swap | TabikMove::Pass => (0, 0),
         };
-        let (i, j) = (self.square_index(a)?, self.square_index(b)?);
+        let (i, j) = (self.board.check_cell(a)?, self.board.check_cell(b)?);
+        let (a, b) = (self.coord(i), self.coord(j));
         if self.is_over() {
             return Err(IllegalMove::GameOver.into());
         }
@@ -506,7 +477,7 @@ impl Game for Tabik {
                 {
                     return Err(IllegalMove::NoStoneToSwap(c.1).into());
                 }
-                if self.stone_at(a) == self.stone_at(b) {
+                if self.stone_at(i) == self.stone_at(j) {
                     return Err(IllegalMove::SameColour(a, b).into());
                 }
                 Err(IllegalMove::Rod(a, b).into())
@@ -592,11 +563,10 @@ impl Game for Tabik {
             other => other.map_err(|_| malformed()),
         };
         let (a, b) = (square(a)?, square(b)?);
-        self.square_index(a)?;
-        self.square_index(b)?;
+        let (a, b) = (self.square_index(a)?, self.square_index(b)?);
         Ok(if sep == "-" {
             TabikMove::Place { black: a, white: b }
-        } else if (a.row, a.col) <= (b.row, b.col) {
+        } else if a <= b {
             TabikMove::StoneSwap {
                 first: a,
                 second: b,
@@ -609,6 +579,18 @@ impl Game for Tabik {
         })
     }
 
+    fn fmt_move(&self, mv: TabikMove, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (a, sep, b) = match mv {
+            TabikMove::Place { black, white } => (black, "-", white),
+            TabikMove::StoneSwap { first, second } => (first, "x", second),
+            TabikMove::Swap => return f.write_str("swap"),
+            TabikMove::Pass => return f.write_str("pass"),
+        };
+        self.board.write_name(a, f)?;
+        f.write_str(sep)?;
+        self.board.write_name(b, f)
+    }
+
     fn num_actions(&self) -> usize {
         3 * self.num_edges() + 2
     }
@@ -617,12 +599,13 @@ impl Game for Tabik {
         let e = self.num_edges();
         match mv {
             TabikMove::Place { black, white } => {
-                let (b, w) = (self.index(black)?, self.index(white)?);
+                let (b, w) = (self.board.on_board(black)?, self.board.on_board(white)?);
                 let (edge, first, _) = self.edge(b, w)?;
                 Some(2 * edge + (b != first) as usize)
             }
             TabikMove::StoneSwap { first, second } => {
-                let (edge, _, _) = self.edge(self.index(first)?, self.index(second)?)?;
+                let (a, b) = (self.board.on_board(first)?, self.board.on_board(second)?);
+                let (edge, _, _) = self.edge(a, b)?;
                 Some(2 * e + edge)
             }
             TabikMove::Swap => Some(3 * e),
@@ -644,14 +627,11 @@ impl Game for Tabik {
         Some(match action {
             a if a < 2 * e => {
                 let (first, second) = squares(a / 2);
-                self.place_across(first, second, a % 2 == 0)
+                Self::place_across(first, second, a % 2 == 0)
             }
             a if a < 3 * e => {
                 let (first, second) = squares(a - 2 * e);
-                TabikMove::StoneSwap {
-                    first: self.coord(first),
-                    second: self.coord(second),
-                }
+                Self::stone_swap(first, second)
             }
             a if a == 3 * e => TabikMove::Swap,
             a if a == 3 * e + 1 => TabikMove::Pass,
@@ -683,7 +663,10 @@ impl Game for Tabik {
             TabikMove::StoneSwap { first, second } => [first, second],
             TabikMove::Swap | TabikMove::Pass => return Vec::new(),
         };
-        squares.into_iter().filter_map(|s| self.index(s)).collect()
+        squares
+            .into_iter()
+            .filter_map(|s| self.board.on_board(s))
+            .collect()
     }
 
     fn key(&self) -> u64 {
@@ -726,8 +709,8 @@ mod tests {
         let g = game(5);
         for a in 0..g.num_actions() {
             let mv = g.move_of(a).unwrap();
-            assert_eq!(g.action_of(mv), Some(a), "{mv}");
-            assert_eq!(g.parse_move(&mv.to_string()).unwrap(), mv);
+            assert_eq!(g.action_of(mv), Some(a), "{}", g.move_text(mv));
+            assert_eq!(g.parse_move(&g.move_text(mv).to_string()).unwrap(), mv);
         }
         assert_eq!(g.move_of(g.num_actions()), None);
     }

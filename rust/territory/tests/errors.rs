@@ -1,12 +1,17 @@
 //! Typed move errors: the reason is a value, never a string to search.
 
 use territory::{
-    Coord, Excerpt, Game, IllegalMove, InvalidMove, Migong, MigongConfig, MoveError, Nume,
+    Cell, Coord, Excerpt, Game, IllegalMove, InvalidMove, Migong, MigongConfig, MoveError, Nume,
     NumeConfig, Tabik, TabikConfig,
 };
 
 fn c(name: &str) -> Coord {
     Coord::parse(name).unwrap()
+}
+
+/// The index of a named cell, as moves carry it.
+fn cell<G: Game>(game: &G, name: &str) -> Cell {
+    game.geometry().cell(c(name)).unwrap()
 }
 
 fn tabik(size: usize) -> Tabik {
@@ -57,12 +62,32 @@ fn tabik_reasons() {
         Err(IllegalMove::NoStoneToSwap(c("a3")).into())
     );
     // A move value off the board is invalid, before any legality.
+    let g = tabik(8);
     let off = territory::TabikMove::Place {
-        black: c("z99"),
-        white: c("z98"),
+        black: 200,
+        white: 201,
     };
-    assert!(g.check(off).unwrap_err().is_invalid());
+    assert_eq!(
+        g.check(off),
+        Err(InvalidMove::CellIndex {
+            cell: 200,
+            cells: 64
+        }
+        .into())
+    );
+    assert_eq!(
+        g.check(off).unwrap_err().to_string(),
+        "cell index 200 is not on the board (its cells are 0 to 63)"
+    );
     assert_eq!(g.action_of(off), None);
+    assert!(g.move_cells(off).is_empty());
+    let swap = territory::TabikMove::StoneSwap {
+        first: 63,
+        second: 64,
+    };
+    assert!(g.check(swap).unwrap_err().is_invalid());
+    assert_eq!(g.action_of(swap), None);
+    assert_eq!(g.move_text(swap).to_string(), "h8x#64");
 }
 
 #[test]
@@ -106,10 +131,19 @@ fn nume_reasons() {
         Err(IllegalMove::Occupied(c("c1")).into())
     );
     let big = territory::NumeMove::Place {
-        cell: c("b1"),
+        cell: cell(&g, "b1"),
         number: Some(u32::MAX),
     };
     assert!(g.check(big).unwrap_err().is_invalid());
+    let off = territory::NumeMove::Place {
+        cell: 6,
+        number: None,
+    };
+    assert_eq!(
+        g.check(off),
+        Err(InvalidMove::CellIndex { cell: 6, cells: 6 }.into())
+    );
+    assert_eq!(g.action_of(off), None);
 }
 
 #[test]
@@ -139,7 +173,7 @@ fn migong_reasons() {
     let yellow = g
         .legal_moves()
         .into_iter()
-        .find(|m| !m.to_string().starts_with("h8:"))
+        .find(|&m| !g.move_text(m).to_string().starts_with("h8:"))
         .unwrap();
     g.play(yellow).unwrap();
     assert!(matches!(
@@ -147,16 +181,22 @@ fn migong_reasons() {
         Err(MoveError::Illegal(IllegalMove::AlreadyUsed { .. }))
     ));
     let bad_piece = territory::MigongMove::Place {
-        cell: c("h8"),
+        cell: cell(&g, "h8"),
         piece: territory::migong::Piece(200),
     };
-    assert!(g
-        .check(territory::MigongMove::Place {
-            cell: c("a1"),
-            piece: territory::migong::Piece(1)
-        })
-        .unwrap_err()
-        .is_invalid());
+    let off = territory::MigongMove::Place {
+        cell: 126,
+        piece: territory::migong::Piece(1),
+    };
+    assert_eq!(
+        g.check(off),
+        Err(InvalidMove::CellIndex {
+            cell: 126,
+            cells: 126
+        }
+        .into())
+    );
+    assert_eq!(g.action_of(off), None);
     assert!(g.check(bad_piece).unwrap_err().is_invalid());
 }
 
@@ -167,4 +207,85 @@ fn excerpt_in_messages() {
     let message = g.parse_move(&text).unwrap_err().to_string();
     assert!(message.contains(&Excerpt::new(&text).to_string()));
     assert!(message.len() < 200, "{message}");
+}
+
+/// Move values built in code with every cell index 0..=255: an index off the board is
+/// refused by `check` as `CellIndex` (never a panic) and has no action or cells; one on
+/// the board prints as a move string that parses back to it.
+fn any_cell_index<G: Game>(game: &G, moves: impl Fn(Cell) -> Vec<G::Move>) {
+    for cell in 0..=255u8 {
+        for mv in moves(cell) {
+            let cells = game.num_cells();
+            let text = game.move_text(mv).to_string();
+            if usize::from(cell) < cells {
+                assert!(
+                    !matches!(
+                        game.check(mv),
+                        Err(MoveError::Invalid(InvalidMove::CellIndex { .. }))
+                    ),
+                    "{text}"
+                );
+                assert_eq!(game.parse_move(&text), Ok(mv), "{text}");
+            } else {
+                let refused = Err(InvalidMove::CellIndex {
+                    cell: usize::from(cell),
+                    cells,
+                }
+                .into());
+                assert_eq!(game.check(mv), refused, "{text}");
+                assert_eq!(game.action_of(mv), None, "{text}");
+                assert!(text.contains(&format!("#{cell}")), "{text}");
+                let mut copy = game.clone();
+                assert!(copy.play(mv).is_err());
+                assert_eq!(copy.history(), game.history());
+            }
+        }
+    }
+}
+
+#[test]
+fn move_values_with_any_cell_index() {
+    use territory::{MigongMove, NumeMove, TabikMove};
+    for size in [2, 5, 8, 9, 16] {
+        let mut g = tabik(size);
+        g.play_str("a1-a2").unwrap();
+        // A placement or stone swap with the cell in either place; the other on the board.
+        any_cell_index(&g, |c| {
+            vec![
+                TabikMove::Place { black: c, white: 0 },
+                TabikMove::Place { black: 1, white: c },
+                TabikMove::StoneSwap {
+                    first: 0,
+                    second: c.max(1),
+                },
+            ]
+        });
+    }
+    for config in [
+        NumeConfig::default(),
+        NumeConfig {
+            n: 8,
+            ..NumeConfig::default()
+        },
+        NumeConfig {
+            square: Some(16),
+            ..NumeConfig::default()
+        },
+    ] {
+        let g = Nume::new(config).unwrap();
+        any_cell_index(&g, |cell| {
+            [None, Some(0), Some(7)]
+                .map(|number| NumeMove::Place { cell, number })
+                .to_vec()
+        });
+    }
+    let g = Migong::new(MigongConfig::default()).unwrap();
+    any_cell_index(&g, |cell| {
+        [0, 21, 63]
+            .map(|p| MigongMove::Place {
+                cell,
+                piece: territory::migong::Piece(p),
+            })
+            .to_vec()
+    });
 }

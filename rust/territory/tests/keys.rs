@@ -29,11 +29,7 @@ impl Described for Tabik {
         self.compute_key()
     }
     fn board_text(&self) -> String {
-        let k = self.config().size as u8;
-        let stones: Vec<_> = (0..k)
-            .flat_map(|r| (0..k).map(move |c| territory::Coord::new(c, r)))
-            .map(|c| self.stone_at(c))
-            .collect();
+        let stones: Vec<_> = (0..self.num_cells()).map(|c| self.stone_at(c)).collect();
         format!("{stones:?} {:?}", self.rods())
     }
 }
@@ -178,7 +174,7 @@ fn transpositions_share_keys() {
     let pick = |g: &Migong, prefix: &str, avoid: &[String]| {
         g.legal_moves()
             .into_iter()
-            .map(|mv| mv.to_string())
+            .map(|mv| g.move_text(mv).to_string())
             .find(|mv| {
                 let (cell, piece) = mv.split_once(':').unwrap();
                 cell.starts_with(prefix) && !avoid.iter().any(|a| a.ends_with(&format!(":{piece}")))

@@ -20,7 +20,7 @@ fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
         .iter()
         .map(|&mv| {
             game.action_of(mv)
-                .unwrap_or_else(|| panic!("listed move {mv} has no action"))
+                .unwrap_or_else(|| panic!("listed move {} has no action", game.move_text(mv)))
         })
         .collect();
     assert!(
@@ -29,24 +29,29 @@ fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
     );
     for a in 0..game.num_actions() {
         let mv = game.move_of(a).expect("every action in range has a move");
-        assert_eq!(game.action_of(mv), Some(a), "{mv}");
+        let text = game.move_text(mv);
+        assert_eq!(game.action_of(mv), Some(a), "{text}");
         let listed = actions.binary_search(&a).is_ok();
         let checked = game.check(mv);
         assert_eq!(
             checked.is_ok(),
             listed,
-            "{} {game:?}: action {a} ({mv}): check says {checked:?}, listed: {listed}",
+            "{} {game:?}: action {a} ({text}): check says {checked:?}, listed: {listed}",
             G::NAME
         );
     }
     assert_eq!(game.move_of(game.num_actions()), None);
     for &mv in &moves {
-        assert_eq!(game.parse_move(&mv.to_string()), Ok(mv));
+        assert_eq!(game.parse_move(&game.move_text(mv).to_string()), Ok(mv));
     }
     let mut r = rng(seed);
     for _ in 0..8 {
         match game.random_move(&mut r) {
-            Some(mv) => assert!(moves.contains(&mv), "random_move gave {mv}, not listed"),
+            Some(mv) => assert!(
+                moves.contains(&mv),
+                "random_move gave {}, not listed",
+                game.move_text(mv)
+            ),
             None => assert!(game.is_over()),
         }
     }

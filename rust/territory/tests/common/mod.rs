@@ -120,8 +120,11 @@ pub fn play_random<G: Game, R: rand::Rng>(game: &mut G, rng: &mut R) {
             "{} {game:?} ran past its maximum length {limit}",
             G::NAME
         );
-        game.play(mv)
-            .unwrap_or_else(|e| panic!("random_move gave {mv}, which check rejects: {e}"));
+        if let Err(e) = game.check(mv) {
+            let mv = game.move_text(mv);
+            panic!("random_move gave {mv}, which check rejects: {e}");
+        }
+        game.play_unchecked(mv);
     }
     assert!(game.is_over() && game.legal_moves().is_empty());
 }
