@@ -1,0 +1,140 @@
+//! Runtime CPU-feature detection for the one hot instruction: `popcnt`.
+//!
+//! Counting the bits of a 64-bit word is at the heart of move generation (how many
+//! moves, which is the n-th). `popcnt` does it in one instruction, but it is not in the
+//! x86-64 baseline, and a global `-C target-cpu` setting would be lost in a source
+//! distribution (and would make the build crash on a CPU without it). So [`popcount`]
+//! checks once-detected support (one load and a well-predicted branch) and then runs
+//! `popcnt` as inline assembly, which, unlike a `#[target_feature]` function, inlines
+//! anywhere; without it, the portable `u64::count_ones`. Both give the same count.
+//!
+//! Setting the environment variable `TERRITORY_PORTABLE=1` before the process starts
+//! makes every count take the portable path.
+//!
+//! On other architectures (or when the compiler is already told the CPU has `popcnt`,
+//! `-C target-cpu=native`) `count_ones` is one instruction or the best there is, and this
+//! module adds nothing.
+
+// The only module of the crate with `unsafe` (the workspace lint is "deny"): executing
+// an instruction the CPU may lack, which the detection result guards.
+#![allow(unsafe_code)]
+
+/// Not detected (yet, or ever on a platform where [`DETECT`] does not run).
+const UNKNOWN: u8 = 0;
+/// No `popcnt`, or the portable path requested: `count_ones`.
+const PORTABLE: u8 = 1;
+/// `popcnt` present.
+const POPCNT: u8 = 2;
+
+/// What [`detect`] found. A plain static, not an atomic: it is written once, by the
+/// loader, before any other code of the library runs, so the compiler may treat it as
+/// the constant it is and check it once for a stretch of code rather than at every count.
+static mut LEVEL: u8 = UNKNOWN;
+
+/// Whether to run `popcnt` by inline assembly: only where the compiler does not already
+/// emit it for `count_ones`.
+const DISPATCH: bool = cfg!(all(target_arch = "x86_64", not(target_feature = "popcnt")));
+
+/// Runs [`detect`] when the library is loaded (program start for a binary, `dlopen` for
+/// the Python extension), like a C constructor.
+#[cfg(target_arch = "x86_64")]
+#[used]
+#[cfg_attr(
+    any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd",
+        target_os = "dragonfly",
+        target_os = "illumos",
+        target_os = "solaris"
+    ),
+    link_section = ".init_array"
+)]
+#[cfg_attr(target_vendor = "apple", link_section = "__DATA,__mod_init_func")]
+#[cfg_attr(windows, link_section = ".CRT$XCU")]
+static DETECT: extern "C" fn() = detect;
+
+/// Sets [`LEVEL`]: `popcnt` if this CPU has it and `TERRITORY_PORTABLE` is unset (or
+/// empty or `0`).
+#[cfg(target_arch = "x86_64")]
+extern "C" fn detect() {
+    let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+    let level = if !portable && std::is_x86_feature_detected!("popcnt") {
+        POPCNT
+    } else {
+        PORTABLE
+    };
+    // SAFETY: the loader runs this once, before any other code of the library, hence
+    // before any read of LEVEL and with no other thread able to read it.
+    unsafe { LEVEL = level };
+}
+
+/// A proof that this CPU has `popcnt` (only [`popcnt`] makes one).
+#[derive(Clone, Copy, Debug)]
+pub struct Popcnt(());
+
+impl Popcnt {
+    /// The number of set bits of `x`, in one instruction.
+    #[inline(always)]
+    pub fn count(self, x: u64) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if DISPATCH {
+            let ones: u64;
+            // SAFETY: a `Popcnt` exists only if the CPU was detected to support `popcnt`
+            // (see `popcnt()`), and the instruction only reads and writes registers.
+            unsafe {
+                std::arch::asm!("popcnt {0}, {1}", lateout(reg) ones, in(reg) x,
+                    options(pure, nomem, nostack));
+            }
+            return ones as u32;
+        }
+        x.count_ones()
+    }
+}
+
+/// A [`Popcnt`] if this CPU has `popcnt` (and the portable path was not requested).
+#[inline(always)]
+pub fn popcnt() -> Option<Popcnt> {
+    // SAFETY: LEVEL is written only by `detect`, before any code can get here.
+    let level = unsafe { LEVEL };
+    (!DISPATCH || level == POPCNT).then_some(Popcnt(()))
+}
+
+/// The number of set bits of `x`: `popcnt` where the CPU has it, else `count_ones`.
+#[inline(always)]
+pub fn popcount(x: u64) -> u32 {
+    match popcnt() {
+        Some(p) => p.count(x),
+        None => x.count_ones(),
+    }
+}
+
+/// Whether counts run the `popcnt` instruction.
+pub fn accelerated() -> bool {
+    popcnt().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn popcnt_counts_like_count_ones() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let values = [0, 1, u64::MAX, 1 << 63, u64::MAX - 1];
+        if let Some(p) = popcnt() {
+            for v in values {
+                assert_eq!(p.count(v), v.count_ones());
+            }
+            for _ in 0..10_000 {
+                assert_eq!(p.count(x), x.count_ones());
+                x = crate::zobrist::mix(x);
+            }
+        }
+        for v in values {
+            assert_eq!(popcount(v), v.count_ones());
+        }
+    }
+}
