@@ -280,6 +280,11 @@ const fn in_byte_table() -> [[u8; 8]; 256] {
 /// loops or data-dependent branches.
 #[inline]
 pub fn select64(x: u64, n: usize) -> usize {
+    if let Some(pdep) = cpu::pdep() {
+        // The n-th set bit alone; or-ing bit 63 changes nothing but tells the compiler
+        // the word is not 0 (one `tzcnt`, no test for 0).
+        return (pdep.deposit(1 << (n & 63), x) | 1 << 63).trailing_zeros() as usize;
+    }
     match cpu::popcnt() {
         Some(popcnt) => select_by_halves(popcnt, x, n),
         None => select_by_bytes(x, n),

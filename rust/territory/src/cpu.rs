@@ -25,6 +25,8 @@ const UNKNOWN: u8 = 0;
 const PORTABLE: u8 = 1;
 /// `popcnt` present.
 const POPCNT: u8 = 2;
+/// `popcnt` and a fast `pdep` (BMI2) present.
+const PDEP: u8 = 3;
 
 /// What [`detect`] found. A plain static, not an atomic: it is written once, by the
 /// loader, before any other code of the library runs, so the compiler may treat it as
@@ -61,10 +63,12 @@ static DETECT: extern "C" fn() = detect;
 #[cfg(target_arch = "x86_64")]
 extern "C" fn detect() {
     let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
-    let level = if !portable && std::is_x86_feature_detected!("popcnt") {
-        POPCNT
-    } else {
+    let level = if portable || !std::is_x86_feature_detected!("popcnt") {
         PORTABLE
+    } else if std::is_x86_feature_detected!("bmi2") && !slow_pdep() {
+        PDEP
+    } else {
+        POPCNT
     };
     // SAFETY: the loader runs this once, before any other code of the library, hence
     // before any read of LEVEL and with no other thread able to read it.
@@ -102,7 +106,54 @@ impl Popcnt {
 pub fn popcnt() -> Option<Popcnt> {
     // SAFETY: LEVEL is written only by `detect`, before any code can get here.
     let level = unsafe { LEVEL };
-    (!DISPATCH || level == POPCNT).then_some(Popcnt(()))
+    (!DISPATCH || level >= POPCNT).then_some(Popcnt(()))
+}
+
+/// A proof that this CPU has a fast `pdep` (only [`pdep`] makes one).
+#[derive(Clone, Copy, Debug)]
+pub struct Pdep(());
+
+impl Pdep {
+    /// The low bits of `source` deposited at the set bits of `mask`, in one instruction.
+    #[inline(always)]
+    pub fn deposit(self, source: u64, mask: u64) -> u64 {
+        let out: u64;
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Pdep` exists only if the CPU was detected to support BMI2 (see
+        // `pdep()`), and the instruction only reads and writes registers.
+        unsafe {
+            std::arch::asm!("pdep {0}, {1}, {2}", lateout(reg) out, in(reg) source, in(reg) mask,
+                options(pure, nomem, nostack, preserves_flags));
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        unreachable!("{source}{mask}");
+        out
+    }
+}
+
+/// A [`Pdep`] if this CPU has BMI2 and runs `pdep` fast (and the portable path was not
+/// requested).
+#[inline(always)]
+pub fn pdep() -> Option<Pdep> {
+    // SAFETY: LEVEL is written only by `detect`, before any code can get here.
+    let level = unsafe { LEVEL };
+    (cfg!(target_arch = "x86_64") && level == PDEP).then_some(Pdep(()))
+}
+
+/// Whether `pdep` is microcoded (tens to hundreds of cycles): AMD families before 0x19
+/// (Excavator, Zen 1, Zen+, Zen 2) and Hygon's Zen-based Dhyana.
+#[cfg(target_arch = "x86_64")]
+fn slow_pdep() -> bool {
+    use std::arch::x86_64::__cpuid;
+    let id = __cpuid(0);
+    let vendor: Vec<u8> = [id.ebx, id.edx, id.ecx].iter().flat_map(|r| r.to_le_bytes()).collect();
+    if vendor != b"AuthenticAMD" && vendor != b"HygonGenuine" {
+        return false;
+    }
+    let eax = __cpuid(1).eax;
+    let base = (eax >> 8) & 0xf;
+    let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+    family < 0x19
 }
 
 /// The number of set bits of `x`: `popcnt` where the CPU has it, else `count_ones`.
