@@ -18,6 +18,8 @@
 // The only module of the crate with `unsafe` (the workspace lint is "deny"): executing
 // an instruction the CPU may lack, which the detection result guards.
 #![allow(unsafe_code)]
+// Only x86-64 has more than one level.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
 /// Not detected (yet, or ever on a platform where [`DETECT`] does not run).
 const UNKNOWN: u8 = 0;
@@ -62,7 +64,8 @@ static DETECT: extern "C" fn() = detect;
 /// empty or `0`).
 #[cfg(target_arch = "x86_64")]
 extern "C" fn detect() {
-    let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+    let portable =
+        std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
     let level = if portable || !std::is_x86_feature_detected!("popcnt") {
         PORTABLE
     } else if std::is_x86_feature_detected!("bmi2") && !slow_pdep() {
@@ -117,17 +120,22 @@ impl Pdep {
     /// The low bits of `source` deposited at the set bits of `mask`, in one instruction.
     #[inline(always)]
     pub fn deposit(self, source: u64, mask: u64) -> u64 {
-        let out: u64;
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: a `Pdep` exists only if the CPU was detected to support BMI2 (see
-        // `pdep()`), and the instruction only reads and writes registers.
-        unsafe {
-            std::arch::asm!("pdep {0}, {1}, {2}", lateout(reg) out, in(reg) source, in(reg) mask,
-                options(pure, nomem, nostack, preserves_flags));
+        {
+            let out: u64;
+            // SAFETY: a `Pdep` exists only if the CPU was detected to support BMI2 (see
+            // `pdep()`), and the instruction only reads and writes registers.
+            unsafe {
+                std::arch::asm!("pdep {0}, {1}, {2}", lateout(reg) out, in(reg) source, in(reg) mask,
+                    options(pure, nomem, nostack, preserves_flags));
+            }
+            out
         }
         #[cfg(not(target_arch = "x86_64"))]
-        unreachable!("{source}{mask}");
-        out
+        {
+            let _ = (source, mask);
+            unreachable!("pdep() makes no Pdep on this architecture")
+        }
     }
 }
 
@@ -146,13 +154,20 @@ pub fn pdep() -> Option<Pdep> {
 fn slow_pdep() -> bool {
     use std::arch::x86_64::__cpuid;
     let id = __cpuid(0);
-    let vendor: Vec<u8> = [id.ebx, id.edx, id.ecx].iter().flat_map(|r| r.to_le_bytes()).collect();
+    let vendor: Vec<u8> = [id.ebx, id.edx, id.ecx]
+        .iter()
+        .flat_map(|r| r.to_le_bytes())
+        .collect();
     if vendor != b"AuthenticAMD" && vendor != b"HygonGenuine" {
         return false;
     }
     let eax = __cpuid(1).eax;
     let base = (eax >> 8) & 0xf;
-    let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+    let family = if base == 0xf {
+        base + ((eax >> 20) & 0xff)
+    } else {
+        base
+    };
     family < 0x19
 }
 

@@ -405,7 +405,8 @@ impl Migong {
     #[inline]
     fn recount_cell(&mut self, cell: usize) {
         for color in 0..2 {
-            self.counts[color][cell] = crate::cpu::popcount(self.fit[cell] & self.remaining[color]) as u8;
+            self.counts[color][cell] =
+                crate::cpu::popcount(self.fit[cell] & self.remaining[color]) as u8;
         }
     }
 

@@ -31,7 +31,10 @@ fn outputs<G: Learn>(start: &G, games: usize) -> String {
         ..UctConfig::default()
     };
     let analysis = analyse(start, &config);
-    format!("{}\n{results:?}\n{score_bits:?}\n{traces:?}\n{analysis:?}\n", G::NAME)
+    format!(
+        "{}\n{results:?}\n{score_bits:?}\n{traces:?}\n{analysis:?}\n",
+        G::NAME
+    )
 }
 
 /// Bit counts and selections of many words, and the outputs of every game on boards
@@ -69,7 +72,10 @@ fn everything() -> String {
 #[test]
 #[ignore = "run by both_paths_compute_the_same, in a child process"]
 fn portable_child() {
-    assert!(!cpu::accelerated(), "TERRITORY_PORTABLE=1 did not select the portable path");
+    assert!(
+        !cpu::accelerated(),
+        "TERRITORY_PORTABLE=1 did not select the portable path"
+    );
     println!("{BEGIN}\n{}{END}", everything());
 }
 
@@ -84,7 +90,13 @@ fn both_paths_compute_the_same() {
     let here = everything();
 
     let child = Command::new(std::env::current_exe().unwrap())
-        .args(["portable_child", "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            "portable_child",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("TERRITORY_PORTABLE", "1")
         .output()
         .unwrap();
