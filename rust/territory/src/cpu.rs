@@ -1,15 +1,17 @@
-//! Runtime CPU-feature detection for the one hot instruction: `popcnt`.
+//! Runtime CPU-feature detection for the few hot instructions: `popcnt` and `pdep`.
 //!
-//! Counting the bits of a 64-bit word is at the heart of move generation (how many
-//! moves, which is the n-th). `popcnt` does it in one instruction, but it is not in the
-//! x86-64 baseline, and a global `-C target-cpu` setting would be lost in a source
-//! distribution (and would make the build crash on a CPU without it). So [`popcount`]
-//! checks once-detected support (one load and a well-predicted branch) and then runs
-//! `popcnt` as inline assembly, which, unlike a `#[target_feature]` function, inlines
-//! anywhere; without it, the portable `u64::count_ones`. Both give the same count.
+//! Counting the bits of a 64-bit word and finding its n-th set bit are at the heart of
+//! move generation (how many moves, which is the n-th). `popcnt` and `pdep` (BMI2) do
+//! them in an instruction or two, but they are not in the x86-64 baseline, and a global
+//! `-C target-cpu` setting would be lost in a source distribution (and would make the
+//! build crash on a CPU without them). So the CPU is examined once, when the library is
+//! loaded, and [`popcount`], [`popcnt`] and [`pdep`] check the result (one load and a
+//! well-predicted branch, which the compiler merges over a stretch of code) before they
+//! run the instruction as inline assembly, which, unlike a `#[target_feature]` function,
+//! inlines anywhere. Without the feature, portable code computes the same result.
 //!
 //! Setting the environment variable `TERRITORY_PORTABLE=1` before the process starts
-//! makes every count take the portable path.
+//! makes every count and selection take the portable path.
 //!
 //! On other architectures (or when the compiler is already told the CPU has `popcnt`,
 //! `-C target-cpu=native`) `count_ones` is one instruction or the best there is, and this
@@ -60,7 +62,7 @@ const DISPATCH: bool = cfg!(all(target_arch = "x86_64", not(target_feature = "po
 #[cfg_attr(windows, link_section = ".CRT$XCU")]
 static DETECT: extern "C" fn() = detect;
 
-/// Sets [`LEVEL`]: `popcnt` if this CPU has it and `TERRITORY_PORTABLE` is unset (or
+/// Sets [`LEVEL`] from this CPU's features, unless `TERRITORY_PORTABLE` is set (and not
 /// empty or `0`).
 #[cfg(target_arch = "x86_64")]
 extern "C" fn detect() {
@@ -153,7 +155,9 @@ pub fn pdep() -> Option<Pdep> {
 #[cfg(target_arch = "x86_64")]
 fn slow_pdep() -> bool {
     use std::arch::x86_64::__cpuid;
-    let id = __cpuid(0);
+    // SAFETY: every x86-64 CPU has `cpuid` (the intrinsic is safe from Rust 1.87 on).
+    #[allow(unused_unsafe)]
+    let (id, eax) = unsafe { (__cpuid(0), __cpuid(1).eax) };
     let vendor: Vec<u8> = [id.ebx, id.edx, id.ecx]
         .iter()
         .flat_map(|r| r.to_le_bytes())
@@ -161,7 +165,6 @@ fn slow_pdep() -> bool {
     if vendor != b"AuthenticAMD" && vendor != b"HygonGenuine" {
         return false;
     }
-    let eax = __cpuid(1).eax;
     let base = (eax >> 8) & 0xf;
     let family = if base == 0xf {
         base + ((eax >> 20) & 0xff)
@@ -205,5 +208,27 @@ mod tests {
         for v in values {
             assert_eq!(popcount(v), v.count_ones());
         }
+    }
+
+    #[test]
+    fn pdep_deposits_like_a_loop() {
+        let Some(pdep) = pdep() else { return };
+        let deposit = |source: u64, mask: u64| {
+            let (mut out, mut k) = (0, 0);
+            for i in 0..64 {
+                if mask >> i & 1 != 0 {
+                    out |= (source >> k & 1) << i;
+                    k += 1;
+                }
+            }
+            out
+        };
+        let (mut x, mut y): (u64, u64) = (0x9E37_79B9_7F4A_7C15, 1);
+        for _ in 0..10_000 {
+            assert_eq!(pdep.deposit(x, y), deposit(x, y), "{x:#x} {y:#x}");
+            (x, y) = (crate::zobrist::mix(y), x);
+        }
+        assert_eq!(pdep.deposit(0b101, 0b1111_0000), 0b0101_0000);
+        assert_eq!(pdep.deposit(u64::MAX, 0), 0);
     }
 }
