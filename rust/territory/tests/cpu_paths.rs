@@ -1,5 +1,6 @@
-//! Counting bits with `popcnt` (where the CPU has it) and with the portable code gives
-//! bit-for-bit the same playouts, traces and searches (`territory::cpu`).
+//! Counting bits with `popcnt` and selecting them with `pdep` (where the CPU has them) and
+//! with the portable code give bit-for-bit the same playouts, traces and searches
+//! (`territory::cpu`).
 //!
 //! The path is chosen once, when the library is loaded, from the CPU and the environment
 //! variable `TERRITORY_PORTABLE`: the test runs this test binary again, in a child process
