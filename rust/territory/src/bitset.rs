@@ -1,5 +1,6 @@
 //! A fixed 256-bit set of cell indices, the board representation of every game.
 
+use crate::cpu::{self, Popcnt};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
 
 /// A set of up to 256 cell indices, stored as four 64-bit words.
@@ -73,7 +74,7 @@ impl Bits {
 
     #[inline]
     pub fn count(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
+        self.0.iter().map(|&w| cpu::popcount(w) as usize).sum()
     }
 
     /// The smallest element, if any.
@@ -90,7 +91,7 @@ impl Bits {
     #[inline]
     pub fn nth(&self, mut n: usize) -> Option<usize> {
         for (k, &word) in self.0.iter().enumerate() {
-            let ones = word.count_ones() as usize;
+            let ones = cpu::popcount(word) as usize;
             if n < ones {
                 return Some(k * 64 + select64(word, n));
             }
@@ -279,20 +280,24 @@ const fn in_byte_table() -> [[u8; 8]; 256] {
 /// loops or data-dependent branches.
 #[inline]
 pub fn select64(x: u64, n: usize) -> usize {
-    if cfg!(target_feature = "popcnt") {
-        select_by_halves(x, n)
-    } else {
-        select_by_bytes(x, n)
+    if let Some(pdep) = cpu::pdep() {
+        // The n-th set bit alone; or-ing bit 63 changes nothing but tells the compiler
+        // the word is not 0 (one `tzcnt`, no test for 0).
+        return (pdep.deposit(1 << (n & 63), x) | 1 << 63).trailing_zeros() as usize;
+    }
+    match cpu::popcnt() {
+        Some(popcnt) => select_by_halves(popcnt, x, n),
+        None => select_by_bytes(x, n),
     }
 }
 
 /// [`select64`] where counting bits is one instruction: counts of the low half, quarter
 /// and eighth say whether to skip them, a table finds the bit in the byte left.
 #[inline]
-fn select_by_halves(x: u64, n: usize) -> usize {
+fn select_by_halves(popcnt: Popcnt, x: u64, n: usize) -> usize {
     let (mut x, mut n, mut base) = (x, n as u32, 0);
     for width in [32, 16, 8] {
-        let low = (x & ((1 << width) - 1)).count_ones();
+        let low = popcnt.count(x & ((1 << width) - 1));
         let skip = n >= low;
         let shift = if skip { width } else { 0 };
         x >>= shift;
@@ -329,12 +334,14 @@ mod tests {
             let expected: Vec<usize> = (0..64).filter(|&i| x >> i & 1 != 0).collect();
             for (n, &i) in expected.iter().enumerate() {
                 assert_eq!(select_by_bytes(x, n), i, "{x:#x} {n}");
-                assert_eq!(select_by_halves(x, n), i, "{x:#x} {n}");
+                if let Some(popcnt) = cpu::popcnt() {
+                    assert_eq!(select_by_halves(popcnt, x, n), i, "{x:#x} {n}");
+                }
                 assert_eq!(Bits([0, x, 0, 0]).nth(n), Some(64 + i));
             }
             x = crate::zobrist::mix(x);
         }
-        for select in [select_by_bytes, select_by_halves] {
+        for select in [select_by_bytes, select64] {
             assert_eq!(select(u64::MAX, 63), 63);
             assert_eq!(select(1 << 63, 0), 63);
             assert_eq!(select(1, 0), 0);

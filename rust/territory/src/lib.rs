@@ -17,6 +17,7 @@ pub mod arena;
 pub mod bitset;
 pub mod board;
 pub mod coords;
+pub mod cpu;
 pub mod env;
 pub mod error;
 pub mod game;

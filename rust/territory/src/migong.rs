@@ -275,7 +275,7 @@ impl Migong {
         let mut counts = [[0u8; PADDED]; 2];
         for (color, counts) in counts.iter_mut().enumerate() {
             for cell in 0..CELLS {
-                counts[cell] = (fit[cell] & FULL_SETS[color]).count_ones() as u8;
+                counts[cell] = crate::cpu::popcount(fit[cell] & FULL_SETS[color]) as u8;
             }
         }
         let initial = Initial {
@@ -395,7 +395,8 @@ impl Migong {
     #[inline]
     fn recount_cell(&mut self, cell: usize) {
         for color in 0..2 {
-            self.counts[color][cell] = (self.fit[cell] & self.remaining[color]).count_ones() as u8;
+            self.counts[color][cell] =
+                crate::cpu::popcount(self.fit[cell] & self.remaining[color]) as u8;
         }
     }
 
@@ -470,7 +471,7 @@ impl Migong {
     fn placement_count(&self, set: u64) -> usize {
         self.fit
             .iter()
-            .map(|&f| (f & set).count_ones() as usize)
+            .map(|&f| crate::cpu::popcount(f & set) as usize)
             .sum()
     }
 

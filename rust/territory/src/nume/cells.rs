@@ -43,7 +43,7 @@ impl CellSet for u64 {
 
     #[inline]
     fn count(self) -> usize {
-        self.count_ones() as usize
+        crate::cpu::popcount(self) as usize
     }
 
     #[inline]

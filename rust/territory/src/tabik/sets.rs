@@ -53,7 +53,7 @@ impl Set for u64 {
 
     #[inline]
     fn count(self) -> usize {
-        self.count_ones() as usize
+        crate::cpu::popcount(self) as usize
     }
 
     #[inline]
