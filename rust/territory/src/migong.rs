@@ -102,16 +102,6 @@ pub struct MigongConfig {
     pub group_size: GroupSize,
 }
 
-impl Default for MigongConfig {
-    fn default() -> MigongConfig {
-        MigongConfig {
-            pie: true,
-            border: Border::Alternate,
-            group_size: GroupSize::Extent,
-        }
-    }
-}
-
 /// A Migong action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MigongMove {
