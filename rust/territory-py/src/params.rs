@@ -136,7 +136,7 @@ pub fn dict<'py, C: Config>(py: Python<'py>, config: &C) -> PyResult<Bound<'py, 
 
 /// The description of a game's parameters, for `Class.parameters()`: one dict per
 /// parameter, in order, with `name`, `kind`, `default`, `allowed` and `help`, and
-/// `min` and `max` (int kinds) or `choices` (choice kinds).
+/// `min` and `max` (int kinds), `max` (the largest k of a half point) or `choices`.
 pub fn describe<'py, C: Config>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
     C::PARAMS
         .iter()
@@ -152,6 +152,7 @@ pub fn describe<'py, C: Config>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDi
                     dict.set_item("min", min)?;
                     dict.set_item("max", max)?;
                 }
+                Kind::HalfPoint { max } => dict.set_item("max", max)?,
                 Kind::Choice(choices) => dict.set_item("choices", choices.to_vec())?,
                 _ => {}
             }
@@ -187,7 +188,8 @@ macro_rules! params_methods {
             /// Each parameter, in the constructor's order, as a dict: `name`, `kind`
             /// ("int", "int or None", "bool", "choice", "half point or None" or "text"),
             /// `default`, `allowed` (as in the error messages), `help`, and `min` and
-            /// `max` for int kinds, `choices` for a choice.
+            /// `max` for int kinds, `max` (the largest k) for a half point, `choices` for
+            /// a choice.
             #[classmethod]
             fn parameters<'py>(
                 cls: &Bound<'py, pyo3::types::PyType>,

@@ -101,7 +101,11 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} must be {}, got {}", self.parameter, self.allowed, self.got)
+        write!(
+            f,
+            "{} must be {}, got {}",
+            self.parameter, self.allowed, self.got
+        )
     }
 }
 

@@ -189,10 +189,9 @@ impl Param {
     pub fn choice(&self, value: Value<'_>) -> Result<usize, ConfigError> {
         self.check(value)?;
         match (self.kind, value) {
-            (Kind::Choice(choices), Value::Str(s)) => Ok(choices
-                .iter()
-                .position(|c| *c == s)
-                .unwrap_or_default()),
+            (Kind::Choice(choices), Value::Str(s)) => {
+                Ok(choices.iter().position(|c| *c == s).unwrap_or_default())
+            }
             _ => Err(self.error(value)),
         }
     }
@@ -338,7 +337,12 @@ mod tests {
             help: "",
         };
         assert_eq!(flag.boolean(Value::Bool(false)), Ok(false));
-        for bad in [Value::Int(0), Value::Int(1), Value::None, Value::Str("True")] {
+        for bad in [
+            Value::Int(0),
+            Value::Int(1),
+            Value::None,
+            Value::Str("True"),
+        ] {
             assert!(flag.check(bad).is_err(), "{bad}");
         }
         assert_eq!(

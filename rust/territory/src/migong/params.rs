@@ -44,7 +44,10 @@ impl Config for MigongConfig {
     fn for_each_value(&self, f: &mut dyn FnMut(&'static Param, Value<'_>)) {
         f(&PIE, Value::Bool(self.pie));
         f(&BORDER, Value::Str(&self.border.to_string()));
-        f(&GROUP_SIZE, Value::Str(GROUP_SIZES[self.group_size as usize]));
+        f(
+            &GROUP_SIZE,
+            Value::Str(GROUP_SIZES[self.group_size as usize]),
+        );
     }
 }
 

@@ -21,14 +21,14 @@ const SQUARE: Param = Param {
         max: MAX_SQUARE as i64,
     },
     default: Value::None,
-    help: "a k x k square board instead of the hexagon (none: the hexagon)",
+    help: "a k x k square board instead of the hexagon",
 };
 
 const KOMI: Param = Param {
     name: "komi",
     kind: Kind::HalfPoint { max: MAX_KOMI },
     default: Value::Float(0.5),
-    help: "komi k + 0.5 points, e.g. 2.5 (none: no komi, equal scores draw)",
+    help: "the komi, e.g. 2.5 (None: no komi, and equal scores draw)",
 };
 
 /// The colours by name, [`Color::First`] first.
@@ -64,9 +64,16 @@ impl Config for NumeConfig {
 
     fn for_each_value(&self, f: &mut dyn FnMut(&'static Param, Value<'_>)) {
         f(&N, Value::Int(self.n as i128));
-        f(&SQUARE, self.square.map_or(Value::None, |k| Value::Int(k as i128)));
+        f(
+            &SQUARE,
+            self.square.map_or(Value::None, |k| Value::Int(k as i128)),
+        );
         // k + 0.5 is exact in f64 up to 2^52; a larger k (not allowed) still shows as one.
-        f(&KOMI, self.komi.map_or(Value::None, |k| Value::Float(k as f64 + 0.5)));
+        f(
+            &KOMI,
+            self.komi
+                .map_or(Value::None, |k| Value::Float(k as f64 + 0.5)),
+        );
         f(&KOMI_TO, Value::Str(COLORS[self.komi_to.index()]));
         f(&KOMI_PHASE, Value::Bool(self.komi_phase));
     }
@@ -101,13 +108,24 @@ mod tests {
             "n must be an int from 1 to 8, got 9"
         );
         // n is checked even when the square board makes it unused (as from Python).
-        assert!(Nume::new(NumeConfig { n: 0, square: Some(4), ..default }).is_err());
+        assert!(Nume::new(NumeConfig {
+            n: 0,
+            square: Some(4),
+            ..default
+        })
+        .is_err());
         assert_eq!(
-            bad(NumeConfig { square: Some(17), ..default }),
+            bad(NumeConfig {
+                square: Some(17),
+                ..default
+            }),
             "square must be None or an int from 2 to 16, got 17"
         );
         assert_eq!(
-            bad(NumeConfig { komi: Some(MAX_KOMI + 1), ..default }),
+            bad(NumeConfig {
+                komi: Some(MAX_KOMI + 1),
+                ..default
+            }),
             format!(
                 "komi must be None or a number k + 0.5 with k a whole number from 0 to \
                  {MAX_KOMI}, got {}.5",
@@ -132,7 +150,11 @@ mod tests {
                 komi_phase: true
             }
         );
-        let max = NumeConfig::from_values(&[Value::Int(4), Value::None, Value::Float(MAX_KOMI as f64 + 0.5)]);
+        let max = NumeConfig::from_values(&[
+            Value::Int(4),
+            Value::None,
+            Value::Float(MAX_KOMI as f64 + 0.5),
+        ]);
         assert_eq!(max.unwrap().komi, Some(MAX_KOMI));
     }
 }
