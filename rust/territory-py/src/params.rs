@@ -36,6 +36,10 @@ pub fn unset() -> Py<PyAny> {
 /// A string argument's text (`None` for other objects, and for strings that are not
 /// valid UTF-8, which no parameter allows).
 fn text<'a>(value: &'a Bound<'_, PyAny>) -> Option<Cow<'a, str>> {
+    // A type check first: a failed cast makes an error object.
+    if !value.is_instance_of::<PyString>() {
+        return None;
+    }
     value.cast::<PyString>().ok()?.to_cow().ok()
 }
 
@@ -46,10 +50,8 @@ fn value<'a>(value: &Bound<'_, PyAny>, text: Option<&'a str>, param: &Param) -> 
         param.default
     } else if let Some(text) = text {
         Value::Str(text)
-    } else if value.is_none() {
-        Value::None
-    } else if let Ok(flag) = value.cast::<PyBool>() {
-        Value::Bool(flag.is_true())
+    } else if value.is_instance_of::<PyBool>() {
+        Value::Bool(value.is_truthy().unwrap_or(false))
     } else if value.is_instance_of::<PyInt>() {
         match value.extract::<i64>() {
             Ok(i) => Value::Int(i as i128),
@@ -57,8 +59,10 @@ fn value<'a>(value: &Bound<'_, PyAny>, text: Option<&'a str>, param: &Param) -> 
             Err(_) if value.gt(0).unwrap_or(false) => Value::Int(i128::MAX),
             Err(_) => Value::Int(i128::MIN),
         }
-    } else if let Ok(x) = value.cast::<PyFloat>() {
-        Value::Float(x.value())
+    } else if value.is_none() {
+        Value::None
+    } else if value.is_instance_of::<PyFloat>() {
+        value.extract().map_or(Value::Other, Value::Float)
     } else {
         Value::Other
     }

@@ -105,6 +105,7 @@ impl Kind {
     }
 
     /// Whether the kind allows the value.
+    #[inline]
     pub fn allows(&self, value: Value<'_>) -> bool {
         let in_range = |i: i128, min: i64, max: i64| (min as i128..=max as i128).contains(&i);
         match (*self, value) {
@@ -158,6 +159,7 @@ impl Param {
     }
 
     /// An int parameter's value.
+    #[inline]
     pub fn int(&self, value: Value<'_>) -> Result<i64, ConfigError> {
         self.check(value)?;
         match value {
@@ -167,6 +169,7 @@ impl Param {
     }
 
     /// An int-or-None parameter's value.
+    #[inline]
     pub fn optional_int(&self, value: Value<'_>) -> Result<Option<i64>, ConfigError> {
         self.check(value)?;
         match value {
@@ -177,6 +180,7 @@ impl Param {
     }
 
     /// A bool parameter's value.
+    #[inline]
     pub fn boolean(&self, value: Value<'_>) -> Result<bool, ConfigError> {
         self.check(value)?;
         match value {
@@ -186,6 +190,7 @@ impl Param {
     }
 
     /// A choice parameter's value, as its index in the choices.
+    #[inline]
     pub fn choice(&self, value: Value<'_>) -> Result<usize, ConfigError> {
         self.check(value)?;
         match (self.kind, value) {
@@ -197,6 +202,7 @@ impl Param {
     }
 
     /// A half-point parameter's value, as k of k + 0.5 (`None` for None).
+    #[inline]
     pub fn half_point(&self, value: Value<'_>) -> Result<Option<u64>, ConfigError> {
         self.check(value)?;
         match value {
@@ -207,6 +213,7 @@ impl Param {
     }
 
     /// A text parameter's value, read by `T::from_str` (which decides, like `valid`).
+    #[inline]
     pub fn parse<T: std::str::FromStr>(&self, value: Value<'_>) -> Result<T, ConfigError> {
         match value {
             Value::Str(s) => s.parse().map_err(|_| self.error(value)),

@@ -32,6 +32,7 @@ const GROUP_SIZE: Param = Param {
 impl Config for MigongConfig {
     const PARAMS: &'static [Param] = &[PIE, BORDER, GROUP_SIZE];
 
+    #[inline]
     fn from_values(values: &[Value<'_>]) -> Result<MigongConfig, ConfigError> {
         let [pie, border, group_size] = complete(Self::PARAMS, values);
         Ok(MigongConfig {

@@ -51,6 +51,7 @@ const KOMI_PHASE: Param = Param {
 impl Config for NumeConfig {
     const PARAMS: &'static [Param] = &[N, SQUARE, KOMI, KOMI_TO, KOMI_PHASE];
 
+    #[inline]
     fn from_values(values: &[Value<'_>]) -> Result<NumeConfig, ConfigError> {
         let [n, square, komi, komi_to, komi_phase] = complete(Self::PARAMS, values);
         Ok(NumeConfig {

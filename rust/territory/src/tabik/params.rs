@@ -16,6 +16,7 @@ const SIZE: Param = Param {
 impl Config for TabikConfig {
     const PARAMS: &'static [Param] = &[SIZE, PIE];
 
+    #[inline]
     fn from_values(values: &[Value<'_>]) -> Result<TabikConfig, ConfigError> {
         let [size, pie] = complete(Self::PARAMS, values);
         Ok(TabikConfig {
