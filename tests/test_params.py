@@ -131,3 +131,33 @@ def test_migong_border_patterns_are_read_by_the_engine():
     for bad in ["B" * 83, "B" * 85, "BY" * 41 + "BX", "b" * 84, "B" * 83 + "\n"]:
         with pytest.raises(ValueError, match="^border must be"):
             territory.Migong(border=bad)
+
+
+def written_alike(value) -> bool:
+    """Whether the engine writes the value as Python's ``repr`` does (plain literals)."""
+    if value is None or isinstance(value, (bool, int)):
+        return not isinstance(value, int) or isinstance(value, bool) or abs(value) < 2**63
+    if isinstance(value, float):
+        return not math.isfinite(value) or abs(value) < 1e15
+    if isinstance(value, str):
+        return len(value) <= 40 and value.isprintable() and "'" not in value and '"' not in value
+    return False
+
+
+@pytest.mark.parametrize("cls, param", PARAMETERS)
+def test_the_engines_config_error_and_the_python_message_agree(cls, param):
+    """``_engine_error`` is the engine's ``ConfigError`` text, the value written by the
+    engine: for every value both write alike, it is the Python message, word for word."""
+    name = param["name"]
+    compared = 0
+    for value in bad_values(param):
+        with pytest.raises(ValueError) as info:
+            cls(**{name: value})
+        engine = cls._engine_error(**{name: value})
+        assert engine is not None and engine.startswith(f"{name} must be {param['allowed']}, got ")
+        if written_alike(value):
+            assert engine == str(info.value)
+            compared += 1
+    assert compared >= 3
+    for value in good_values(param):
+        assert cls._engine_error(**{name: value}) is None

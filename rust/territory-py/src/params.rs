@@ -114,6 +114,29 @@ pub fn choice(
     read(value, &param(name, Kind::Choice(choices)), Param::choice)
 }
 
+/// The engine's own message for parameters given by name (`None` when they are allowed),
+/// the values written as the engine writes them: what the Python message must agree with.
+pub fn engine_error<C: Config>(params: Option<&Bound<'_, PyDict>>) -> PyResult<Option<String>> {
+    let mut args = Vec::new();
+    for param in C::PARAMS {
+        args.push(match params {
+            Some(dict) => dict.get_item(param.name)?,
+            None => None,
+        });
+    }
+    let texts: Vec<Option<Cow<'_, str>>> = args.iter().map(|a| a.as_ref().and_then(text)).collect();
+    let values: Vec<Value<'_>> = C::PARAMS
+        .iter()
+        .zip(&args)
+        .zip(&texts)
+        .map(|((param, arg), text)| match arg {
+            Some(arg) => value(arg, text.as_deref(), param),
+            None => param.default,
+        })
+        .collect();
+    Ok(C::from_values(&values).err().map(|e| e.to_string()))
+}
+
 /// A loose value as a Python object.
 fn to_python<'py>(py: Python<'py>, value: Value<'_>) -> PyResult<Bound<'py, PyAny>> {
     use pyo3::IntoPyObjectExt;
@@ -199,6 +222,17 @@ macro_rules! params_methods {
                 cls: &Bound<'py, pyo3::types::PyType>,
             ) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
                 $crate::params::describe::<$config>(cls.py())
+            }
+
+            /// The engine's own message for these parameters (None when allowed), the
+            /// values written as the engine writes them (for tests of the messages).
+            #[classmethod]
+            #[pyo3(signature = (**params))]
+            fn _engine_error(
+                _cls: &Bound<'_, pyo3::types::PyType>,
+                params: Option<&Bound<'_, pyo3::types::PyDict>>,
+            ) -> PyResult<Option<String>> {
+                $crate::params::engine_error::<$config>(params)
             }
         }
     };
