@@ -445,8 +445,15 @@ mod tests {
             let listed: Vec<&str> = C::PARAMS.iter().map(|p| p.name).collect();
             assert_eq!(names, listed);
         }
-        check::<crate::TabikConfig>();
-        check::<crate::NumeConfig>();
-        check::<crate::MigongConfig>();
+        for &kind in crate::GameKind::ALL {
+            crate::with_game!(kind, G => check::<<G as Configurable>::Config>());
+            // A game's `new` checks its configuration.
+            crate::with_game!(kind, G => {
+                let config = <G as Configurable>::Config::default();
+                let game = G::with_config(config).unwrap();
+                assert_eq!(game.configuration(), config);
+            });
+            assert!(!kind.params().is_empty());
+        }
     }
 }
