@@ -252,6 +252,7 @@ impl PartialEq for Migong {
 impl Migong {
     /// A new game at the start position.
     pub fn new(config: MigongConfig) -> Result<Migong, ConfigError> {
+        crate::params::Config::check(&config)?;
         let geometry = geometry();
         let mut border_yellow = [0u8; CELLS];
         for (cell, edges) in geometry.borders.iter().enumerate() {
