@@ -39,6 +39,10 @@ GAMES: dict[str, type[{union}]]
 SHARED = '''    game: ClassVar[str]
     @classmethod
     def default_params(cls) -> dict[str, Any]: ...
+    @classmethod
+    def parameters(cls) -> list[dict[str, Any]]: ...
+    @classmethod
+    def _engine_error(cls, **params: Any) -> Optional[str]: ...
     @property
     def to_move(self) -> Optional[int]: ...
     def color_of(self, seat: int) -> str: ...
@@ -91,18 +95,19 @@ SHARED = '''    game: ClassVar[str]
     def board(self) -> dict[str, Any]: ...
 '''
 
-#: Per game: class name, constructor parameters (as in the signature), score type, extras.
+#: Per game: class name, score type, extras (the constructor comes from the engine's
+#: description of the parameters, ``Class.parameters()``).
 GAMES = [
-    ("Migong", 'pie: bool = True, border: str = "alternate", group_size: str = "extent"', "int", '''\
+    ("Migong", "int", '''\
     def remaining(self, color: str) -> list[str]: ...
     def border_colors(self) -> str: ...
     def border_edges(self) -> list[tuple[str, int]]: ...
 '''),
-    ("Nume", 'n: int = 4, square: Optional[int] = None, komi: Optional[float] = 0.5, komi_to: str = "black", komi_phase: bool = False', "float", '''\
+    ("Nume", "float", '''\
     @property
     def komi(self) -> Optional[tuple[float, str]]: ...
 '''),
-    ("Tabik", "size: int = 8, pie: bool = True", "int", ""),
+    ("Tabik", "int", ""),
 ]
 
 FOOTER = '''
@@ -161,14 +166,36 @@ class VecEnv:
 '''
 
 
+#: The annotation of each kind of parameter (``Class.parameters()``).
+KIND_TYPES = {
+    "int": "int",
+    "int or None": "Optional[int]",
+    "bool": "bool",
+    "choice": "str",
+    "half point or None": "Optional[float]",
+    "text": "str",
+}
+
+
+def constructor(name: str) -> str:
+    """The constructor's parameters, as in the signature, from the engine's description."""
+    import territory
+
+    def default(value: object) -> str:
+        return f'"{value}"' if isinstance(value, str) else repr(value)
+
+    params = getattr(territory, name).parameters()
+    return ", ".join(f"{p['name']}: {KIND_TYPES[p['kind']]} = {default(p['default'])}" for p in params)
+
+
 def generate() -> str:
     names = [name for name, *_ in GAMES]
     union = " | ".join(names)
     exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "run_playouts", "replay_playout",
                                                            "trace_random", "trace_actions", "uct_analyse", "solve", "run_match"])
     parts = [HEADER.format(all=exported, union=union)]
-    for name, params, score, extras in GAMES:
-        parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {params}) -> {name}: ...\n")
+    for name, score, extras in GAMES:
+        parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {constructor(name)}) -> {name}: ...\n")
         parts.append(SHARED.format(cls=name, score=score) + extras)
     parts.append(FOOTER.format(union=union))
     return "".join(parts)

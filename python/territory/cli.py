@@ -43,25 +43,15 @@ GAME_CLASSES: dict[str, Any] = dict(GAMES)
 GAME_CHOICES = tuple(GAME_CLASSES)
 
 
+def game_parameters() -> dict[str, list[dict[str, Any]]]:
+    """Each game's parameters as the engine describes them (``Class.parameters()``: name,
+    kind, default, what is allowed, help): the one place the command line learns them."""
+    return {game: cls.parameters() for game, cls in GAME_CLASSES.items()}
+
+
 def game_defaults() -> dict[str, dict[str, Any]]:
-    """Each game's parameters with their defaults: the one place the command line learns
-    them."""
-    return {game: cls.default_params() for game, cls in GAME_CLASSES.items()}
-
-
-#: What each game parameter means, for ``--help`` (any parameter missing here still gets
-#: an option; its values are read like record values: true/false, none, numbers, text).
-PARAMETER_HELP = {
-    "size": "board side, 2..16",
-    "pie": "the pie rule (seat 1 may swap after the first move)",
-    "border": "border colours: alternate | blue | yellow | 84 letters B/Y",
-    "group_size": "what a group's size counts: extent | wedges",
-    "n": "hexagonal board of side n, 1..8",
-    "square": "k x k square board (2..16) instead of the hexagon, or none",
-    "komi": "k + 0.5 points (e.g. 2.5), or none",
-    "komi_to": "who receives the komi: black | white",
-    "komi_phase": "the players choose komi and sides before the game",
-}
+    """Each game's parameters with their defaults."""
+    return {game: {p["name"]: p["default"] for p in params} for game, params in game_parameters().items()}
 
 
 class UsageError(Exception):
@@ -108,18 +98,22 @@ def add_command(
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """One option per game parameter (``--komi-to`` for ``komi_to``), built from the game
-    classes' own parameters and defaults."""
-    takers: dict[str, list[tuple[str, Any]]] = {}
-    for game, params in game_defaults().items():
-        for name, default in params.items():
-            takers.setdefault(name, []).append((game, default))
+    """One option per game parameter (``--komi-to`` for ``komi_to``), built from the
+    engine's description of each game's parameters (meaning, what is allowed, default)."""
+    takers: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for game, params in game_parameters().items():
+        for param in params:
+            takers.setdefault(param["name"], []).append((game, param))
     group = parser.add_argument_group("game options (each applies to the games named; defaults: the game's own)")
     for name, games in takers.items():
         flag = "--" + name.replace("_", "-")
-        games_text = ", ".join(f"{game}: default {_option_text(default)}" for game, default in games)
-        help_text = f"{PARAMETER_HELP.get(name, 'game parameter')} ({games_text})"
-        if all(isinstance(default, bool) for _, default in games):
+        flag_only = all(param["kind"] == "bool" for _, param in games)
+        meanings = dict.fromkeys(
+            param["help"] if flag_only else f"{param['help']}; {param['allowed']}" for _, param in games
+        )
+        games_text = ", ".join(f"{game}: default {_option_text(param['default'])}" for game, param in games)
+        help_text = f"{'; '.join(meanings)} ({games_text})".replace("%", "%%")
+        if flag_only:
             group.add_argument(flag, dest=f"param_{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)
         else:
             group.add_argument(flag, dest=f"param_{name}", metavar="VALUE", type=_param_value, default=None, help=help_text)

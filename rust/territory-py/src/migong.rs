@@ -1,8 +1,7 @@
 //! The Python class `territory.Migong`.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 use territory::migong::{Piece, BORDER_EDGES};
 use territory::{Color, Game, Migong, MigongConfig, Seat};
 
@@ -18,57 +17,29 @@ pub struct PyMigong {
 
 crate::game_class!(PyMigong, Migong);
 crate::learn_methods!(PyMigong, Migong);
-
-/// A `border` or `group_size` parameter: a string read by the engine, which also gives
-/// the message for a bad one (a value that is not a string is read as "", never valid).
-fn parse_text<T: std::str::FromStr<Err = territory::ConfigError>>(
-    value: &Bound<'_, PyAny>,
-) -> PyResult<T> {
-    let text = match value.cast::<PyString>() {
-        Ok(text) => text.to_cow()?.into_owned(),
-        Err(_) => String::new(),
-    };
-    text.parse::<T>().map_err(|e| {
-        PyValueError::new_err(format!("{e}, got {}", crate::game_class::short_repr(value)))
-    })
-}
+crate::params_methods!(PyMigong, MigongConfig);
 
 #[pymethods]
 impl PyMigong {
     #[new]
     #[pyo3(text_signature = "(pie=True, border=\"alternate\", group_size=\"extent\")")]
-    #[pyo3(signature = (pie = params::default(true), border = params::default("alternate"), group_size = params::default("extent")))]
+    #[pyo3(signature = (pie = params::unset(), border = params::unset(), group_size = params::unset()))]
     fn new(
         py: Python<'_>,
         pie: Py<PyAny>,
         border: Py<PyAny>,
         group_size: Py<PyAny>,
     ) -> PyResult<Self> {
-        let config = MigongConfig {
-            pie: params::boolean(pie.bind(py), "pie")?,
-            border: parse_text(border.bind(py))?,
-            group_size: parse_text(group_size.bind(py))?,
-        };
-        PyMigong::from_config(config)
-    }
-
-    /// The parameters, as keyword arguments of the constructor.
-    #[getter]
-    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let config = self.game.config();
-        let dict = PyDict::new(py);
-        dict.set_item("pie", config.pie)?;
-        dict.set_item("border", config.border.to_string())?;
-        dict.set_item("group_size", config.group_size.to_string())?;
-        Ok(dict)
+        PyMigong::from_config(params::config([
+            pie.bind(py),
+            border.bind(py),
+            group_size.bind(py),
+        ])?)
     }
 
     /// The pieces a colour ("blue" or "yellow") has not placed yet, as sorted strings.
     fn remaining(&self, color: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        let color = match params::choice(color, "color", &["blue", "yellow"])? {
-            "blue" => Color::First,
-            _ => Color::Second,
-        };
+        let color = Color::BOTH[params::choice(color, "color", &["blue", "yellow"])?];
         let set = self.game.remaining(color);
         let mut pieces: Vec<String> = (0..64u8)
             .filter(|p| set >> p & 1 == 1)

@@ -2,8 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::nume::{MAX_KOMI, MAX_N, MAX_SQUARE};
-use territory::{Color, Game, Nume, NumeConfig, Seat};
+use territory::{Game, Nume, NumeConfig, Seat};
 
 use crate::params;
 
@@ -17,17 +16,18 @@ pub struct PyNume {
 
 crate::game_class!(PyNume, Nume);
 crate::learn_methods!(PyNume, Nume);
+crate::params_methods!(PyNume, NumeConfig);
 
 #[pymethods]
 impl PyNume {
     #[new]
     #[pyo3(text_signature = "(n=4, square=None, komi=0.5, komi_to=\"black\", komi_phase=False)")]
     #[pyo3(signature = (
-        n = params::default(4),
-        square = params::default(None::<usize>),
-        komi = params::default(0.5),
-        komi_to = params::default("black"),
-        komi_phase = params::default(false),
+        n = params::unset(),
+        square = params::unset(),
+        komi = params::unset(),
+        komi_to = params::unset(),
+        komi_phase = params::unset(),
     ))]
     fn new(
         py: Python<'_>,
@@ -37,50 +37,13 @@ impl PyNume {
         komi_to: Py<PyAny>,
         komi_phase: Py<PyAny>,
     ) -> PyResult<Self> {
-        let n = params::int_in(n.bind(py), "n", 1, MAX_N as i64)?;
-        let square = square.bind(py);
-        let square = if square.is_none() {
-            None
-        } else {
-            Some(
-                params::int_in(square, "square", 2, MAX_SQUARE as i64).map_err(|_| {
-                    pyo3::exceptions::PyValueError::new_err(format!(
-                        "square must be None or an int from 2 to {MAX_SQUARE}, got {}",
-                        crate::game_class::short_repr(square)
-                    ))
-                })?,
-            )
-        };
-        let komi = params::half_point(komi.bind(py), "komi", MAX_KOMI)?;
-        let komi_to = match params::choice(komi_to.bind(py), "komi_to", &["black", "white"])? {
-            "black" => Color::First,
-            _ => Color::Second,
-        };
-        let komi_phase = params::boolean(komi_phase.bind(py), "komi_phase")?;
-        let config = NumeConfig {
-            n,
-            square,
-            komi: komi.map(|v| (v - 0.5) as u64),
-            komi_to,
-            komi_phase,
-        };
-        PyNume::from_config(config)
-    }
-
-    /// The parameters, as keyword arguments of the constructor.
-    #[getter]
-    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let config = self.game.config();
-        let dict = PyDict::new(py);
-        dict.set_item("n", config.n)?;
-        dict.set_item("square", config.square)?;
-        dict.set_item("komi", config.komi.map(|k| k as f64 + 0.5))?;
-        dict.set_item(
-            "komi_to",
-            <Nume as Game>::COLOR_NAMES[config.komi_to.index()],
-        )?;
-        dict.set_item("komi_phase", config.komi_phase)?;
-        Ok(dict)
+        PyNume::from_config(params::config([
+            n.bind(py),
+            square.bind(py),
+            komi.bind(py),
+            komi_to.bind(py),
+            komi_phase.bind(py),
+        ])?)
     }
 
     /// The komi in force as (value, colour), or None (no komi, or not chosen yet).

@@ -15,34 +15,15 @@ pub struct PyTabik {
 
 crate::game_class!(PyTabik, Tabik);
 crate::learn_methods!(PyTabik, Tabik);
+crate::params_methods!(PyTabik, TabikConfig);
 
 #[pymethods]
 impl PyTabik {
     #[new]
     #[pyo3(text_signature = "(size=8, pie=True)")]
-    #[pyo3(signature = (size = params::default(8), pie = params::default(true)))]
+    #[pyo3(signature = (size = params::unset(), pie = params::unset()))]
     fn new(py: Python<'_>, size: Py<PyAny>, pie: Py<PyAny>) -> PyResult<Self> {
-        let (size, pie) = (size.bind(py), pie.bind(py));
-        let config = TabikConfig {
-            size: params::int_in(
-                size,
-                "size",
-                territory::tabik::MIN_SIZE as i64,
-                territory::tabik::MAX_SIZE as i64,
-            )?,
-            pie: params::boolean(pie, "pie")?,
-        };
-        PyTabik::from_config(config)
-    }
-
-    /// The parameters, as keyword arguments of the constructor.
-    #[getter]
-    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let config = self.game.config();
-        let dict = PyDict::new(py);
-        dict.set_item("size", config.size)?;
-        dict.set_item("pie", config.pie)?;
-        Ok(dict)
+        PyTabik::from_config(params::config([size.bind(py), pie.bind(py)])?)
     }
 
     /// The position: `{"stones": {cell: colour}, "rods": [(first, second), ...]}`.

@@ -87,18 +87,26 @@ impl Color {
     }
 }
 
-/// A game parameter outside what the game allows.
+/// A game parameter outside what the game allows (made by [`crate::params::Param::check`]):
+/// "size must be an int from 2 to 16, got 17".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
     /// The parameter's name as the Python API spells it.
     pub parameter: &'static str,
-    /// What is allowed.
-    pub message: String,
+    /// What is allowed: "an int from 2 to 16".
+    pub allowed: String,
+    /// The value given, written like a Python literal (callers that hold the value in
+    /// their own language, like the Python bindings, may show it their way).
+    pub got: String,
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.parameter, self.message)
+        write!(
+            f,
+            "{} must be {}, got {}",
+            self.parameter, self.allowed, self.got
+        )
     }
 }
 

@@ -24,6 +24,7 @@ pub mod game;
 pub mod learn;
 pub mod migong;
 pub mod nume;
+pub mod params;
 pub mod playout;
 pub mod position;
 pub mod registry;

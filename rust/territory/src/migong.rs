@@ -102,16 +102,6 @@ pub struct MigongConfig {
     pub group_size: GroupSize,
 }
 
-impl Default for MigongConfig {
-    fn default() -> MigongConfig {
-        MigongConfig {
-            pie: true,
-            border: Border::Alternate,
-            group_size: GroupSize::Extent,
-        }
-    }
-}
-
 /// A Migong action; `cell` is a cell index ([`Game::move_text`] names it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MigongMove {
@@ -252,6 +242,7 @@ impl PartialEq for Migong {
 impl Migong {
     /// A new game at the start position.
     pub fn new(config: MigongConfig) -> Result<Migong, ConfigError> {
+        crate::params::Config::check(&config)?;
         let geometry = geometry();
         let mut border_yellow = [0u8; CELLS];
         for (cell, edges) in geometry.borders.iter().enumerate() {

@@ -21,6 +21,7 @@ static KEYS: [u64; 512] = zobrist::table(0x6e75_6d65);
 
 mod cells;
 mod learn;
+mod params;
 mod position;
 
 /// Largest number a stone may carry: 2^31 - 1.
@@ -43,18 +44,6 @@ pub struct NumeConfig {
     pub komi_to: Color,
     /// Seat 0 chooses the komi and seat 1 its colour before the first stone.
     pub komi_phase: bool,
-}
-
-impl Default for NumeConfig {
-    fn default() -> NumeConfig {
-        NumeConfig {
-            n: 4,
-            square: None,
-            komi: Some(0),
-            komi_to: Color::First,
-            komi_phase: false,
-        }
-    }
 }
 
 /// A Nume action; cells are cell indices ([`Game::move_text`] names them).
@@ -273,21 +262,9 @@ impl PartialEq for Nume {
 impl Nume {
     /// A new game at the start position.
     pub fn new(config: NumeConfig) -> Result<Nume, ConfigError> {
-        let err = |parameter, message: String| Err(ConfigError { parameter, message });
+        crate::params::Config::check(&config)?;
         let board = match config.square {
-            Some(k) if !(2..=MAX_SQUARE).contains(&k) => {
-                return err(
-                    "square",
-                    format!("must be None or an int from 2 to {MAX_SQUARE}, got {k}"),
-                )
-            }
             Some(k) => Board::square_shared(k),
-            None if !(1..=MAX_N).contains(&config.n) => {
-                return err(
-                    "n",
-                    format!("must be an int from 1 to {MAX_N}, got {}", config.n),
-                )
-            }
             None => {
                 let n = config.n as i32;
                 Board::shared(("nume-hex", config.n), || {
@@ -299,14 +276,6 @@ impl Nume {
                 })
             }
         };
-        if let Some(k) = config.komi {
-            if k > MAX_KOMI {
-                return err(
-                    "komi",
-                    format!("must be k + 0.5 with k from 0 to {MAX_KOMI}, got k = {k}"),
-                );
-            }
-        }
         let mut game = Nume {
             narrow: board.len() <= 64,
             board,

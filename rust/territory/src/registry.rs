@@ -54,6 +54,12 @@ impl GameKind {
     pub fn from_name(name: &str) -> Option<GameKind> {
         GameKind::ALL.iter().copied().find(|k| k.name() == name)
     }
+
+    /// The game's parameters, as its configuration describes them.
+    pub fn params(self) -> &'static [crate::params::Param] {
+        use crate::params::{Config, Configurable};
+        crate::with_game!(self, G => <<G as Configurable>::Config as Config>::PARAMS)
+    }
 }
 
 impl std::fmt::Display for GameKind {

@@ -35,6 +35,7 @@ const fn by_square(keys: [u64; 1024]) -> [[u64; 256]; 4] {
 }
 
 mod learn;
+mod params;
 mod position;
 mod sets;
 
@@ -50,12 +51,6 @@ pub struct TabikConfig {
     pub size: usize,
     /// Whether seat 1 may `swap` on its first turn.
     pub pie: bool,
-}
-
-impl Default for TabikConfig {
-    fn default() -> TabikConfig {
-        TabikConfig { size: 8, pie: true }
-    }
 }
 
 /// A Tabik action; squares are cell indices `row * size + col` ([`Game::move_text`]
@@ -126,13 +121,8 @@ impl PartialEq for Tabik {
 impl Tabik {
     /// A new game at the start position.
     pub fn new(config: TabikConfig) -> Result<Tabik, ConfigError> {
+        crate::params::Config::check(&config)?;
         let k = config.size;
-        if !(MIN_SIZE..=MAX_SIZE).contains(&k) {
-            return Err(ConfigError {
-                parameter: "size",
-                message: format!("must be an int from {MIN_SIZE} to {MAX_SIZE}, got {k}"),
-            });
-        }
         let sets = if k * k <= 64 {
             Repr::Small(Sets::new(k))
         } else {

@@ -1,11 +1,72 @@
-//! The text of Migong's parameters (as the Python API and records spell them): the one
-//! place `border` and `group_size` are read and written.
+//! Migong's parameters: the one place they are described and checked, and the text of
+//! `border` and `group_size` (as the Python API and records spell them) read and written.
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Border, GroupSize, BORDER_EDGES};
+use super::{Border, GroupSize, Migong, MigongConfig, BORDER_EDGES};
 use crate::game::{Color, ConfigError};
+use crate::params::{complete, Config, Configurable, Kind, Param, Value, PIE};
+
+const BORDER: Param = Param {
+    name: "border",
+    kind: Kind::Text {
+        allowed: "'alternate', 'blue', 'yellow' or a string of 84 letters B/Y (one per \
+                  border edge, in the order of docs/conventions.md)",
+        valid: |text| text.parse::<Border>().is_ok(),
+    },
+    default: Value::Str("alternate"),
+    help: "border colours",
+};
+
+/// The values of `group_size`, in the order of [`GroupSize`]'s variants.
+const GROUP_SIZES: [&str; 2] = ["extent", "wedges"];
+
+const GROUP_SIZE: Param = Param {
+    name: "group_size",
+    kind: Kind::Choice(&GROUP_SIZES),
+    default: Value::Str("extent"),
+    help: "what a group's size counts",
+};
+
+impl Config for MigongConfig {
+    const PARAMS: &'static [Param] = &[PIE, BORDER, GROUP_SIZE];
+
+    #[inline]
+    fn from_values(values: &[Value<'_>]) -> Result<MigongConfig, ConfigError> {
+        let [pie, border, group_size] = complete(Self::PARAMS, values);
+        Ok(MigongConfig {
+            pie: PIE.boolean(pie)?,
+            border: BORDER.parse(border)?,
+            group_size: [GroupSize::Extent, GroupSize::Wedges][GROUP_SIZE.choice(group_size)?],
+        })
+    }
+
+    fn for_each_value(&self, f: &mut dyn FnMut(&'static Param, Value<'_>)) {
+        f(&PIE, Value::Bool(self.pie));
+        f(&BORDER, Value::Str(&self.border.to_string()));
+        f(
+            &GROUP_SIZE,
+            Value::Str(GROUP_SIZES[self.group_size as usize]),
+        );
+    }
+}
+
+impl Default for MigongConfig {
+    fn default() -> MigongConfig {
+        MigongConfig::from_values(&[]).expect("the defaults are allowed")
+    }
+}
+
+impl Configurable for Migong {
+    type Config = MigongConfig;
+    fn with_config(config: MigongConfig) -> Result<Migong, ConfigError> {
+        Migong::new(config)
+    }
+    fn configuration(&self) -> MigongConfig {
+        self.config()
+    }
+}
 
 impl FromStr for Border {
     type Err = ConfigError;
@@ -26,13 +87,7 @@ impl FromStr for Border {
                 }
                 Ok(Border::Explicit(colors))
             }
-            _ => Err(ConfigError {
-                parameter: "border",
-                message: format!(
-                    "must be 'alternate', 'blue', 'yellow' or a string of {BORDER_EDGES} letters \
-                     B/Y (one per border edge, in the order of docs/conventions.md)"
-                ),
-            }),
+            _ => Err(BORDER.error(Value::Str(text))),
         }
     }
 }
@@ -55,23 +110,14 @@ impl FromStr for GroupSize {
     type Err = ConfigError;
 
     fn from_str(text: &str) -> Result<GroupSize, ConfigError> {
-        match text {
-            "extent" => Ok(GroupSize::Extent),
-            "wedges" => Ok(GroupSize::Wedges),
-            _ => Err(ConfigError {
-                parameter: "group_size",
-                message: "must be one of 'extent', 'wedges'".to_string(),
-            }),
-        }
+        let index = GROUP_SIZE.choice(Value::Str(text))?;
+        Ok([GroupSize::Extent, GroupSize::Wedges][index])
     }
 }
 
 impl fmt::Display for GroupSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GroupSize::Extent => "extent",
-            GroupSize::Wedges => "wedges",
-        })
+        f.write_str(GROUP_SIZES[*self as usize])
     }
 }
 
@@ -90,6 +136,29 @@ mod tests {
         for text in ["extent", "wedges"] {
             assert_eq!(text.parse::<GroupSize>().unwrap().to_string(), text);
         }
-        assert!("pieces".parse::<GroupSize>().is_err());
+        assert_eq!(
+            "pieces".parse::<GroupSize>().unwrap_err().to_string(),
+            "group_size must be one of 'extent', 'wedges', got 'pieces'"
+        );
+    }
+
+    #[test]
+    fn configurations_read_from_values() {
+        let explicit = "BY".repeat(42);
+        let config = MigongConfig::from_values(&[
+            Value::Bool(false),
+            Value::Str(&explicit),
+            Value::Str("wedges"),
+        ])
+        .unwrap();
+        assert!(!config.pie);
+        assert_eq!(config.border.to_string(), explicit);
+        assert_eq!(config.group_size, GroupSize::Wedges);
+        let err = MigongConfig::from_values(&[Value::Bool(true), Value::Int(1)]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("border must be {}, got 1", BORDER.kind.allowed())
+        );
+        assert!(MigongConfig::from_values(&[Value::Int(1)]).is_err());
     }
 }
