@@ -6,6 +6,7 @@ use rand::{Rng, RngExt};
 
 use crate::board::Board;
 pub use crate::error::{IllegalMove, InvalidMove, MoveError};
+use crate::playout::PlayoutResult;
 
 /// One of the two players' seats. Seat 0 starts with the first colour.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -239,7 +240,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
 
     /// A 64-bit position key (Zobrist): equal for equal positions (board, side to move,
     /// pieces left, pie, pass and komi-phase state, colours), whatever the move order;
-    /// different otherwise with overwhelming probability. Kept up to date on every move.
+    /// different otherwise with overwhelming probability. Kept up to date on every move
+    /// (after [`Game::random_playout`], which may skip the updates, it is recomputed
+    /// when next needed).
     fn key(&self) -> u64;
 
     /// The winner once the game is over (`None` while it runs, or for a draw).
@@ -269,6 +272,19 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
         } else {
             Some(moves[rng.random_range(0..moves.len())])
         }
+    }
+
+    /// Plays on to the end, each move drawn by [`Game::random_move`] from `rng`, and says
+    /// what happened ([`crate::playout::play_out`]).
+    ///
+    /// Games override this with a loop that knows their rules (what it need not check
+    /// again, the key updates nobody reads during a playout); the moves, the draws and
+    /// the final state must stay exactly those of this default.
+    ///
+    /// # Panics
+    /// If the game runs past [`Game::max_game_length`]: a rule bug, not bad input.
+    fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
+        crate::playout::play_out_observed(self, rng, |_, _| {})
     }
 
     /// A move as text, for `format!` and `to_string()`: cell names come from this game's

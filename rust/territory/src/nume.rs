@@ -1,6 +1,7 @@
 //! Nume: stones with numbers written on the first stone of every group; the lower sum of
 //! group prices (plus komi) wins once the board is full.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use crate::board::{Board, Cell};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
+use crate::playout::{check_length, PlayoutResult};
 use crate::zobrist;
 use cells::CellSet;
 
@@ -65,6 +67,16 @@ enum Phase {
 }
 
 const NO_NUMBER: u32 = u32::MAX;
+
+/// The price of a group of `size` stones whose numbers run from `low` to `high`:
+/// |w - size| is largest at an extreme number w.
+#[inline]
+fn price(size: u64, low: u32, high: u32) -> u64 {
+    let size = size as i64;
+    (high as i64 - size)
+        .unsigned_abs()
+        .max((size - low as i64).unsigned_abs())
+}
 
 /// The stone groups as a union-find forest, kept up to date on every placement and undo.
 ///
@@ -122,10 +134,7 @@ impl GroupForest {
 
     #[inline]
     fn price(&self, root: usize) -> u64 {
-        let size = self.size[root] as i64;
-        (self.high[root] as i64 - size)
-            .unsigned_abs()
-            .max((size - self.low[root] as i64).unsigned_abs())
+        price(self.size[root].into(), self.low[root], self.high[root])
     }
 
     /// Adds a stone of `color` on `cell`, next to the same-coloured stones `friends`.
@@ -226,15 +235,20 @@ pub struct Nume {
     /// Cells next to a stone of each colour (a stone placed there joins a group).
     adjacent: [Bits; 2],
     numbers: [u32; 256],
+    /// The stone groups, but for the last `groups_behind` placements: a random playout
+    /// leaves the forest alone (nothing reads it meanwhile), and it is brought up to
+    /// date when next needed ([`Nume::catch_up_groups`], [`Nume::groups_now`]).
     groups: GroupForest,
+    groups_behind: usize,
     komi: Option<(u64, Color)>,
     black_seat: Seat,
     phase: Phase,
     /// The position this game was set up from, when not the start position.
     setup: Option<Arc<Nume>>,
     history: Vec<NumeMove>,
-    /// XOR of the keys of the stones (with their numbers) on the board.
-    board_key: u64,
+    /// XOR of the keys of the stones (with their numbers) on the board; `None` after a
+    /// random playout, which skips the updates (it is recomputed when next needed).
+    board_key: Option<u64>,
 }
 
 impl PartialEq for Nume {
@@ -270,12 +284,13 @@ impl Nume {
             adjacent: [Bits::EMPTY; 2],
             numbers: [NO_NUMBER; 256],
             groups: GroupForest::new(),
+            groups_behind: 0,
             komi: None,
             black_seat: Seat::First,
             phase: Phase::Stones,
             setup: None,
             history: Vec::new(),
-            board_key: 0,
+            board_key: Some(0),
         };
         game.reset();
         Ok(game)
@@ -321,18 +336,30 @@ impl Nume {
     /// directly instead of playing moves to it.
     #[allow(dead_code)]
     pub(crate) fn rebuild_key(&mut self) {
-        self.board_key = self.compute_key() ^ self.phase_key();
+        self.board_key = Some(self.board_key_from_scratch());
     }
 
     /// The position key recomputed from the board and the komi-phase state.
     pub fn compute_key(&self) -> u64 {
-        let mut key = self.phase_key();
+        self.board_key_from_scratch() ^ self.phase_key()
+    }
+
+    /// The XOR of the keys of the stones on the board, recomputed.
+    fn board_key_from_scratch(&self) -> u64 {
+        let mut key = 0;
         for color in 0..2 {
             for cell in self.stones[color] {
                 key ^= Self::stone_key(color, cell, self.numbers[cell]);
             }
         }
         key
+    }
+
+    /// The XOR of the keys of the stones on the board (kept, or recomputed after a
+    /// random playout).
+    fn board_key(&self) -> u64 {
+        self.board_key
+            .unwrap_or_else(|| self.board_key_from_scratch())
     }
 
     fn n_cells(&self) -> usize {
@@ -384,13 +411,12 @@ impl Nume {
 
     /// Each group's colour, cells and price.
     fn group_prices(&self) -> Vec<(Color, Bits, u64)> {
+        let forest = self.groups_now();
         let mut groups = Vec::new();
         for color in Color::BOTH {
             self.board.components(self.stones[color.index()], |group| {
-                let root = self
-                    .groups
-                    .find(group.first().expect("groups are not empty"));
-                groups.push((color, group, self.groups.price(root)))
+                let root = forest.find(group.first().expect("groups are not empty"));
+                groups.push((color, group, forest.price(root)))
             });
         }
         groups.sort_by_key(|(_, group, _)| group.first());
@@ -425,21 +451,112 @@ impl Nume {
     }
 
     /// Places the next stone on `cell` (the stone-phase part of [`Game::play_unchecked`]),
-    /// on sets of type `S`.
+    /// on sets of type `S`, adding it to the group forest if `GROUPS`. Returns the
+    /// change of the board key (callers that do not keep it skip computing it).
     #[inline]
-    fn place<S: CellSet>(&mut self, cell: Cell, number: Option<u32>) {
+    fn place<S: CellSet, const GROUPS: bool>(&mut self, cell: Cell, number: Option<u32>) -> u64 {
         let i = usize::from(cell);
         let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
         let color = (black.count() + white.count()) % 2;
         let neighbours = S::load(&self.board.neighbours(i));
         let mut own = [black, white][color];
-        self.groups.place(i, color, number, neighbours & own);
+        if GROUPS {
+            self.groups.place(i, color, number, neighbours & own);
+        }
         own.insert(i);
         own.store(&mut self.stones[color]);
         (S::load(&self.adjacent[color]) | neighbours).store(&mut self.adjacent[color]);
         let w = number.unwrap_or(NO_NUMBER);
         self.numbers[i] = w;
-        self.board_key ^= Self::stone_key(color, i, w);
+        Self::stone_key(color, i, w)
+    }
+
+    /// The stone phase of [`Game::random_playout`], on sets of type `S`: the moves of
+    /// the default loop, without its per-move checks of the phase and the width of the
+    /// sets, and without the key and group forest updates (see `groups_behind`).
+    fn place_randomly<S: CellSet, R: Rng + ?Sized>(&mut self, rng: &mut R, limit: usize) {
+        while let Some(mv @ NumeMove::Place { cell, number }) = self.random_placement::<S, R>(rng) {
+            check_length(self.history.len(), limit, Self::NAME);
+            self.place::<S, false>(cell, number);
+            self.history.push(mv);
+        }
+    }
+
+    /// Brings the group forest up to date: adds the stones a random playout left out of
+    /// it, in the order they were placed, as [`Nume::place`] would have.
+    fn catch_up_groups(&mut self) {
+        if self.groups_behind == 0 {
+            return;
+        }
+        let placed = &self.history[self.history.len() - self.groups_behind..];
+        let cell_of = |mv: &NumeMove| match *mv {
+            NumeMove::Place { cell, number } => (usize::from(cell), number),
+            _ => unreachable!("a playout leaves out placements only"),
+        };
+        // The stones before those placements, then each placement in turn.
+        let mut stones = self.stones;
+        for (cell, _) in placed.iter().map(cell_of) {
+            stones[0].remove(cell);
+            stones[1].remove(cell);
+        }
+        for (cell, number) in placed.iter().map(cell_of) {
+            let color = (stones[0].count() + stones[1].count()) % 2;
+            let friends = self.board.neighbours(cell) & stones[color];
+            self.groups.place(cell, color, number, friends);
+            stones[color].insert(cell);
+        }
+        self.groups_behind = 0;
+    }
+
+    /// The group forest up to date: a copy brought up to date if a random playout left
+    /// stones out of it.
+    fn groups_now(&self) -> Cow<'_, GroupForest> {
+        if self.groups_behind == 0 {
+            return Cow::Borrowed(&self.groups);
+        }
+        let mut caught_up = self.clone();
+        caught_up.catch_up_groups();
+        Cow::Owned(caught_up.groups)
+    }
+
+    /// The sum of the group prices of each colour; from the board itself when a random
+    /// playout left stones out of the group forest.
+    fn price_sums(&self) -> [u64; 2] {
+        match self.groups_behind {
+            0 => self.groups.price_sums,
+            _ if self.narrow => self.price_sums_from_board::<u64>(),
+            _ => self.price_sums_from_board::<Bits>(),
+        }
+    }
+
+    /// [`Nume::price_sums`] from the board's groups (flooded through the neighbour table)
+    /// and numbers, on sets of type `S`.
+    fn price_sums_from_board<S: CellSet>(&self) -> [u64; 2] {
+        let mut sums = [0; 2];
+        for (color, sum) in sums.iter_mut().enumerate() {
+            let stones = S::load(&self.stones[color]);
+            let mut left = stones;
+            while !left.is_empty() {
+                // One group: its cells, each visited once, from the first one left.
+                let (mut size, mut low, mut high) = (0, u32::MAX, 0);
+                let mut group = S::EMPTY;
+                group.insert(left.pop_first());
+                let mut frontier = group;
+                while !frontier.is_empty() {
+                    let cell = frontier.pop_first();
+                    let fresh = S::load(&self.board.neighbours(cell)) & stones & !group;
+                    (group, frontier) = (group | fresh, frontier | fresh);
+                    let w = self.numbers[cell];
+                    size += 1;
+                    if w != NO_NUMBER {
+                        (low, high) = (low.min(w), high.max(w));
+                    }
+                }
+                left = left & !group;
+                *sum += price(size, low, high);
+            }
+        }
+        sums
     }
 
     fn recompute_adjacent(&mut self, color: Color) {
@@ -588,8 +705,16 @@ impl Game for Nume {
 
     fn play_unchecked(&mut self, mv: NumeMove) {
         match mv {
-            NumeMove::Place { cell, number } if self.narrow => self.place::<u64>(cell, number),
-            NumeMove::Place { cell, number } => self.place::<Bits>(cell, number),
+            NumeMove::Place { cell, number } => {
+                self.catch_up_groups();
+                let key = self.board_key();
+                let change = if self.narrow {
+                    self.place::<u64, true>(cell, number)
+                } else {
+                    self.place::<Bits, true>(cell, number)
+                };
+                self.board_key = Some(key ^ change);
+            }
             NumeMove::Komi { k, to } => {
                 self.komi = Some((k, to));
                 self.phase = Phase::ChooseSide;
@@ -607,6 +732,7 @@ impl Game for Nume {
     }
 
     fn undo(&mut self) -> Option<NumeMove> {
+        self.catch_up_groups();
         let mv = self.history.pop()?;
         match mv {
             NumeMove::Place { cell, .. } => {
@@ -616,8 +742,9 @@ impl Game for Nume {
                 } else {
                     Color::Second
                 };
+                let key = self.board_key();
                 self.stones[color.index()].remove(i);
-                self.board_key ^= Self::stone_key(color.index(), i, self.numbers[i]);
+                self.board_key = Some(key ^ Self::stone_key(color.index(), i, self.numbers[i]));
                 self.numbers[i] = NO_NUMBER;
                 self.groups.undo();
                 self.recompute_adjacent(color);
@@ -643,9 +770,10 @@ impl Game for Nume {
         self.adjacent = [Bits::EMPTY; 2];
         self.numbers = [NO_NUMBER; 256];
         self.groups.clear();
+        self.groups_behind = 0;
         self.black_seat = Seat::First;
         self.history.clear();
-        self.board_key = 0;
+        self.board_key = Some(0);
         if self.config.komi_phase {
             self.komi = None;
             self.phase = Phase::ChooseKomi;
@@ -675,7 +803,7 @@ impl Game for Nume {
     }
 
     fn scores(&self) -> BySeat<f64> {
-        let sums = self.groups.price_sums;
+        let sums = self.price_sums();
         BySeat(Seat::BOTH.map(|seat| {
             let color = self.color_of(seat);
             let komi = match self.komi {
@@ -818,7 +946,31 @@ impl Game for Nume {
     }
 
     fn key(&self) -> u64 {
-        self.board_key ^ self.phase_key()
+        self.board_key() ^ self.phase_key()
+    }
+
+    fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
+        let (limit, before) = (self.max_game_length(), self.history.len());
+        // The komi phase, if any, move by move.
+        while self.phase != Phase::Stones {
+            check_length(self.history.len(), limit, Self::NAME);
+            let mv = self.random_move(rng).expect("the komi phase has moves");
+            self.play_unchecked(mv);
+        }
+        self.board_key = None;
+        let stones_before = self.history.len();
+        if self.narrow {
+            self.place_randomly::<u64, R>(rng, limit);
+        } else {
+            self.place_randomly::<Bits, R>(rng, limit);
+        }
+        self.groups_behind += self.history.len() - stones_before;
+        let length = (self.history.len() - before) as u32;
+        PlayoutResult {
+            length,
+            ..PlayoutResult::default()
+        }
+        .finish(self)
     }
 
     const WIN_RULE: crate::game::WinRule = crate::game::WinRule::LowerWinsTiesDraw;

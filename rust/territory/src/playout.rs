@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
 use rayon::prelude::*;
 
@@ -34,39 +34,64 @@ pub fn game_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
     Xoshiro256PlusPlus::seed_from_u64(run_key ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
 
-/// Plays `game` (from its current position) to the end with uniform random moves.
+/// Plays `game` (from its current position) to the end with uniform random moves
+/// ([`Game::random_playout`]: the game's own loop, the same moves as
+/// [`play_out_observed`]).
 ///
 /// # Panics
 /// If the game runs past [`Game::max_game_length`]: a rule bug, not bad input.
 pub fn play_out<G: Game>(game: &mut G, rng: &mut Xoshiro256PlusPlus) -> PlayoutResult {
-    play_out_observed(game, rng, |_, _| {})
+    game.random_playout(rng)
 }
 
-/// [`play_out`], calling `before_move(game, mv)` before each move is played (the move
-/// stream is the same: the observer sees the game but cannot change it).
-pub fn play_out_observed<G: Game>(
+/// [`play_out`] move by move, calling `before_move(game, mv)` before each move is played
+/// (the move stream is the same: the observer sees the game but cannot change it).
+///
+/// # Panics
+/// If the game runs past [`Game::max_game_length`]: a rule bug, not bad input.
+pub fn play_out_observed<G: Game, R: Rng + ?Sized>(
     game: &mut G,
-    rng: &mut Xoshiro256PlusPlus,
+    rng: &mut R,
     mut before_move: impl FnMut(&G, G::Move),
 ) -> PlayoutResult {
     let mut result = PlayoutResult::default();
     let limit = game.max_game_length();
     while let Some(mv) = game.random_move(rng) {
-        assert!(
-            game.history().len() < limit,
-            "a {} game ran past its maximum length {limit}",
-            G::NAME
-        );
+        check_length(game.history().len(), limit, G::NAME);
         before_move(game, mv);
         game.play_unchecked(mv);
         result.length += 1;
         result.passes += G::is_pass(mv) as u32;
         result.swapped |= G::is_pie_swap(mv);
     }
-    let (scores, winner) = game.outcome();
-    result.scores = [scores[Seat::First].into(), scores[Seat::Second].into()];
-    result.winner = winner.map_or(-1, |seat| seat.index() as i8);
-    result
+    result.finish(game)
+}
+
+/// Fails if a game with `played` actions so far, about to play another, would run past
+/// its maximum length `limit` ([`Game::max_game_length`]).
+#[inline]
+pub(crate) fn check_length(played: usize, limit: usize, game: &str) {
+    if played >= limit {
+        ran_past(limit, game);
+    }
+}
+
+/// The panic of [`check_length`], out of the playout loops.
+#[cold]
+#[inline(never)]
+fn ran_past(limit: usize, game: &str) -> ! {
+    panic!("a {game} game ran past its maximum length {limit}")
+}
+
+impl PlayoutResult {
+    /// This result (`length`, `passes` and `swapped` counted) with the winner and scores
+    /// of `game`, which the playout ended.
+    pub(crate) fn finish<G: Game>(mut self, game: &G) -> PlayoutResult {
+        let (scores, winner) = game.outcome();
+        self.scores = [scores[Seat::First].into(), scores[Seat::Second].into()];
+        self.winner = winner.map_or(-1, |seat| seat.index() as i8);
+        self
+    }
 }
 
 /// The moves of game `index` of the run seeded with `seed`, started from `start`.

@@ -14,6 +14,7 @@ use crate::board::{Board, Cell};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
+use crate::playout::{check_length, PlayoutResult};
 use crate::scoring;
 use crate::turns;
 use crate::zobrist;
@@ -104,8 +105,9 @@ pub struct Tabik {
     /// The position this game was set up from, when not the start position.
     setup: Option<Arc<Tabik>>,
     history: Vec<TabikMove>,
-    /// XOR of the keys of the stones and rods on the board.
-    board_key: u64,
+    /// XOR of the keys of the stones and rods on the board; `None` after a random
+    /// playout, which skips the updates (it is recomputed when next needed).
+    board_key: Option<u64>,
 }
 
 impl PartialEq for Tabik {
@@ -135,7 +137,7 @@ impl Tabik {
             start: turns::Start::default(),
             setup: None,
             history: Vec::with_capacity(2 * k * k),
-            board_key: 0,
+            board_key: Some(0),
         })
     }
 
@@ -304,11 +306,16 @@ impl Tabik {
     /// directly instead of playing moves to it.
     #[allow(dead_code)]
     pub(crate) fn rebuild_key(&mut self) {
-        self.board_key = self.compute_key() ^ self.turn_key();
+        self.board_key = Some(self.board_key_from_scratch());
     }
 
     /// The position key recomputed from the board, without the incremental part.
     pub fn compute_key(&self) -> u64 {
+        self.board_key_from_scratch() ^ self.turn_key()
+    }
+
+    /// The XOR of the keys of the stones and rods on the board, recomputed.
+    fn board_key_from_scratch(&self) -> u64 {
         let mut key = 0;
         let ([black, white], [east, north]) = (self.stone_sets(), self.rod_sets());
         for (table, set) in [black, white, east, north].into_iter().enumerate() {
@@ -316,7 +323,14 @@ impl Tabik {
                 key ^= KEYS[table][i];
             }
         }
-        key ^ self.turn_key()
+        key
+    }
+
+    /// The XOR of the keys of the stones and rods on the board (kept, or recomputed
+    /// after a random playout).
+    fn board_key(&self) -> u64 {
+        self.board_key
+            .unwrap_or_else(|| self.board_key_from_scratch())
     }
 
     fn turn_key(&self) -> u64 {
@@ -330,7 +344,10 @@ impl Tabik {
     }
 
     /// Plays a move, or takes it back: every move is its own inverse on the board.
-    fn apply(&mut self, mv: TabikMove) {
+    /// Returns the change of the board key (callers that do not keep it skip computing
+    /// it).
+    #[inline]
+    fn apply(&mut self, mv: TabikMove) -> u64 {
         let (TabikMove::Place { black: a, white: b }
         | TabikMove::StoneSwap {
             first: a,
@@ -338,7 +355,7 @@ impl Tabik {
         }) = mv
         else {
             self.swapped ^= mv == TabikMove::Swap;
-            return;
+            return 0;
         };
         let place = matches!(mv, TabikMove::Place { .. });
         // A placement puts black on `a` and white on `b`; a stone swap also puts
@@ -347,10 +364,13 @@ impl Tabik {
         let (a, b) = (usize::from(a), usize::from(b));
         let dir = with_sets!(&mut self.sets, s => s.toggle(a, b, !place));
         let swap_mask = (place as u64).wrapping_sub(1);
-        self.board_key ^= KEYS[0][a]
-            ^ KEYS[1][b]
-            ^ KEYS[2 + dir][a.min(b)]
-            ^ ((KEYS[0][b] ^ KEYS[1][a]) & swap_mask);
+        KEYS[0][a] ^ KEYS[1][b] ^ KEYS[2 + dir][a.min(b)] ^ ((KEYS[0][b] ^ KEYS[1][a]) & swap_mask)
+    }
+
+    /// Plays a move and keeps the board key (see [`Tabik::board_key`]).
+    fn apply_keyed(&mut self, mv: TabikMove) {
+        let key = self.board_key();
+        self.board_key = Some(key ^ self.apply(mv));
     }
 
     fn place_across(first: usize, second: usize, black_first: bool) -> TabikMove {
@@ -458,14 +478,35 @@ impl Game for Tabik {
     }
 
     fn play_unchecked(&mut self, mv: TabikMove) {
-        self.apply(mv);
+        self.apply_keyed(mv);
         self.history.push(mv);
     }
 
     fn undo(&mut self) -> Option<TabikMove> {
         let mv = self.history.pop()?;
-        self.apply(mv);
+        self.apply_keyed(mv);
         Some(mv)
+    }
+
+    /// The moves of the default loop, without its per-move checks of what the loop
+    /// knows (the width of the sets, passes in a row) and without the key updates.
+    fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
+        let limit = self.max_game_length();
+        let mut passes = turns::passes_in_a_row(&self.start, &self.history, TabikMove::Pass);
+        let (mut result, before) = (PlayoutResult::default(), self.history.len());
+        self.board_key = None;
+        while passes < 2 {
+            check_length(self.history.len(), limit, Self::NAME);
+            let mv = with_sets!(&self.sets, s => self.draw(s, rng));
+            self.apply(mv);
+            self.history.push(mv);
+            let pass = mv == TabikMove::Pass;
+            passes = if pass { passes + 1 } else { 0 };
+            result.passes += pass as u32;
+            result.swapped |= mv == TabikMove::Swap;
+        }
+        result.length = (self.history.len() - before) as u32;
+        result.finish(self)
     }
 
     fn reset(&mut self) {
@@ -477,7 +518,7 @@ impl Game for Tabik {
         with_sets!(&mut self.sets, s => s.clear());
         self.swapped = false;
         self.history.clear();
-        self.board_key = 0;
+        self.board_key = Some(0);
     }
 
     fn history(&self) -> &[TabikMove] {
@@ -619,7 +660,7 @@ impl Game for Tabik {
     }
 
     fn key(&self) -> u64 {
-        self.board_key ^ self.turn_key()
+        self.board_key() ^ self.turn_key()
     }
 
     const WIN_RULE: crate::game::WinRule = crate::game::WinRule::HigherWinsLastMoverLosesTies;

@@ -10,9 +10,10 @@
 //! [`GameTrace`]: a small fixed record of sums and counts, so nothing large leaves the
 //! engine.
 //!
-//! Random games are played by [`crate::playout::play_out_observed`], the very function
-//! behind [`crate::playout::run`], with the same per-game generators: the outcomes are
-//! exactly those of the playouts with the same seed.
+//! Random games are played by [`crate::playout::play_out_observed`], which makes the very
+//! moves of [`crate::Game::random_playout`] behind [`crate::playout::run`] (checked in
+//! `tests/playouts.rs`), with the same per-game generators: the outcomes are exactly
+//! those of the playouts with the same seed.
 
 use rayon::prelude::*;
 

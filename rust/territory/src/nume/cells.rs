@@ -14,6 +14,7 @@ use crate::bitset::{select64, Bits};
 pub(super) trait CellSet:
     Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self>
 {
+    const EMPTY: Self;
     /// The set read from stored bits (which hold no cell outside its range).
     fn load(bits: &Bits) -> Self;
     /// Writes the set back into stored bits.
@@ -28,6 +29,8 @@ pub(super) trait CellSet:
 }
 
 impl CellSet for u64 {
+    const EMPTY: u64 = 0;
+
     #[inline]
     fn load(bits: &Bits) -> u64 {
         bits.0[0]
@@ -67,6 +70,8 @@ impl CellSet for u64 {
 }
 
 impl CellSet for Bits {
+    const EMPTY: Bits = Bits::EMPTY;
+
     #[inline]
     fn load(bits: &Bits) -> Bits {
         *bits

@@ -29,6 +29,7 @@ impl Learn for Nume {
         let n = self.n_cells() as f32;
         let scaled = |v: f64| (v / n as f64).min(2.0) as f32;
         let own = self.color_of(seat);
+        let groups = self.groups_now();
         for cell in 0..self.n_cells() {
             let (q, r) = self.board.position(cell);
             let g = r as usize * side + q as usize;
@@ -44,9 +45,9 @@ impl Learn for Nume {
                 out[2 * area + g] = 1.0;
                 out[3 * area + g] = scaled(self.numbers[cell] as f64);
             }
-            let root = self.groups.find(cell);
-            out[4 * area + g] = self.groups.size[root] as f32 / n;
-            out[5 * area + g] = scaled(self.groups.price(root) as f64);
+            let root = groups.find(cell);
+            out[4 * area + g] = groups.size[root] as f32 / n;
+            out[5 * area + g] = scaled(groups.price(root) as f64);
         }
         let komi = |color: Color| match self.komi {
             Some((k, to)) if to == color => scaled(k as f64 + 0.5),
