@@ -686,9 +686,15 @@ impl Game for Migong {
             r -= counts[cell] as usize;
             cell += 1;
         }
+        // r is small (a cell holds few placements), so clearing bits one by one costs
+        // fewer instructions than a loop-free select.
+        let mut fitting = self.fit[cell] & set;
+        for _ in 0..r {
+            fitting &= fitting - 1;
+        }
         Some(MigongMove::Place {
             cell: Self::board().name(cell),
-            piece: Piece(crate::bitset::select64(self.fit[cell] & set, r) as u8),
+            piece: Piece(fitting.trailing_zeros() as u8),
         })
     }
 

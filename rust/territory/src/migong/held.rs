@@ -1,7 +1,7 @@
 //! Fast scoring: a union-find over runs of same-coloured wedges of each piece (a run is
 //! a maximal cyclic stretch of one colour) instead of over single wedges.
 
-use super::{GroupSize, Migong, CELLS, WEDGES};
+use super::{GroupSize, Migong, CELLS, NO_CELL, STEPS, WEDGES};
 use crate::game::Color;
 use crate::scoring::Tally;
 
@@ -86,15 +86,15 @@ impl Migong {
         for (i, r) in root[..nodes].iter_mut().enumerate() {
             *r = i as u16;
         }
-        let board = Self::board();
         for cell in 0..CELLS {
             let Some(p) = self.pieces[cell] else {
                 continue;
             };
             for d in 0..3 {
-                let Some(n) = board.step(cell, d) else {
+                let n = STEPS[cell][d] as usize;
+                if n == NO_CELL as usize {
                     continue;
-                };
+                }
                 let Some(q) = self.pieces[n] else {
                     continue;
                 };
