@@ -676,10 +676,22 @@ impl Game for Migong {
         if r == placements {
             return Some(MigongMove::Swap);
         }
+        // The block holding placement r, walked to from the nearer end (half the steps).
         let mut block = 0;
-        while r >= sums[block] as usize {
-            r -= sums[block] as usize;
-            block += 1;
+        if 2 * r < placements {
+            while r >= sums[block] as usize {
+                r -= sums[block] as usize;
+                block += 1;
+            }
+        } else {
+            // `after`: the placements from r to the end, at least 1.
+            let mut after = placements - r;
+            block = sums.len() - 1;
+            while after > sums[block] as usize {
+                after -= sums[block] as usize;
+                block -= 1;
+            }
+            r = sums[block] as usize - after;
         }
         let mut cell = 8 * block;
         while r >= counts[cell] as usize {

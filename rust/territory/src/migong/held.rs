@@ -104,13 +104,10 @@ impl Migong {
                 root[ra.max(rb)] = ra.min(rb) as u16;
             }
         }
-        // Every node straight to its root: a union keeps the smaller root and path
-        // halving only shortens, so a node's parent is never above it, and in
-        // ascending order each parent already points to its root.
-        for x in 0..nodes {
-            root[x] = root[root[x] as usize];
-        }
         // Sizes by root: wedges, or distinct pieces (runs of one piece may share a group).
+        // On the way, every node goes straight to its root: a union keeps the smaller
+        // root and path halving only shortens, so a node's parent is never above it,
+        // and nodes come in ascending order, so each parent already points to its root.
         let mut size = [0u16; WEDGES];
         let mut yellow = [false; WEDGES];
         for (cell, piece) in self.pieces.iter().enumerate() {
@@ -120,12 +117,18 @@ impl Migong {
             let p = p.0 as usize;
             let mut seen = [u16::MAX; 6];
             for run in 0..RUNS.count[p] as usize {
-                let r = root[base[cell] as usize + run] as usize;
+                let x = base[cell] as usize + run;
+                let r = root[root[x] as usize] as usize;
+                root[x] = r as u16;
                 seen[run] = r as u16;
                 yellow[r] = RUNS.yellow[p] >> run & 1 == 1;
                 if by_wedges {
                     size[r] += RUNS.len[p][run] as u16;
-                } else if !seen[..run].contains(&(r as u16)) {
+                } else if (run < 2 || seen[run - 2] != r as u16)
+                    && (run < 4 || seen[run - 4] != r as u16)
+                {
+                    // Runs alternate in colour, so only runs 2 and 4 back can be in
+                    // this run's group already.
                     size[r] += 1;
                 }
             }
