@@ -948,10 +948,14 @@ mod tests {
 
     #[test]
     fn steps_table_matches_board() {
-        for cell in 0..CELLS {
-            for d in 0..6 {
-                let step = (STEPS[cell][d] != NO_CELL).then_some(STEPS[cell][d] as usize);
-                assert_eq!(step, Migong::board().step(cell, d), "cell {cell} direction {d}");
+        for (cell, steps) in STEPS.iter().enumerate() {
+            for (d, &n) in steps.iter().enumerate() {
+                let step = (n != NO_CELL).then_some(n as usize);
+                assert_eq!(
+                    step,
+                    Migong::board().step(cell, d),
+                    "cell {cell} direction {d}"
+                );
             }
         }
     }

@@ -93,8 +93,8 @@ impl Migong {
             let Some(p) = self.pieces[cell] else {
                 continue;
             };
-            for d in 0..3 {
-                let n = STEPS[cell][d] as usize;
+            for (d, &n) in STEPS[cell][..3].iter().enumerate() {
+                let n = n as usize;
                 if n == NO_CELL as usize {
                     continue;
                 }
