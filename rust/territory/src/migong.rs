@@ -676,37 +676,19 @@ impl Game for Migong {
         if r == placements {
             return Some(MigongMove::Swap);
         }
-        // The block holding placement r, walked to from the nearer end (half the steps).
         let mut block = 0;
-        if 2 * r < placements {
-            while r >= sums[block] as usize {
-                r -= sums[block] as usize;
-                block += 1;
-            }
-        } else {
-            // `after`: the placements from r to the end, at least 1.
-            let mut after = placements - r;
-            block = sums.len() - 1;
-            while after > sums[block] as usize {
-                after -= sums[block] as usize;
-                block -= 1;
-            }
-            r = sums[block] as usize - after;
+        while r >= sums[block] as usize {
+            r -= sums[block] as usize;
+            block += 1;
         }
         let mut cell = 8 * block;
         while r >= counts[cell] as usize {
             r -= counts[cell] as usize;
             cell += 1;
         }
-        // r is small (a cell holds few placements), so clearing bits one by one costs
-        // fewer instructions than a loop-free select.
-        let mut fitting = self.fit[cell] & set;
-        for _ in 0..r {
-            fitting &= fitting - 1;
-        }
         Some(MigongMove::Place {
             cell: Self::board().name(cell),
-            piece: Piece(fitting.trailing_zeros() as u8),
+            piece: Piece(crate::bitset::select64(self.fit[cell] & set, r) as u8),
         })
     }
 

@@ -137,15 +137,15 @@ impl Migong {
             }
         }
         let mut tally = Tally::<MAX>::new();
+        // Every node, without a branch on which are roots (unpredictable): the others
+        // have size 0, which no colour can hold.
         for x in 0..nodes {
-            if root[x] as usize == x {
-                let color = if yellow[x] {
-                    Color::Second
-                } else {
-                    Color::First
-                };
-                tally.add(color, size[x] as usize);
-            }
+            let color = if yellow[x] {
+                Color::Second
+            } else {
+                Color::First
+            };
+            tally.add(color, size[x] as usize);
         }
         tally.held()
     }
