@@ -667,7 +667,14 @@ impl Game for Migong {
         for (sum, block) in sums.iter_mut().zip(counts.chunks_exact(8)) {
             *sum = block.iter().map(|&count| u32::from(count)).sum();
         }
-        let placements = sums.iter().sum::<u32>() as usize;
+        // `ends[b]`: the placements in blocks 0..=b.
+        let mut ends = [0u32; PADDED / 8];
+        let mut end = 0;
+        for (e, &sum) in ends.iter_mut().zip(&sums) {
+            end += sum;
+            *e = end;
+        }
+        let placements = end as usize;
         let total = placements + self.pie_available() as usize;
         if total == 0 {
             return Some(MigongMove::Pass);
@@ -676,11 +683,13 @@ impl Game for Migong {
         if r == placements {
             return Some(MigongMove::Swap);
         }
+        // The block holding placement r: the number of blocks ending at or before r, by
+        // a binary search without branches (where a walk would stop is unpredictable).
         let mut block = 0;
-        while r >= sums[block] as usize {
-            r -= sums[block] as usize;
-            block += 1;
+        for step in [8, 4, 2, 1] {
+            block += step * (ends[block + step - 1] as usize <= r) as usize;
         }
+        r -= block.checked_sub(1).map_or(0, |b| ends[b] as usize);
         let mut cell = 8 * block;
         while r >= counts[cell] as usize {
             r -= counts[cell] as usize;
