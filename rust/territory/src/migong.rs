@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use rand::{Rng, RngExt};
 
-use crate::board::{Board, Cell};
+use crate::board::{Board, Cell, HEX_DIRECTIONS};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
@@ -143,6 +143,56 @@ fn geometry() -> &'static Geometry {
     })
 }
 
+/// Marks a missing neighbour in `STEPS`.
+const NO_CELL: u8 = u8::MAX;
+
+/// `STEPS[cell][d]`: the neighbour of `cell` in direction d, or `NO_CELL` past the rim or
+/// at the central border. Built at compile time in the board's order (rows r = -6..=6,
+/// q ascending within a row; a test checks it against the board), so play and undo
+/// need no lookup through the shared geometry.
+static STEPS: [[u8; 6]; CELLS] = {
+    const fn on_board(q: i32, r: i32) -> bool {
+        let s = q + r;
+        q.abs() <= 6 && r.abs() <= 6 && s.abs() <= 6 && !(q == 0 && r == 0)
+    }
+    // `index[r + 6][q + 6]`: the cell at (q, r).
+    let mut index = [[NO_CELL; 13]; 13];
+    let mut next = 0;
+    let mut r = -6;
+    while r <= 6 {
+        let mut q = -6;
+        while q <= 6 {
+            if on_board(q, r) {
+                index[(r + 6) as usize][(q + 6) as usize] = next;
+                next += 1;
+            }
+            q += 1;
+        }
+        r += 1;
+    }
+    let mut steps = [[NO_CELL; 6]; CELLS];
+    let mut r = -6;
+    while r <= 6 {
+        let mut q = -6;
+        while q <= 6 {
+            let cell = index[(r + 6) as usize][(q + 6) as usize];
+            if cell != NO_CELL {
+                let mut d = 0;
+                while d < 6 {
+                    let (nq, nr) = (q + HEX_DIRECTIONS[d].0, r + HEX_DIRECTIONS[d].1);
+                    if nq.abs() <= 6 && nr.abs() <= 6 {
+                        steps[cell as usize][d] = index[(nr + 6) as usize][(nq + 6) as usize];
+                    }
+                    d += 1;
+                }
+            }
+            q += 1;
+        }
+        r += 1;
+    }
+    steps
+};
+
 /// `FITS[mask * 64 + value]`: the patterns p with `p & mask == value`, built at compile time.
 static FITS: [u64; 64 * 64] = {
     let mut table = [0u64; 64 * 64];
@@ -180,21 +230,14 @@ fn fits(mask: u8, value: u8) -> u64 {
 /// that fit each cell of the empty board.
 #[derive(Debug)]
 struct Initial {
-    need_mask: [u8; CELLS],
+    need_mask: [u8; PADDED],
+    need_yellow: [u8; PADDED],
     fit: [u64; CELLS],
     counts: [[u8; PADDED]; 2],
 }
 
 /// `CELLS` rounded up to whole blocks of 8 cells (the extra cells never fit anything).
 const PADDED: usize = 128;
-
-/// The sum of the 8 bytes of `word` (each at most 63).
-#[inline]
-fn block_sum(word: u64) -> u32 {
-    const PAIRS: u64 = 0x00ff_00ff_00ff_00ff;
-    let pairs = (word & PAIRS) + (word >> 8 & PAIRS);
-    (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32
-}
 
 /// Blue's full set: every pattern with a blue wedge; Yellow's: every one with a yellow.
 const FULL_SETS: [u64; 2] = [!(1 << 63), !1];
@@ -207,9 +250,10 @@ pub struct Migong {
     border_yellow: Arc<[u8; CELLS]>,
     pieces: [Option<Piece>; CELLS],
     /// Per cell, the directions whose wedge colour is fixed (by a border edge or a
-    /// neighbouring piece), and which of those must be Yellow.
-    need_mask: [u8; CELLS],
-    need_yellow: [u8; CELLS],
+    /// neighbouring piece), and which of those must be Yellow. Padded like `counts`, so
+    /// `drop_pattern` runs over whole vectors (the padding cells' counts stay 0).
+    need_mask: [u8; PADDED],
+    need_yellow: [u8; PADDED],
     /// Patterns that fit each empty cell (0 for occupied cells).
     fit: [u64; CELLS],
     /// The patterns each colour still has.
@@ -256,11 +300,14 @@ impl Migong {
                 border_yellow[cell] |= (color == Color::Second) as u8 * (1 << d);
             }
         }
-        let need_mask: [u8; CELLS] = std::array::from_fn(|cell| {
-            Self::border_edges(cell)
+        let mut need_mask = [0u8; PADDED];
+        for (cell, mask) in need_mask[..CELLS].iter_mut().enumerate() {
+            *mask = Self::border_edges(cell)
                 .iter()
-                .fold(0, |m, &(d, _)| m | 1 << d)
-        });
+                .fold(0, |m, &(d, _)| m | 1 << d);
+        }
+        let mut need_yellow = [0u8; PADDED];
+        need_yellow[..CELLS].copy_from_slice(&border_yellow);
         let fit: [u64; CELLS] =
             std::array::from_fn(|cell| fits(need_mask[cell], border_yellow[cell]));
         let mut counts = [[0u8; PADDED]; 2];
@@ -271,6 +318,7 @@ impl Migong {
         }
         let initial = Initial {
             need_mask,
+            need_yellow,
             fit,
             counts,
         };
@@ -278,8 +326,8 @@ impl Migong {
             config,
             border_yellow: Arc::new(border_yellow),
             pieces: [None; CELLS],
-            need_mask: [0; CELLS],
-            need_yellow: [0; CELLS],
+            need_mask: [0; PADDED],
+            need_yellow: [0; PADDED],
             fit: [0; CELLS],
             remaining: FULL_SETS,
             counts: [[0; PADDED]; 2],
@@ -348,15 +396,15 @@ impl Migong {
     /// neighbours require: wedge d of this piece touches wedge d + 3 of the neighbour.
     fn set_piece(&mut self, cell: usize, piece: Option<Piece>) {
         self.pieces[cell] = piece;
-        let board = Self::board();
+        let neighbours = STEPS[cell].map(|n| (n != NO_CELL).then_some(n as usize));
         match piece {
             Some(p) => {
                 // A new constraint only narrows what fits (occupied cells stay at 0).
                 self.fit[cell] = 0;
                 self.counts[0][cell] = 0;
                 self.counts[1][cell] = 0;
-                for d in 0..6 {
-                    if let Some(n) = board.step(cell, d) {
+                for (d, neighbour) in neighbours.into_iter().enumerate() {
+                    if let Some(n) = neighbour {
                         let back = (d + 3) % 6;
                         let yellow = (p.0 >> d) & 1;
                         self.need_mask[n] |= 1 << back;
@@ -369,8 +417,8 @@ impl Migong {
             None => {
                 self.refresh_fit(cell);
                 self.recount_cell(cell);
-                for d in 0..6 {
-                    if let Some(n) = board.step(cell, d) {
+                for (d, neighbour) in neighbours.into_iter().enumerate() {
+                    if let Some(n) = neighbour {
                         let facing = 1u8 << ((d + 3) % 6);
                         self.need_mask[n] &= !facing;
                         self.need_yellow[n] &= !facing;
@@ -592,13 +640,22 @@ impl Game for Migong {
         }
         let color = self.mover_color().index();
         let set = self.remaining[color];
-        // The placements, summed in blocks of 8 cells from the kept counts.
+        // The placements, summed in blocks of 8 cells from the kept counts (written as
+        // a plain byte sum, this compiles to one sum-of-bytes instruction per block,
+        // `psadbw` on x86-64).
         let counts = &self.counts[color];
         let mut sums = [0u32; PADDED / 8];
         for (sum, block) in sums.iter_mut().zip(counts.chunks_exact(8)) {
-            *sum = block_sum(u64::from_le_bytes(block.try_into().expect("8 bytes")));
+            *sum = block.iter().map(|&count| u32::from(count)).sum();
         }
-        let placements = sums.iter().sum::<u32>() as usize;
+        // `ends[b]`: the placements in blocks 0..=b.
+        let mut ends = [0u32; PADDED / 8];
+        let mut end = 0;
+        for (e, &sum) in ends.iter_mut().zip(&sums) {
+            end += sum;
+            *e = end;
+        }
+        let placements = end as usize;
         let total = placements + self.pie_available() as usize;
         if total == 0 {
             return Some(MigongMove::Pass);
@@ -607,23 +664,21 @@ impl Game for Migong {
         if r == placements {
             return Some(MigongMove::Swap);
         }
+        // The block holding placement r: the number of blocks ending at or before r, by
+        // a binary search without branches (where a walk would stop is unpredictable).
         let mut block = 0;
-        while r >= sums[block] as usize {
-            r -= sums[block] as usize;
-            block += 1;
+        for step in [8, 4, 2, 1] {
+            block += step * (ends[block + step - 1] as usize <= r) as usize;
         }
+        r -= block.checked_sub(1).map_or(0, |b| ends[b] as usize);
         let mut cell = 8 * block;
         while r >= counts[cell] as usize {
             r -= counts[cell] as usize;
             cell += 1;
         }
-        let mut fitting = self.fit[cell] & set;
-        for _ in 0..r {
-            fitting &= fitting - 1;
-        }
         Some(MigongMove::Place {
             cell: cell as Cell,
-            piece: Piece(fitting.trailing_zeros() as u8),
+            piece: Piece(crate::bitset::select64(self.fit[cell] & set, r) as u8),
         })
     }
 
@@ -733,7 +788,7 @@ impl Game for Migong {
         self.history.clear();
         self.board_key = 0;
         self.need_mask = self.initial.need_mask;
-        self.need_yellow = *self.border_yellow;
+        self.need_yellow = self.initial.need_yellow;
         self.fit = self.initial.fit;
         self.counts = self.initial.counts;
     }
@@ -872,6 +927,20 @@ mod tests {
         assert_eq!(Migong::board().name(0).to_string(), "g1");
         assert_eq!(Migong::board().name(125).to_string(), "g13");
         assert_eq!(FULL_SETS.map(u64::count_ones), [63, 63]);
+    }
+
+    #[test]
+    fn steps_table_matches_board() {
+        for (cell, steps) in STEPS.iter().enumerate() {
+            for (d, &n) in steps.iter().enumerate() {
+                let step = (n != NO_CELL).then_some(n as usize);
+                assert_eq!(
+                    step,
+                    Migong::board().step(cell, d),
+                    "cell {cell} direction {d}"
+                );
+            }
+        }
     }
 
     #[test]
