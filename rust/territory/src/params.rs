@@ -279,6 +279,30 @@ pub trait Configurable: Sized {
     fn configuration(&self) -> Self::Config;
 }
 
+/// Links a game to its configuration: `Default` from the described defaults, and
+/// [`Configurable`] through the game's `new(config)` and `config()`.
+macro_rules! configurable {
+    ($game:ty, $config:ty) => {
+        impl Default for $config {
+            fn default() -> $config {
+                <$config as $crate::params::Config>::from_values(&[])
+                    .expect("the defaults are allowed")
+            }
+        }
+
+        impl $crate::params::Configurable for $game {
+            type Config = $config;
+            fn with_config(config: $config) -> Result<$game, $crate::params::ConfigError> {
+                <$game>::new(config)
+            }
+            fn configuration(&self) -> $config {
+                self.config()
+            }
+        }
+    };
+}
+pub(crate) use configurable;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use super::{Border, GroupSize, Migong, MigongConfig, BORDER_EDGES};
 use crate::game::{Color, ConfigError};
-use crate::params::{complete, Config, Configurable, Kind, Param, Value, PIE};
+use crate::params::{complete, Config, Kind, Param, Value, PIE};
 
 const BORDER: Param = Param {
     name: "border",
@@ -52,21 +52,7 @@ impl Config for MigongConfig {
     }
 }
 
-impl Default for MigongConfig {
-    fn default() -> MigongConfig {
-        MigongConfig::from_values(&[]).expect("the defaults are allowed")
-    }
-}
-
-impl Configurable for Migong {
-    type Config = MigongConfig;
-    fn with_config(config: MigongConfig) -> Result<Migong, ConfigError> {
-        Migong::new(config)
-    }
-    fn configuration(&self) -> MigongConfig {
-        self.config()
-    }
-}
+crate::params::configurable!(Migong, MigongConfig);
 
 impl FromStr for Border {
     type Err = ConfigError;

@@ -2,7 +2,7 @@
 
 use super::{Nume, NumeConfig, MAX_KOMI, MAX_N, MAX_SQUARE};
 use crate::game::Color;
-use crate::params::{complete, Config, ConfigError, Configurable, Kind, Param, Value};
+use crate::params::{complete, Config, ConfigError, Kind, Param, Value};
 
 const N: Param = Param {
     name: "n",
@@ -80,21 +80,7 @@ impl Config for NumeConfig {
     }
 }
 
-impl Default for NumeConfig {
-    fn default() -> NumeConfig {
-        NumeConfig::from_values(&[]).expect("the defaults are allowed")
-    }
-}
-
-impl Configurable for Nume {
-    type Config = NumeConfig;
-    fn with_config(config: NumeConfig) -> Result<Nume, ConfigError> {
-        Nume::new(config)
-    }
-    fn configuration(&self) -> NumeConfig {
-        self.config()
-    }
-}
+crate::params::configurable!(Nume, NumeConfig);
 
 #[cfg(test)]
 mod tests {

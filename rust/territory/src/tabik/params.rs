@@ -1,7 +1,7 @@
 //! Tabik's parameters: the one place they are described and checked.
 
 use super::{Tabik, TabikConfig, MAX_SIZE, MIN_SIZE};
-use crate::params::{complete, Config, ConfigError, Configurable, Kind, Param, Value, PIE};
+use crate::params::{complete, Config, ConfigError, Kind, Param, Value, PIE};
 
 const SIZE: Param = Param {
     name: "size",
@@ -31,18 +31,4 @@ impl Config for TabikConfig {
     }
 }
 
-impl Default for TabikConfig {
-    fn default() -> TabikConfig {
-        TabikConfig::from_values(&[]).expect("the defaults are allowed")
-    }
-}
-
-impl Configurable for Tabik {
-    type Config = TabikConfig;
-    fn with_config(config: TabikConfig) -> Result<Tabik, ConfigError> {
-        Tabik::new(config)
-    }
-    fn configuration(&self) -> TabikConfig {
-        self.config()
-    }
-}
+crate::params::configurable!(Tabik, TabikConfig);
