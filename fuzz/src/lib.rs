@@ -282,9 +282,36 @@ pub fn fuzz_text<G: FuzzGame>(game: &mut G, text: &str) {
     }
 }
 
+/// A seeded random playout from here: the game's own loop
+/// ([`Game::random_playout`], which may leave keys and groups to be caught up later) plays
+/// the same moves as the move-by-move loop, leaves a state equal to it in everything
+/// observable (key included), and undoes back to where it started.
+pub fn check_playout<G: FuzzGame>(game: &mut G, seed: u64) {
+    let before = game.clone();
+    let print = fingerprint(game);
+    let key = game.key();
+    let mut stepwise = game.clone();
+    let mut rng = territory::playout::game_rng(seed, 0);
+    while let Some(mv) = stepwise.random_move(&mut rng) {
+        stepwise.play_unchecked(mv);
+    }
+    let result = game.random_playout(&mut territory::playout::game_rng(seed, 0));
+    assert_eq!(game.history(), stepwise.history(), "playout moves");
+    assert_eq!(result.length as usize, game.history().len() - before.history().len());
+    assert_eq!(game.key(), stepwise.key(), "key after a playout");
+    assert_eq!(fingerprint(game), fingerprint(&stepwise), "state after a playout");
+    while game.history().len() > before.history().len() {
+        game.undo();
+    }
+    assert_eq!(*game, before, "playout undone");
+    assert_eq!(game.key(), key, "key after undoing a playout");
+    assert_eq!(fingerprint(game), print, "playout undone");
+}
+
 /// Plays a game from the fuzz input: each step tries an arbitrary string, an arbitrary
 /// action number, a move value built from raw bytes, or a listed move, checks it, and
-/// keeps it when legal.
+/// keeps it when legal; now and then it plays a random playout and undoes it
+/// ([`check_playout`]).
 pub fn fuzz_sequence<G: FuzzGame>(game: &mut G, input: &mut Input) {
     let mut steps = 0;
     while !input.is_empty() && steps < 400 {
@@ -316,6 +343,10 @@ pub fn fuzz_sequence<G: FuzzGame>(game: &mut G, input: &mut Input) {
             _ => Some(legal[input.u32() as usize % legal.len()]),
         };
         assert_eq!(legal.is_empty(), game.is_over());
+        if op % 4 == 3 && op & 0x60 == 0x60 {
+            check_playout(game, u64::from(input.u32()));
+            continue;
+        }
         if let Some(mv) = candidate {
             if check_move(game, mv, &legal) && op & 0x80 == 0 {
                 game.play(mv).expect("legal");
