@@ -534,4 +534,40 @@ mod tests {
         assert_eq!(bits.first(), Some(3));
         assert_eq!(Bits::below(65).count(), 65);
     }
+
+    #[test]
+    fn cell_set_widths_agree() {
+        let mut x: u64 = 0x0123_4567_89ab_cdef;
+        for _ in 0..100 {
+            let (word, bits) = (x, Bits::from_bits(&Bits([x, 0, 0, 0])));
+            assert_eq!(u64::from_bits(&bits), word);
+            assert_eq!(word.to_bits(), bits);
+            assert_eq!(CellSet::count(word), CellSet::count(bits));
+            assert_eq!(CellSet::is_empty(word), CellSet::is_empty(bits));
+            assert_eq!(word.lowest().to_bits(), bits.lowest());
+            for n in 0..CellSet::count(word) {
+                assert_eq!(word.select(n), bits.select(n));
+            }
+            let (mut w, mut b) = (word, bits);
+            while !CellSet::is_empty(w) {
+                assert_eq!(w.pop_first(), b.pop_first());
+            }
+            assert!(CellSet::is_empty(b));
+            let i = (x >> 58) as usize;
+            let (mut w, mut b) = (word, bits);
+            CellSet::insert(&mut w, i);
+            CellSet::insert(&mut b, i);
+            assert_eq!(w.to_bits(), b);
+            let mut stored = Bits([0, 7, 7, 7]);
+            word.store(&mut stored);
+            assert_eq!(stored, Bits([x, 7, 7, 7]));
+            x = crate::zobrist::mix(x);
+        }
+        for n in [0, 1, 37, 63, 64] {
+            assert_eq!(u64::below(n).to_bits(), <Bits as CellSet>::below(n));
+            assert_eq!(u64::single(n % 64).to_bits(), Bits::single(n % 64));
+        }
+        assert_eq!(u64::EMPTY.lowest(), 0);
+        assert_eq!(Bits::EMPTY.lowest(), Bits::EMPTY);
+    }
 }
