@@ -7,19 +7,17 @@ use std::sync::Arc;
 
 use rand::{Rng, RngExt};
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, CellSet};
 use crate::board::{Board, Cell};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
 use crate::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
 use crate::playout::{check_length, PlayoutResult};
 use crate::zobrist;
-use cells::CellSet;
 
 /// Board keys: colour c on cell i at `c * 256 + i`, mixed with the stone's number.
 static KEYS: [u64; 512] = zobrist::table(0x6e75_6d65);
 
-mod cells;
 mod learn;
 mod params;
 mod position;
@@ -395,9 +393,9 @@ impl Nume {
     /// [`Nume::placements`] on sets of type `S`.
     #[inline]
     fn placements_as<S: CellSet>(&self) -> (S, S) {
-        let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
-        let empty = S::load(&self.board.all()) & !(black | white);
-        let joining = empty & S::load(&self.adjacent[(black.count() + white.count()) % 2]);
+        let [black, white] = [S::from_bits(&self.stones[0]), S::from_bits(&self.stones[1])];
+        let empty = S::from_bits(&self.board.all()) & !(black | white);
+        let joining = empty & S::from_bits(&self.adjacent[(black.count() + white.count()) % 2]);
         (joining, empty & !joining)
     }
 
@@ -456,16 +454,16 @@ impl Nume {
     #[inline]
     fn place<S: CellSet, const GROUPS: bool>(&mut self, cell: Cell, number: Option<u32>) -> u64 {
         let i = usize::from(cell);
-        let [black, white] = [S::load(&self.stones[0]), S::load(&self.stones[1])];
+        let [black, white] = [S::from_bits(&self.stones[0]), S::from_bits(&self.stones[1])];
         let color = (black.count() + white.count()) % 2;
-        let neighbours = S::load(&self.board.neighbours(i));
+        let neighbours = S::from_bits(&self.board.neighbours(i));
         let mut own = [black, white][color];
         if GROUPS {
             self.groups.place(i, color, number, neighbours & own);
         }
         own.insert(i);
         own.store(&mut self.stones[color]);
-        (S::load(&self.adjacent[color]) | neighbours).store(&mut self.adjacent[color]);
+        (S::from_bits(&self.adjacent[color]) | neighbours).store(&mut self.adjacent[color]);
         let w = number.unwrap_or(NO_NUMBER);
         self.numbers[i] = w;
         Self::stone_key(color, i, w)
@@ -534,7 +532,7 @@ impl Nume {
     fn price_sums_from_board<S: CellSet>(&self) -> [u64; 2] {
         let mut sums = [0; 2];
         for (color, sum) in sums.iter_mut().enumerate() {
-            let stones = S::load(&self.stones[color]);
+            let stones = S::from_bits(&self.stones[color]);
             let mut left = stones;
             while !left.is_empty() {
                 // One group: its cells, each visited once, from the first one left.
@@ -544,7 +542,7 @@ impl Nume {
                 let mut frontier = group;
                 while !frontier.is_empty() {
                     let cell = frontier.pop_first();
-                    let fresh = S::load(&self.board.neighbours(cell)) & stones & !group;
+                    let fresh = S::from_bits(&self.board.neighbours(cell)) & stones & !group;
                     (group, frontier) = (group | fresh, frontier | fresh);
                     let w = self.numbers[cell];
                     size += 1;

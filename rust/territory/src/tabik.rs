@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rand::{Rng, RngExt};
 
-use crate::bitset::Bits;
+use crate::bitset::{Bits, CellSet};
 use crate::board::{Board, Cell};
 use crate::coords::Coord;
 use crate::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
@@ -39,7 +39,7 @@ mod params;
 mod position;
 mod sets;
 
-use sets::{Choices, Pick, Set, Sets};
+use sets::{Choices, Pick, Sets};
 
 pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 16;
@@ -157,19 +157,19 @@ impl Tabik {
 
     /// Stones by colour: [black, white].
     fn stone_sets(&self) -> [Bits; 2] {
-        with_sets!(&self.sets, s => s.stones.map(Set::to_bits))
+        with_sets!(&self.sets, s => s.stones.map(CellSet::to_bits))
     }
 
     /// Rods across east edges and north edges, at each edge's first square.
     fn rod_sets(&self) -> [Bits; 2] {
-        with_sets!(&self.sets, s => s.rods.map(Set::to_bits))
+        with_sets!(&self.sets, s => s.rods.map(CellSet::to_bits))
     }
 
     /// Puts stones and rods on the board (for `from_position`; the key is not updated).
     fn set_board(&mut self, stones: [Bits; 2], rods: [Bits; 2]) {
         with_sets!(&mut self.sets, s => {
-            s.stones = stones.map(Set::from_bits);
-            s.rods = rods.map(Set::from_bits);
+            s.stones = stones.map(|bits| CellSet::from_bits(&bits));
+            s.rods = rods.map(|bits| CellSet::from_bits(&bits));
         })
     }
 
@@ -218,7 +218,7 @@ impl Tabik {
     /// Move number `r` of the list the generator makes from `choices` (`r` below
     /// `choices.count()`): placements on east then north edges, two per edge, stone
     /// swaps on east then north edges, then the pie swap.
-    fn nth_choice<B: Set>(&self, choices: &Choices<B>, r: usize) -> TabikMove {
+    fn nth_choice<B: CellSet>(&self, choices: &Choices<B>, r: usize) -> TabikMove {
         match choices.nth(r, self.k) {
             Pick::Edge { a, b, place } => {
                 let (a, b) = (a as Cell, b as Cell);
@@ -238,7 +238,7 @@ impl Tabik {
     /// A uniform draw from the moves of `sets` (`pass` when there are none), the same
     /// draw at any width.
     #[inline]
-    fn draw<B: Set, R: Rng + ?Sized>(&self, sets: &Sets<B>, rng: &mut R) -> TabikMove {
+    fn draw<B: CellSet, R: Rng + ?Sized>(&self, sets: &Sets<B>, rng: &mut R) -> TabikMove {
         let choices = sets.choices(self.pie_available());
         match choices.count() {
             0 => TabikMove::Pass,

@@ -1,116 +1,10 @@
 //! Tabik's board as bit sets whose width follows the board: one `u64` word up to 8x8,
-//! a 256-bit [`Bits`] beyond. The rules below are written once, over [`Set`]; a game
+//! a 256-bit [`Bits`] beyond. The rules below are written once, over [`CellSet`]; a game
 //! picks the width when it is created, so playouts never pay for words they do not use.
 
-use std::fmt::Debug;
-use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
-
-use crate::bitset::{select64, Bits};
+use crate::bitset::{Bits, CellSet};
 use crate::game::Color;
 use crate::scoring::Tally;
-
-/// A set of square indices: what the rules need of a bit set.
-pub(super) trait Set:
-    Copy
-    + Eq
-    + Debug
-    + BitAnd<Output = Self>
-    + BitOr<Output = Self>
-    + BitXor<Output = Self>
-    + Not<Output = Self>
-    + Shl<usize, Output = Self>
-    + Shr<usize, Output = Self>
-{
-    const EMPTY: Self;
-    /// The set `{0, 1, ..., n - 1}` (`n` at most the width).
-    fn below(n: usize) -> Self;
-    fn single(i: usize) -> Self;
-    fn count(self) -> usize;
-    /// The `n`-th smallest element (0-based); `n` is below [`Set::count`].
-    fn nth(self, n: usize) -> usize;
-    /// The set of the smallest element alone (empty if the set is).
-    fn lowest(self) -> Self;
-    fn to_bits(self) -> Bits;
-    /// `bits` must fit the width.
-    fn from_bits(bits: Bits) -> Self;
-}
-
-impl Set for u64 {
-    const EMPTY: u64 = 0;
-
-    fn below(n: usize) -> u64 {
-        if n >= 64 {
-            u64::MAX
-        } else {
-            (1 << n) - 1
-        }
-    }
-
-    #[inline]
-    fn single(i: usize) -> u64 {
-        1 << i
-    }
-
-    #[inline]
-    fn count(self) -> usize {
-        crate::cpu::popcount(self) as usize
-    }
-
-    #[inline]
-    fn nth(self, n: usize) -> usize {
-        select64(self, n)
-    }
-
-    #[inline]
-    fn lowest(self) -> u64 {
-        self & self.wrapping_neg()
-    }
-
-    fn to_bits(self) -> Bits {
-        Bits([self, 0, 0, 0])
-    }
-
-    fn from_bits(bits: Bits) -> u64 {
-        debug_assert!(bits.0[1..].iter().all(|&w| w == 0));
-        bits.0[0]
-    }
-}
-
-impl Set for Bits {
-    const EMPTY: Bits = Bits::EMPTY;
-
-    fn below(n: usize) -> Bits {
-        Bits::below(n)
-    }
-
-    #[inline]
-    fn single(i: usize) -> Bits {
-        Bits::single(i)
-    }
-
-    #[inline]
-    fn count(self) -> usize {
-        Bits::count(&self)
-    }
-
-    #[inline]
-    fn nth(self, n: usize) -> usize {
-        Bits::nth(&self, n).expect("n is below the count")
-    }
-
-    #[inline]
-    fn lowest(self) -> Bits {
-        self.first().map_or(Bits::EMPTY, Bits::single)
-    }
-
-    fn to_bits(self) -> Bits {
-        self
-    }
-
-    fn from_bits(bits: Bits) -> Bits {
-        bits
-    }
-}
 
 /// A Tabik board: stones by colour and rods, as sets of one width, with the geometry
 /// the rules need.
@@ -151,7 +45,7 @@ pub(super) enum Pick {
     Swap,
 }
 
-impl<B: Set> Choices<B> {
+impl<B: CellSet> Choices<B> {
     /// How many moves there are, `pass` aside.
     #[inline]
     pub fn count(&self) -> usize {
@@ -169,7 +63,7 @@ impl<B: Set> Choices<B> {
         for dir in 0..2 {
             let n = 2 * self.place[dir].count();
             if r < n {
-                let first = self.place[dir].nth(r / 2);
+                let first = self.place[dir].select(r / 2);
                 let second = first + across(dir, k);
                 // Black on the first square, then black on the second.
                 let (a, b) = if r % 2 == 0 {
@@ -184,7 +78,7 @@ impl<B: Set> Choices<B> {
         for dir in 0..2 {
             let n = self.swap[dir].count();
             if r < n {
-                let a = self.swap[dir].nth(r);
+                let a = self.swap[dir].select(r);
                 let b = a + across(dir, k);
                 return Pick::Edge { a, b, place: false };
             }
@@ -196,8 +90,8 @@ impl<B: Set> Choices<B> {
 
     pub fn to_bits(self) -> Choices<Bits> {
         Choices {
-            place: self.place.map(Set::to_bits),
-            swap: self.swap.map(Set::to_bits),
+            place: self.place.map(CellSet::to_bits),
+            swap: self.swap.map(CellSet::to_bits),
             pie: self.pie,
         }
     }
@@ -213,7 +107,7 @@ pub(super) fn across(dir: usize, k: usize) -> usize {
     }
 }
 
-impl<B: Set> Sets<B> {
+impl<B: CellSet> Sets<B> {
     pub fn new(k: usize) -> Sets<B> {
         let all = B::below(k * k);
         let last_col = (0..k).fold(B::EMPTY, |set, r| set | B::single(r * k + k - 1));
