@@ -38,7 +38,11 @@ fn main() {
     let iterations = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(40_000);
     let mid = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(0);
     match name {
-        "tabik" => run(Tabik::new(TabikConfig { size: 8, pie: true }).unwrap(), iterations, mid),
+        "tabik" => run(
+            Tabik::new(TabikConfig { size: 8, pie: true }).unwrap(),
+            iterations,
+            mid,
+        ),
         "nume" => run(
             Nume::new(NumeConfig {
                 n: 4,
@@ -48,7 +52,11 @@ fn main() {
             iterations,
             mid,
         ),
-        "migong" => run(Migong::new(MigongConfig::default()).unwrap(), iterations, mid),
+        "migong" => run(
+            Migong::new(MigongConfig::default()).unwrap(),
+            iterations,
+            mid,
+        ),
         _ => {
             eprintln!("unknown game {name:?}; expected tabik, nume or migong");
             std::process::exit(2);

@@ -308,12 +308,12 @@ impl Clone for Migong {
             board_key,
         } = source;
         self.config = *config;
-        self.border_yellow.clone_from(border_yellow);
+        crate::game::share_from(&mut self.border_yellow, border_yellow);
         (self.pieces, self.need_mask, self.need_yellow) = (*pieces, *need_mask, *need_yellow);
         (self.fit, self.remaining, self.counts) = (*fit, *remaining, *counts);
         (self.swapped, self.placed_by_second, self.start) = (*swapped, *placed_by_second, *start);
-        self.setup.clone_from(setup);
-        self.initial.clone_from(initial);
+        crate::game::share_option_from(&mut self.setup, setup);
+        crate::game::share_from(&mut self.initial, initial);
         self.history.clone_from(history);
         self.board_key = *board_key;
     }

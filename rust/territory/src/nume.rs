@@ -307,14 +307,14 @@ impl Clone for Nume {
             history,
             board_key,
         } = source;
-        self.board.clone_from(board);
+        crate::game::share_from(&mut self.board, board);
         (self.narrow, self.config, self.stones, self.adjacent) =
             (*narrow, *config, *stones, *adjacent);
         self.numbers = *numbers;
         self.groups.clone_from(groups);
         (self.groups_behind, self.komi, self.black_seat, self.phase) =
             (*groups_behind, *komi, *black_seat, *phase);
-        self.setup.clone_from(setup);
+        crate::game::share_option_from(&mut self.setup, setup);
         self.history.clone_from(history);
         self.board_key = *board_key;
     }

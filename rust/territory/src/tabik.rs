@@ -137,9 +137,9 @@ impl Clone for Tabik {
             board_key,
         } = source;
         (self.k, self.pie, self.swapped, self.start) = (*k, *pie, *swapped, *start);
-        self.board.clone_from(board);
+        crate::game::share_from(&mut self.board, board);
         self.sets.clone_from(sets);
-        self.setup.clone_from(setup);
+        crate::game::share_option_from(&mut self.setup, setup);
         self.history.clone_from(history);
         self.board_key = *board_key;
     }
