@@ -1,6 +1,7 @@
 """Search speed: UCT iterations per second on one thread, beside random playouts per
 second on one thread (an iteration is one playout plus the walk down the tree and the
-undo back up), and root parallelism on two threads.
+undo back up), also from a mid-game root (after `MID` seeded random moves: the search
+copies its root back after each iteration), and root parallelism on two threads.
 
     python benches/search.py [--iterations 40000] [--games 10000] [--repeats 3]
 
@@ -17,6 +18,7 @@ Build the extension with release settings for final numbers (`maturin develop
 from __future__ import annotations
 
 import argparse
+import random
 import resource
 import time
 from typing import Callable
@@ -26,6 +28,8 @@ from territory import Uct
 from territory.playouts import new_game
 
 PARAMS = {"tabik": {"size": 8}, "migong": {}, "nume": {"n": 4}}
+# Random moves before the mid-game root.
+MID = {"tabik": 20, "migong": 10, "nume": 20}
 
 
 def cpu() -> float:
@@ -49,7 +53,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    print(f"{'game':<8}{'playouts/s':>12}{'UCT iter/s':>12}{'iter cost':>11}"
+    print(f"{'game':<8}{'playouts/s':>12}{'UCT iter/s':>12}{'iter cost':>11}{'mid iter/s':>12}"
           f"{'   (wall: playouts/s':>21}{'iter/s)':>10}{'2 thr speedup':>15}{'2 thr cpu/iter':>16}")
     for game, params in PARAMS.items():
         state = new_game(game, **params)
@@ -58,8 +62,12 @@ def main() -> None:
         pc, pw = best_of(args.repeats, lambda: territory.random_playouts(
             game, n, seed=1, threads=1, keep_games=False, **params))
         c1, w1 = best_of(args.repeats, lambda: Uct(iterations=it, threads=1).analyse(state))
+        mid, rng = state.copy(), random.Random(7)
+        for _ in range(MID[game]):
+            mid.play(rng.choice(mid.legal_moves()))
+        cm, _ = best_of(args.repeats, lambda: Uct(iterations=it, threads=1).analyse(mid))
         c2, w2 = best_of(args.repeats, lambda: Uct(iterations=it, threads=2).analyse(state))
-        print(f"{game:<8}{n / pc:>12,.0f}{it / c1:>12,.0f}{c1 / it / (pc / n):>10.2f}x"
+        print(f"{game:<8}{n / pc:>12,.0f}{it / c1:>12,.0f}{c1 / it / (pc / n):>10.2f}x{it / cm:>12,.0f}"
               f"{n / pw:>21,.0f}{it / w1:>10,.0f}{w1 / w2:>14.2f}x{c2 / c1:>15.2f}x")
 
 

@@ -1,6 +1,7 @@
 //! What every game shares: seats, colours, errors and the [`Game`] trait.
 
 use std::fmt;
+use std::sync::Arc;
 
 use rand::{Rng, RngExt};
 
@@ -367,6 +368,24 @@ pub struct MoveText<'a, G: Game> {
 impl<G: Game> fmt::Display for MoveText<'_, G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.game.fmt_move(self.mv, f)
+    }
+}
+
+/// `to.clone_from(from)` for shared parts of a state (boards, set-up positions), leaving
+/// the reference count alone when both already share one: searches copy their root back
+/// on every iteration, and on several threads the count's cache line would bounce
+/// between cores.
+pub(crate) fn share_from<T: ?Sized>(to: &mut Arc<T>, from: &Arc<T>) {
+    if !Arc::ptr_eq(to, from) {
+        to.clone_from(from);
+    }
+}
+
+/// [`share_from`] for an optional shared part.
+pub(crate) fn share_option_from<T: ?Sized>(to: &mut Option<Arc<T>>, from: &Option<Arc<T>>) {
+    match (to, from) {
+        (Some(to), Some(from)) => share_from(to, from),
+        (to, from) => to.clone_from(from),
     }
 }
 

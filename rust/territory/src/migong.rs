@@ -243,7 +243,7 @@ const PADDED: usize = 128;
 const FULL_SETS: [u64; 2] = [!(1 << 63), !1];
 
 /// A Migong position with its history.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Migong {
     config: MigongConfig,
     /// Yellow bits of the border edges of each cell, by direction.
@@ -273,6 +273,50 @@ pub struct Migong {
     history: Vec<MigongMove>,
     /// XOR of the keys of the pieces on the board and of the pieces used.
     board_key: u64,
+}
+
+/// `clone_from` reuses the history's allocation (searches copy their root back after
+/// every iteration).
+impl Clone for Migong {
+    fn clone(&self) -> Migong {
+        Migong {
+            border_yellow: self.border_yellow.clone(),
+            setup: self.setup.clone(),
+            initial: self.initial.clone(),
+            history: self.history.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Migong) {
+        // Every field named, so that a new one cannot be left out.
+        let Migong {
+            config,
+            border_yellow,
+            pieces,
+            need_mask,
+            need_yellow,
+            fit,
+            remaining,
+            counts,
+            swapped,
+            placed_by_second,
+            start,
+            setup,
+            initial,
+            history,
+            board_key,
+        } = source;
+        self.config = *config;
+        crate::game::share_from(&mut self.border_yellow, border_yellow);
+        (self.pieces, self.need_mask, self.need_yellow) = (*pieces, *need_mask, *need_yellow);
+        (self.fit, self.remaining, self.counts) = (*fit, *remaining, *counts);
+        (self.swapped, self.placed_by_second, self.start) = (*swapped, *placed_by_second, *start);
+        crate::game::share_option_from(&mut self.setup, setup);
+        crate::game::share_from(&mut self.initial, initial);
+        self.history.clone_from(history);
+        self.board_key = *board_key;
+    }
 }
 
 impl PartialEq for Migong {

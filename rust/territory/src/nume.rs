@@ -82,7 +82,7 @@ fn price(size: u64, low: u32, high: u32) -> u64 {
 /// undone exactly by detaching the roots it merged and restoring the new root's record.
 /// Each root keeps its group's size and smallest and largest number, which fix the
 /// price: |w - size| is largest at an extreme w. The price sums per colour follow along.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct GroupForest {
     parent: [u8; 256],
     size: [u16; 256],
@@ -90,6 +90,31 @@ struct GroupForest {
     high: [u32; 256],
     price_sums: [u64; 2],
     log: Vec<Merge>,
+}
+
+/// `clone_from` reuses the log's allocation.
+impl Clone for GroupForest {
+    fn clone(&self) -> GroupForest {
+        GroupForest {
+            log: self.log.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &GroupForest) {
+        // Every field named, so that a new one cannot be left out.
+        let GroupForest {
+            parent,
+            size,
+            low,
+            high,
+            price_sums,
+            log,
+        } = source;
+        (self.parent, self.size, self.low, self.high) = (*parent, *size, *low, *high);
+        self.price_sums = *price_sums;
+        self.log.clone_from(log);
+    }
 }
 
 /// What a placement changed in the forest.
@@ -223,7 +248,7 @@ impl GroupForest {
 }
 
 /// A Nume position with its history.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Nume {
     board: Arc<Board>,
     /// At most 64 cells: the hot paths compute on the first word of each set alone.
@@ -247,6 +272,50 @@ pub struct Nume {
     /// XOR of the keys of the stones (with their numbers) on the board; `None` after a
     /// random playout, which skips the updates (it is recomputed when next needed).
     board_key: Option<u64>,
+}
+
+/// `clone_from` reuses the allocations of the history and the group forest's log
+/// (searches copy their root back after every iteration).
+impl Clone for Nume {
+    fn clone(&self) -> Nume {
+        Nume {
+            board: self.board.clone(),
+            groups: self.groups.clone(),
+            setup: self.setup.clone(),
+            history: self.history.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Nume) {
+        // Every field named, so that a new one cannot be left out.
+        let Nume {
+            board,
+            narrow,
+            config,
+            stones,
+            adjacent,
+            numbers,
+            groups,
+            groups_behind,
+            komi,
+            black_seat,
+            phase,
+            setup,
+            history,
+            board_key,
+        } = source;
+        crate::game::share_from(&mut self.board, board);
+        (self.narrow, self.config, self.stones, self.adjacent) =
+            (*narrow, *config, *stones, *adjacent);
+        self.numbers = *numbers;
+        self.groups.clone_from(groups);
+        (self.groups_behind, self.komi, self.black_seat, self.phase) =
+            (*groups_behind, *komi, *black_seat, *phase);
+        crate::game::share_option_from(&mut self.setup, setup);
+        self.history.clone_from(history);
+        self.board_key = *board_key;
+    }
 }
 
 impl PartialEq for Nume {

@@ -91,7 +91,7 @@ macro_rules! with_sets {
 }
 
 /// A Tabik position with its history.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Tabik {
     k: usize,
     board: Arc<Board>,
@@ -108,6 +108,41 @@ pub struct Tabik {
     /// XOR of the keys of the stones and rods on the board; `None` after a random
     /// playout, which skips the updates (it is recomputed when next needed).
     board_key: Option<u64>,
+}
+
+/// `clone_from` reuses the history's allocation (searches copy their root back after
+/// every iteration).
+impl Clone for Tabik {
+    fn clone(&self) -> Tabik {
+        Tabik {
+            board: self.board.clone(),
+            sets: self.sets.clone(),
+            setup: self.setup.clone(),
+            history: self.history.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &Tabik) {
+        // Every field named, so that a new one cannot be left out.
+        let Tabik {
+            k,
+            board,
+            pie,
+            sets,
+            swapped,
+            start,
+            setup,
+            history,
+            board_key,
+        } = source;
+        (self.k, self.pie, self.swapped, self.start) = (*k, *pie, *swapped, *start);
+        crate::game::share_from(&mut self.board, board);
+        self.sets.clone_from(sets);
+        crate::game::share_option_from(&mut self.setup, setup);
+        self.history.clone_from(history);
+        self.board_key = *board_key;
+    }
 }
 
 impl PartialEq for Tabik {

@@ -8,9 +8,10 @@
 //! moves, do not spend their iterations writing nodes); unvisited children are tried
 //! first, in a random order, then the child maximising
 //! `mean + c * sqrt(ln(parent visits) / visits)` is followed (ties: the first in the
-//! list). Nodes live in one arena, reused across iterations; the position is taken back
-//! with `undo` (or `reset` when the search started from the start position) after each
-//! iteration, so the loop does not allocate once the arena has grown.
+//! list). Rollouts are the game's own [`Game::random_playout`]. Nodes live in one arena,
+//! reused across iterations; the root position is copied back (`clone_from`, which the
+//! games implement without allocating) after each iteration, so the loop does not
+//! allocate once the arena has grown.
 //!
 //! Root parallelism: `threads` independent trees with seeds derived from `(seed,
 //! thread)`, sharing the iterations, whose root statistics are added up. The same seed
@@ -192,14 +193,11 @@ impl<G: Game> Tree<G> {
             n_tried: 0,
         });
         self.expand(0, root);
-        let depth = root.history().len();
-        // Whether `reset` brings the root back (cheaper than undoing every move). A state
-        // set up without moves may have an empty history and another position: compare.
-        let resettable = depth == 0 && {
-            let mut fresh = root.clone();
-            fresh.reset();
-            fresh.key() == root.key()
-        };
+        // The root, copied back after each iteration: the games' `clone_from` reuses the
+        // allocations, and it drops whatever a playout left lazily undone (keys, Nume's
+        // group forest), which undoing move by move would first catch up.
+        root.reserve_moves();
+        let saved = root.clone();
         for _ in 0..iterations {
             self.path.clear();
             self.path.push(0);
@@ -226,14 +224,12 @@ impl<G: Game> Tree<G> {
                 root.play_unchecked(self.nodes[node].mv);
                 self.path.push(node as u32);
             }
-            while let Some(mv) = root.random_move(rng) {
-                root.play_unchecked(mv);
-            }
-            let winner = root.winner();
-            let results = [Seat::First, Seat::Second].map(|s| match winner {
-                Some(w) if w == s => 1.0,
-                Some(_) => -1.0,
-                None => 0.0,
+            // The winning seat's index, or -1 for a draw.
+            let winner = root.random_playout(rng).winner;
+            let results = [0, 1].map(|seat| match winner {
+                -1 => 0.0,
+                w if w == seat => 1.0,
+                _ => -1.0,
             });
             for &i in &self.path {
                 let n = &mut self.nodes[i as usize];
@@ -244,13 +240,7 @@ impl<G: Game> Tree<G> {
                     1.0 / (n.visits as f32).sqrt(),
                 ];
             }
-            if resettable {
-                root.reset();
-            } else {
-                while root.history().len() > depth {
-                    root.undo();
-                }
-            }
+            root.clone_from(&saved);
         }
     }
 

@@ -1,0 +1,76 @@
+//! `clone_from` (written by hand so that it reuses allocations) makes an exact copy, over
+//! whatever state the target was in, lazy playout state (keys, Nume's group forest)
+//! included on either side.
+
+mod common;
+
+use territory::playout::game_rng;
+use territory::{Game, Learn};
+
+/// `game` after `moves` seeded random moves (fewer if it ends), then, when `lazy`, a
+/// random playout (which leaves keys and Nume's forest to be caught up).
+fn position<G: Game>(start: &G, seed: u64, moves: usize, lazy: bool) -> G {
+    let mut game = start.clone();
+    let mut rng = game_rng(seed, moves as u64);
+    for _ in 0..moves {
+        match game.random_move(&mut rng) {
+            Some(mv) => game.play_unchecked(mv),
+            None => break,
+        }
+    }
+    if lazy {
+        game.random_playout(&mut rng);
+    }
+    game
+}
+
+fn same<G: Learn + PartialEq>(a: &G, b: &G) {
+    assert!(a == b);
+    assert_eq!(a.key(), b.key());
+    assert_eq!(a.outcome(), b.outcome());
+    assert_eq!(a.groups(), b.groups());
+    assert_eq!(a.legal_moves(), b.legal_moves());
+}
+
+fn check<G: Learn + PartialEq>(starts: Vec<G>) {
+    for start in starts {
+        for (i, (moves, lazy)) in [(0, false), (3, false), (7, true), (1, true)]
+            .into_iter()
+            .enumerate()
+        {
+            let source = position(&start, 1, moves, lazy);
+            let mut target = position(&start, 2, 5 - i, i % 2 == 0);
+            target.clone_from(&source);
+            same(&target, &source);
+            same(&source.clone(), &source);
+            // Both play on and take back alike.
+            let (mut a, mut b) = (source.clone(), target);
+            let mut rng = game_rng(3, i as u64);
+            while let Some(mv) = a.random_move(&mut rng) {
+                a.play_unchecked(mv);
+                b.play_unchecked(mv);
+            }
+            same(&a, &b);
+            while a.undo().is_some() {
+                assert!(b.undo().is_some());
+                assert_eq!(a.key(), b.key());
+            }
+            same(&a, &b);
+        }
+    }
+}
+
+#[test]
+fn tabik_clone_from_copies_exactly() {
+    check(common::tabiks());
+}
+
+#[test]
+fn nume_clone_from_copies_exactly() {
+    check(common::numes());
+}
+
+#[test]
+fn migong_clone_from_copies_exactly() {
+    check(common::migongs());
+}
