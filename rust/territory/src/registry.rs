@@ -1,4 +1,4 @@
-//! The list of games: the one place a new game is added (one line in [`for_each_game!`]).
+//! The list of games: the one place a new game is added (one line in [`for_each_game!`](crate::for_each_game)).
 //! Everything that must handle every game (the bindings' classes and dispatch, the
 //! Python package's `GAMES`) is built from it.
 //!
@@ -28,7 +28,7 @@ macro_rules! for_each_game {
 
 macro_rules! define_game_kind {
     (() $($variant:ident: $game:ty,)*) => {
-        /// One of the games, without a state: names, dispatch with [`with_game!`].
+        /// One of the games, without a state: names, dispatch with [`with_game!`](crate::with_game).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum GameKind {
             $($variant,)*

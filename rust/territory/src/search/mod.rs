@@ -1,5 +1,5 @@
 //! Game-playing search over any [`crate::Game`]: Monte Carlo tree search ([`uct`]) and an
-//! exact solver ([`solve`]). See `docs/search.md`.
+//! exact solver ([`solve()`]). See `docs/search.md`.
 
 pub mod solve;
 pub mod uct;
