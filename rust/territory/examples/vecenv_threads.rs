@@ -3,6 +3,9 @@
 //! other load on the machine matters less.
 //!
 //!     cargo run --release -p territory --example vecenv_threads [batch] [rounds]
+//!
+//! With `VECENV_THREADS=1` (or 2) only that many threads are timed, e.g. to count
+//! instructions with `valgrind --tool=callgrind`.
 
 use std::time::Instant;
 
@@ -61,8 +64,15 @@ fn time_env<G: Learn>(start: &G, batch: usize, threads: usize, steps: usize) -> 
 fn run<G: Learn>(name: &str, start: G, batch: usize, rounds: usize, steps: usize) {
     let mut best = [(f64::MAX, f64::MAX); 2];
     let mut cpu = [0.0; 2];
+    // VECENV_THREADS=1 or 2 times only that many threads (for instruction counts).
+    let only: Option<usize> = std::env::var("VECENV_THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok());
     for _ in 0..rounds {
         for (t, b) in best.iter_mut().enumerate() {
+            if only.is_some_and(|only| only != t + 1) {
+                continue;
+            }
             let c = cpu_seconds();
             let (s, p) = time_env(&start, batch, t + 1, steps);
             cpu[t] += cpu_seconds() - c;
