@@ -79,7 +79,7 @@ def test_wrong_actions_name_the_game_and_change_nothing():
 @pytest.mark.parametrize("batch", [100, 300])
 def test_same_results_on_one_and_two_threads(batch):
     # Nume n=2 writes 700 values a game: 100 games stay on the calling thread, 300 are
-    # split into chunks of 94 over the pool.
+    # split into chunks of 128 (and one of 44) over the pool.
     runs = []
     for threads in (1, 2, 3):
         env = territory.VecEnv("nume", batch, seed=9, threads=threads, n=2)
