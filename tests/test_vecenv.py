@@ -76,18 +76,22 @@ def test_wrong_actions_name_the_game_and_change_nothing():
     assert positions(env) == before
 
 
-def test_same_results_on_one_and_two_threads():
+@pytest.mark.parametrize("batch", [100, 300])
+def test_same_results_on_one_and_two_threads(batch):
+    # Nume n=2 writes 700 values a game: 100 games stay on the calling thread, 300 are
+    # split into chunks of 128 (and one of 44) over the pool.
     runs = []
-    for threads in (1, 2):
-        env = territory.VecEnv("nume", 300, seed=9, threads=threads, n=2)
+    for threads in (1, 2, 3):
+        env = territory.VecEnv("nume", batch, seed=9, threads=threads, n=2)
         env.reset()
         total = np.zeros(2)
         for _ in range(30):
             obs, rewards, dones, mask = env.step(env.sample_actions())
             total += rewards.sum(axis=0)
         runs.append((obs.copy(), mask.copy(), total, positions(env)))
-    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
-    assert runs[0][2].tolist() == runs[1][2].tolist() and runs[0][3] == runs[1][3]
+    for run in runs[1:]:
+        assert np.array_equal(runs[0][0], run[0]) and np.array_equal(runs[0][1], run[1])
+        assert runs[0][2].tolist() == run[2].tolist() and runs[0][3] == run[3]
 
 
 def test_bad_parameters():
