@@ -445,7 +445,8 @@ def test_cli_evaluate_komi_openings(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv",
     [["evaluate", "tabik", "--games", "0"], ["evaluate", "tabik", "--agent", "nobody"], ["komi", "--komi-min", "3", "--komi-max", "1"],
-     ["komi", "--komi-min", "2"], ["openings", "tabik", "--moves", "z9-z8"], ["evaluate", "tabik", "--plot", "x.pdf"]],
+     ["komi", "--komi-min", "2"], ["openings", "tabik", "--moves", "z9-z8"], ["evaluate", "tabik", "--plot", "x.pdf"],
+     ["komi", "--n", "9"], ["komi", "--square", "1"], ["komi", "--size", "4"]],
 )
 def test_cli_bad_arguments(argv, capsys):
     from territory.cli import main
@@ -497,3 +498,23 @@ def test_turns_count_runs_of_one_seat():
     assert t["moves"][0] == 6 and t["turns"][0] == 5
     # Branching in the komi phase: komi k = 0..4 to either colour (10), then 2 sides.
     assert t["branching_sum"][0] == 10 + 2 + 20 + 15 + 2 + 1
+
+
+def test_cli_komi_board_options_are_the_engines(capsys):
+    """``komi``'s --n and --square come from Nume's own parameter description."""
+    from territory.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["komi", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    for param in territory.Nume.parameters():
+        if param["name"] in ("n", "square"):
+            assert f"{param['allowed']} (nume: default" in help_text
+    assert "--komi-to" not in help_text
+
+
+def test_cli_komi_bad_board_names_the_engine_rule(capsys):
+    from territory.cli import main
+
+    assert main(["komi", "--n", "9", "--games", "10"]) == 2
+    assert "--n: n must be an int from 1 to 8, got 9" in capsys.readouterr().err

@@ -97,13 +97,17 @@ def add_command(
     return parser
 
 
-def add_game_options(parser: argparse.ArgumentParser) -> None:
+def add_game_options(
+    parser: argparse.ArgumentParser, *, game: str | None = None, names: Sequence[str] | None = None
+) -> None:
     """One option per game parameter (``--komi-to`` for ``komi_to``), built from the
-    engine's description of each game's parameters (meaning, what is allowed, default)."""
+    engine's description of each game's parameters (meaning, what is allowed, default);
+    only ``game``'s and only the parameters in ``names`` when given."""
     takers: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for game, params in game_parameters().items():
+    for each, params in game_parameters().items():
         for param in params:
-            takers.setdefault(param["name"], []).append((game, param))
+            if (game is None or each == game) and (names is None or param["name"] in names):
+                takers.setdefault(param["name"], []).append((each, param))
     group = parser.add_argument_group("game options (each applies to the games named; defaults: the game's own)")
     for name, games in takers.items():
         flag = "--" + name.replace("_", "-")
@@ -111,7 +115,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         meanings = dict.fromkeys(
             param["help"] if flag_only else f"{param['help']}; {param['allowed']}" for _, param in games
         )
-        games_text = ", ".join(f"{game}: default {_option_text(param['default'])}" for game, param in games)
+        games_text = ", ".join(f"{taker}: default {_option_text(param['default'])}" for taker, param in games)
         help_text = f"{'; '.join(meanings)} ({games_text})".replace("%", "%%")
         if flag_only:
             group.add_argument(flag, dest=f"param_{name}", action=argparse.BooleanOptionalAction, default=None, help=help_text)

@@ -56,9 +56,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--komi-min", type=float, default=DEFAULT_KOMI[0], help=f"lowest komi (default {DEFAULT_KOMI[0]}; negative: to White)")
     parser.add_argument("--komi-max", type=float, default=DEFAULT_KOMI[-1], help=f"highest komi (default {DEFAULT_KOMI[-1]})")
     parser.add_argument("--komi-step", type=integer(1), default=1, help="step between komi values, a whole number (default 1)")
-    group = parser.add_argument_group("nume options")
-    group.add_argument("--n", type=integer(1, 8), help="hexagonal board of side n, 1..8 (default 4)")
-    group.add_argument("--square", type=integer(2, 16), help="k x k square board (2..16) instead of the hexagon")
+    cli.add_game_options(parser, game="nume", names=("n", "square"))
 
     parser = add_command(
         commands, "openings", "seat 0's win rate after each first move, playing on and after a pie swap",
@@ -137,7 +135,7 @@ def run_komi(args: argparse.Namespace) -> int:
     while komi <= args.komi_max + 1e-9:
         values.append(komi)
         komi += args.komi_step
-    params = {k: getattr(args, k) for k in ("n", "square") if getattr(args, k) is not None}
+    params = cli.game_params(args, "nume")
     try:
         with _scale_out(args) as executor:
             result = fair_komi(agents, args.games, args.seed, executor=executor, komi_values=values, threads=args.threads,
