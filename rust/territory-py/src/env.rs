@@ -138,7 +138,7 @@ impl PyVecEnv {
         let threads = match threads {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
             Some(t) if t.is_none() => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(t) => crate::params::int_in(t, "threads", 1, 1024)?,
+            Some(t) => crate::params::int_in(t, "threads", 1, crate::playouts::MAX_THREADS as i64)?,
         };
         let state = start_state(py, game, params)?;
         if state

@@ -9,16 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::trace::{self, GameTrace};
 
-use crate::playouts::{with_native_game, MAX_THREADS};
-
-fn check_threads(threads: Option<usize>) -> PyResult<()> {
-    match threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
-        Some(t) => Err(PyValueError::new_err(format!(
-            "threads must be None (every core) or from 1 to {MAX_THREADS}, got {t}"
-        ))),
-        None => Ok(()),
-    }
-}
+use crate::playouts::{check_threads, with_native_game};
 
 /// Plays and traces random games `first .. first + count` of the run seeded with `seed`
 /// from `state` (the games of `run_playouts` with the same arguments). Returns a dict of

@@ -16,6 +16,16 @@ use crate::game_class::Native;
 /// More threads than this is a mistake, not a machine.
 pub const MAX_THREADS: usize = 1024;
 
+/// Checks an optional `threads` argument: `None` (every core) or 1 to [`MAX_THREADS`].
+pub fn check_threads(threads: Option<usize>) -> PyResult<()> {
+    match threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
+        Some(t) => Err(PyValueError::new_err(format!(
+            "threads must be None (every core) or from 1 to {MAX_THREADS}, got {t}"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Plays games `first .. first + count` of the run seeded with `seed`, each from `state`,
 /// on `threads` threads (None: all cores). Returns a dict of numpy arrays: `winner`
 /// (int8, -1 for a draw), `length` and `passes` (uint32), `swapped` (bool) and `scores`
@@ -29,11 +39,7 @@ fn run_playouts<'py>(
     count: usize,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if let Some(t) = threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
-        return Err(PyValueError::new_err(format!(
-            "threads must be None (every core) or from 1 to {MAX_THREADS}, got {t}"
-        )));
-    }
+    check_threads(threads)?;
     with_native_game!(state, |_Class, start| run(
         state.py(),
         &start,

@@ -13,7 +13,8 @@ use crate::playouts::{with_native_game, MAX_THREADS};
 
 pyo3::import_exception!(territory.agents, NodeLimitError);
 
-fn check_threads(threads: usize) -> PyResult<()> {
+/// Checks a required `threads` argument (a search runs on at least one thread).
+fn check_search_threads(threads: usize) -> PyResult<()> {
     if (1..=MAX_THREADS).contains(&threads) {
         Ok(())
     } else {
@@ -24,7 +25,7 @@ fn check_threads(threads: usize) -> PyResult<()> {
 }
 
 fn uct_config(iterations: u64, c: f64, seed: u64, threads: usize) -> PyResult<UctConfig> {
-    check_threads(threads)?;
+    check_search_threads(threads)?;
     if iterations == 0 {
         return Err(PyValueError::new_err("iterations must be at least 1"));
     }
@@ -144,9 +145,7 @@ fn run_match<'py>(
     threads: Option<usize>,
     record_actions: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if let Some(t) = threads {
-        check_threads(t)?;
-    }
+    crate::playouts::check_threads(threads)?;
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
     let pool_error = |e| PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"));
     with_native_game!(state, |_Class, start| {
