@@ -247,6 +247,27 @@ impl GroupForest {
     }
 }
 
+/// Adds to `groups` the stones of `placed` (the last placements, which a random playout
+/// left out of the forest), in the order they were placed, as [`Nume::place`] would
+/// have; `stones` is the board after them, which also tells each stone's colour.
+fn add_left_out(groups: &mut GroupForest, board: &Board, stones: &[Bits; 2], placed: &[NumeMove]) {
+    let cell_of = |mv: &NumeMove| match *mv {
+        NumeMove::Place { cell, number } => (usize::from(cell), number),
+        _ => unreachable!("a playout leaves out placements only"),
+    };
+    // The stones before those placements, then each placement in turn.
+    let mut before = *stones;
+    for (cell, _) in placed.iter().map(cell_of) {
+        before[0].remove(cell);
+        before[1].remove(cell);
+    }
+    for (cell, number) in placed.iter().map(cell_of) {
+        let color = usize::from(!stones[0].contains(cell));
+        groups.place(cell, color, number, board.neighbours(cell) & before[color]);
+        before[color].insert(cell);
+    }
+}
+
 /// A Nume position with its history.
 #[derive(Debug)]
 pub struct Nume {
@@ -550,29 +571,13 @@ impl Nume {
     }
 
     /// Brings the group forest up to date: adds the stones a random playout left out of
-    /// it, in the order they were placed, as [`Nume::place`] would have.
+    /// it (see [`add_left_out`]).
     fn catch_up_groups(&mut self) {
-        if self.groups_behind == 0 {
-            return;
+        if self.groups_behind > 0 {
+            let placed = &self.history[self.history.len() - self.groups_behind..];
+            add_left_out(&mut self.groups, &self.board, &self.stones, placed);
+            self.groups_behind = 0;
         }
-        let placed = &self.history[self.history.len() - self.groups_behind..];
-        let cell_of = |mv: &NumeMove| match *mv {
-            NumeMove::Place { cell, number } => (usize::from(cell), number),
-            _ => unreachable!("a playout leaves out placements only"),
-        };
-        // The stones before those placements, then each placement in turn.
-        let mut stones = self.stones;
-        for (cell, _) in placed.iter().map(cell_of) {
-            stones[0].remove(cell);
-            stones[1].remove(cell);
-        }
-        for (cell, number) in placed.iter().map(cell_of) {
-            let color = (stones[0].count() + stones[1].count()) % 2;
-            let friends = self.board.neighbours(cell) & stones[color];
-            self.groups.place(cell, color, number, friends);
-            stones[color].insert(cell);
-        }
-        self.groups_behind = 0;
     }
 
     /// The group forest up to date: a copy brought up to date if a random playout left
@@ -581,9 +586,10 @@ impl Nume {
         if self.groups_behind == 0 {
             return Cow::Borrowed(&self.groups);
         }
-        let mut caught_up = self.clone();
-        caught_up.catch_up_groups();
-        Cow::Owned(caught_up.groups)
+        let mut groups = self.groups.clone();
+        let placed = &self.history[self.history.len() - self.groups_behind..];
+        add_left_out(&mut groups, &self.board, &self.stones, placed);
+        Cow::Owned(groups)
     }
 
     /// The sum of the group prices of each colour; from the board itself when a random
