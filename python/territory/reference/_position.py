@@ -195,3 +195,15 @@ class SetUpTurns:
         if not board_empty and last is None:
             raise error(lc, "the board is not empty, so someone has moved")
         return {"ply": ply, "passes": passes, "last_mover": last, "swapped": pie == "s"}
+
+
+def finish_setup(game, start):
+    """The last step of every ``from_position``: a game set up in a position other than
+    ``start`` (a new game with the same parameters) remembers its position text as its
+    set-up; one set up in the start position is simply a new game."""
+    if game.position() != start.position():
+        game._base["text"] = game.position()
+    else:
+        game._base = None
+        game._reset()
+    return game

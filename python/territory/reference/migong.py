@@ -536,9 +536,4 @@ class Migong(_position.SetUpTurns, Presentation):
                 if any(letter in p and p not in game._used[letter] and game._mismatch(cell, p) is None
                        for p in ALL_PIECES):
                     raise _position.error(fields[3][1], f"seat {seat} passed but had a placement")
-        if game.position() != cls(**params).position():
-            base["text"] = game.position()
-        else:
-            game._base = None
-            game._reset()
-        return game
+        return _position.finish_setup(game, cls(**params))

@@ -597,9 +597,4 @@ class Nume(Presentation):
         game._reset()
         if mover != _position.seat_text(game.to_move):
             raise _position.error(mc, f"the seat to move here is {_position.seat_text(game.to_move)}")
-        if game.position() != cls(**params).position():
-            game._base["text"] = game.position()
-        else:
-            game._base = None
-            game._reset()
-        return game
+        return _position.finish_setup(game, cls(**params))

@@ -482,10 +482,5 @@ class Tabik(_position.SetUpTurns, Presentation):
         game._reset()
         if base["passes"] and any(game._why_illegal(a) is None for a in range(3 * game._num_edges)):
             raise _position.error(fields[3][1], "a pass is only legal without other moves, and moves are available")
-        if game.position() != cls(**params).position():
-            base["text"] = game.position()
-        else:
-            game._base = None
-            game._reset()
-        return game
+        return _position.finish_setup(game, cls(**params))
 
