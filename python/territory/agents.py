@@ -27,6 +27,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 
 from territory import _core, distributed
+from territory._checks import check_int
 from territory.errors import IllegalMoveError
 from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 
@@ -57,12 +58,6 @@ class NodeLimitError(RuntimeError):
 class AgentError(RuntimeError):
     """An agent of a match failed: it raised, returned a non-string or an illegal move.
     The message names the agent, the game index and the position (its move list)."""
-
-
-def _check_int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
-    return int(value)
 
 
 def _mix(*values: int) -> int:
@@ -99,7 +94,7 @@ class RandomAgent:
     in ``play_match`` each game's moves come from the match seed instead."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.seed = _check_int("seed", seed, 0, 2**64 - 1)
+        self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self._rng = random.Random(self.seed)
 
     def choose(self, state: Any) -> str:
@@ -128,12 +123,12 @@ class Uct:
     """
 
     def __init__(self, iterations: int = 1000, c: float = 1.4, seed: int = 0, threads: int = 1) -> None:
-        self.iterations = _check_int("iterations", iterations, 1, 2**40)
+        self.iterations = check_int("iterations", iterations, 1, 2**40)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
             raise ValueError(f"c must be a finite number >= 0, got {c!r}")
         self.c = float(c)
-        self.seed = _check_int("seed", seed, 0, 2**64 - 1)
-        self.threads = _check_int("threads", threads, 1, MAX_THREADS)
+        self.seed = check_int("seed", seed, 0, 2**64 - 1)
+        self.threads = check_int("threads", threads, 1, MAX_THREADS)
 
     def analyse(self, state: Any, seed: Optional[int] = None) -> Analysis:
         """Searches ``state`` (not changed) and returns the root statistics."""
@@ -368,10 +363,10 @@ def play_match(
     ``progress(done, total, seconds)`` is called between batches (as shards finish);
     Ctrl-C stops a match between batches (cancelling the shards not yet finished).
     """
-    games = _check_int("games", games, 0, 2**62)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
+    games = check_int("games", games, 0, 2**62)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
     if threads is not None:
-        threads = _check_int("threads", threads, 1, MAX_THREADS)
+        threads = check_int("threads", threads, 1, MAX_THREADS)
     if len(agents) != 2:
         raise ValueError(f"agents must be two agents, got {len(agents)}")
     pair = [parse_agent(a) for a in agents]
@@ -440,7 +435,7 @@ def solve(state: Any, max_nodes: Optional[int] = None) -> Solution:
     (GIL released). Raises ``NodeLimitError`` past ``max_nodes`` positions, and
     ``ValueError`` if the game is over. Feasible on small boards only (docs/solved.md)."""
     if max_nodes is not None:
-        max_nodes = _check_int("max_nodes", max_nodes, 1, 2**63)
+        max_nodes = check_int("max_nodes", max_nodes, 1, 2**63)
     if not isinstance(state, (_core.Tabik, _core.Migong, _core.Nume)):
         raise ValueError(f"solve needs a native game state (territory.Migong, Nume or Tabik), got {type(state).__name__}")
     value, best, move_values, nodes = _core.solve(state, max_nodes)

@@ -31,8 +31,9 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from territory import _core, distributed
+from territory._checks import check_int, check_threads
 from territory.agents import RandomAgent, Uct, match_games, parse_agent, play_match
-from territory.playouts import GAMES, MAX_THREADS, new_game, wilson_interval
+from territory.playouts import GAMES, new_game, wilson_interval
 
 Z95 = 1.959963984540054
 Progress = Callable[[int, int, float], None]
@@ -46,19 +47,6 @@ TRACE_FIELDS = (
 
 
 # --- checks -------------------------------------------------------------------------------
-
-
-def _check_int(name: str, value: Any, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be an int {bound}, got {value!r}")
-    return int(value)
-
-
-def _check_threads(threads: Any) -> int | None:
-    if threads is not None:
-        _check_int("threads", threads, 1, MAX_THREADS)
-    return threads
 
 
 def _check_game(game: Any) -> tuple[str, dict[str, Any], list[int]]:
@@ -435,9 +423,9 @@ def evaluate(
     name, base, prefix = _check_game(game)
     params = {**base, **params}
     agent = _parse(agent)
-    games = _check_int("games", games, 1)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    threads = _check_threads(threads)
+    games = check_int("games", games, 1)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    threads = check_threads(threads)
     start = _start(name, params, prefix)
     began = time.perf_counter()
     traces = _traces(name, dict(start.params), prefix, agent, games, seed, threads=threads, executor=executor, progress=progress)
@@ -473,8 +461,8 @@ def compute_skill_trace(game: str, params: dict[str, Any], levels: int, games: i
     even-numbered games and seat 1 in odd ones. Level ``j`` is the match seeded with
     ``_mix(seed, j)``. ``strong_results`` are the strong agent's mean utility (+1 win, 0
     draw, -1 loss) per level."""
-    levels = _check_int("skill_levels", levels, 1, 30)
-    games = _check_int("skill_games", games, 1)
+    levels = check_int("skill_levels", levels, 1, 30)
+    games = check_int("skill_games", games, 1)
     start = _start(game, params)
     results = []
     for level in range(levels):
@@ -624,9 +612,9 @@ def fair_komi(
     agents = [_parse(a) for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
     if not agents:
         raise ValueError("agent list is empty")
-    games = _check_int("games", games, 1)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    threads = _check_threads(threads)
+    games = check_int("games", games, 1)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    threads = check_threads(threads)
     values = sorted({_check_komi(k) for k in (DEFAULT_KOMI if komi_values is None else komi_values)})
     if len(values) < 2:
         raise ValueError(f"komi_values must hold at least two distinct values k + 0.5 to fit a curve, got {values}")
@@ -782,9 +770,9 @@ def openings(
         raise ValueError("openings starts from the start position; pass a game name")
     params = {**base, **params}
     agent = _parse(agent)
-    games = _check_int("games_per_opening", games_per_opening, 1)
-    seed = _check_int("seed", seed, 0, 2**64 - 1)
-    threads = _check_threads(threads)
+    games = check_int("games_per_opening", games_per_opening, 1)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    threads = check_threads(threads)
     start = _start(name, params)
     params = dict(start.params)
     legal = [m for m in start.legal_moves() if m not in ("swap", "pass")]
