@@ -32,8 +32,9 @@ import numpy as np
 
 from territory import _core, distributed
 from territory._checks import check_int, check_threads
-from territory.agents import RandomAgent, Uct, match_games, parse_agent, play_match
-from territory.playouts import GAMES, new_game, wilson_interval
+from territory._seeds import GOLDEN, mix
+from territory.agents import RandomAgent, Uct, match_games, parse_agent, play_agents, play_match, start_state
+from territory.playouts import new_game, wilson_interval
 
 Z95 = 1.959963984540054
 Progress = Callable[[int, int, float], None]
@@ -46,42 +47,11 @@ TRACE_FIELDS = (
 )
 
 
-# --- checks -------------------------------------------------------------------------------
-
-
-def _check_game(game: Any) -> tuple[str, dict[str, Any], list[int]]:
-    """(name, params, prefix actions) of a game given by name or as a native state."""
-    if isinstance(game, str):
-        if game not in GAMES:
-            raise ValueError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
-        return game, {}, []
-    name = getattr(game, "game", None)
-    if name in GAMES and hasattr(game, "history") and hasattr(game, "params"):
-        return name, dict(game.params), [game.move_to_action(m) for m in game.history]
-    raise ValueError(f"game must be a game name ({', '.join(GAMES)}) or a native game state, got {game!r}")
-
-
-def _start(game: str, params: dict[str, Any], prefix: Sequence[int] = ()) -> Any:
-    state = new_game(game, **params)
-    for action in prefix:
-        state.apply_action(int(action))
-    return state
-
-
 # --- agents -------------------------------------------------------------------------------
 
-
-def _mix(*numbers: int) -> int:
-    """A 64-bit seed from integers (SplitMix64 steps), for per-game agent seeds."""
-    x = 0x9E3779B97F4A7C15
-    for n in numbers:
-        x = (x ^ (int(n) & 0xFFFFFFFFFFFFFFFF)) & 0xFFFFFFFFFFFFFFFF
-        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
-        z = x
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-        x = z ^ (z >> 31)
-    return x
+#: At most this many games per call: ``evaluate`` keeps every game's trace in memory
+#: (about 100 bytes a game), and the other analyses count games per branch.
+MAX_GAMES = 10**8
 
 
 def _parse(agent: Any) -> Any:
@@ -97,6 +67,11 @@ def _agent_for(agent: Any, seed: int) -> Any:
     return agent(seed)
 
 
+def agent_seed(seed: int, index: int, seat: int) -> int:
+    """The seed of the agent a factory makes for ``seat`` of game ``index``."""
+    return mix(seed, index, seat, start=GOLDEN)
+
+
 def _agent_name(agent: Any) -> str:
     if type(agent) is RandomAgent:
         return "random"
@@ -108,16 +83,6 @@ def _agent_name(agent: Any) -> str:
 
 def _is_random(agent: Any) -> bool:
     return type(agent) is RandomAgent
-
-
-def play_agent_game(start: Any, agents: Sequence[Any]) -> list[int]:
-    """Plays ``agents[seat].choose(state)`` from a copy of ``start`` to the end; returns
-    the actions played (after ``start``'s own history)."""
-    state = start.copy()
-    before = len(state.history)
-    while not state.is_over:
-        state.play(agents[state.to_move].choose(state))
-    return [state.move_to_action(m) for m in state.history[before:]]
 
 
 # --- running shards -----------------------------------------------------------------------
@@ -158,47 +123,45 @@ def _run_sharded(
 
 @dataclass(frozen=True)
 class _RandomGames:
-    """Picklable work: random games ``[first + start, first + stop)``: their traces, or
-    with ``outcomes_only`` just their outcomes (``run_playouts`` arrays)."""
+    """Picklable work: random games ``[first + start, first + stop)`` from the state
+    ``start``: their traces, or with ``outcomes_only`` just their outcomes
+    (``run_playouts`` arrays)."""
 
-    game: str
-    params: dict[str, Any]
-    prefix: tuple[int, ...]
+    start: Any
     seed: int
     first: int
     threads: int | None
     outcomes_only: bool = False
 
     def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
-        state = _start(self.game, self.params, self.prefix)
         if self.outcomes_only:
-            return _core.run_playouts(state, self.seed, self.first + start, stop - start, self.threads)
-        return _core.trace_random(state, self.seed, self.first + start, stop - start, self.threads)
+            return _core.run_playouts(self.start, self.seed, self.first + start, stop - start, self.threads)
+        return _core.trace_random(self.start, self.seed, self.first + start, stop - start, self.threads)
 
 
 @dataclass(frozen=True)
 class _AgentTraces:
-    """Picklable work: traces of agent games ``[first + start, first + stop)``; game ``i``
-    gives seat s the agent made with seed ``mix(seed, i, s)``."""
+    """Picklable work: traces of agent games ``[first + start, first + stop)`` from the
+    state ``start``; game ``i`` gives seat s the agent made with seed ``agent_seed(seed,
+    i, s)``."""
 
-    game: str
-    params: dict[str, Any]
-    prefix: tuple[int, ...]
+    start: Any
     agents: tuple[Any, Any]
     seed: int
     first: int
     threads: int | None
 
     def actions(self, start: int, stop: int) -> list[list[int]]:
-        state = _start(self.game, self.params, self.prefix)
+        before = len(self.start.history)
         games = []
         for i in range(self.first + start, self.first + stop):
-            agents = [_agent_for(a, _mix(self.seed, i, s)) for s, a in enumerate(self.agents)]
-            games.append(play_agent_game(state, agents))
+            agents = [_agent_for(a, agent_seed(self.seed, i, s)) for s, a in enumerate(self.agents)]
+            end = play_agents(self.start, agents, i)
+            games.append([end.move_to_action(m) for m in end.history[before:]])
         return games
 
     def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
-        return trace_games(_start(self.game, self.params, self.prefix), self.actions(start, stop), self.threads)
+        return trace_games(self.start, self.actions(start, stop), self.threads)
 
 
 def trace_games(start: Any, games: Iterable[Sequence[int]], threads: int | None = None) -> dict[str, np.ndarray]:
@@ -218,9 +181,7 @@ class _UctTraces:
     game's own generator, so no two games are the same game), measured from their
     recorded actions; with ``outcomes_only`` just the match's playout arrays."""
 
-    game: str
-    params: dict[str, Any]
-    prefix: tuple[int, ...]
+    start: Any
     agent: Any
     seed: int
     first: int
@@ -228,7 +189,7 @@ class _UctTraces:
     outcomes_only: bool = False
 
     def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
-        state = _start(self.game, self.params, self.prefix)
+        state = self.start
         arrays = match_games(state, [self.agent, self.agent], self.seed, self.first + start, self.first + stop,
                              swap_seats=False, threads=self.threads, keep_actions=not self.outcomes_only)
         if self.outcomes_only:
@@ -237,9 +198,7 @@ class _UctTraces:
 
 
 def _traces(
-    game: str,
-    params: dict[str, Any],
-    prefix: Sequence[int],
+    start: Any,
     agent: Any,
     games: int,
     seed: int,
@@ -253,17 +212,17 @@ def _traces(
     grand_total: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Per-game traces (or, with ``outcomes_only`` and the random agent, the playout
-    arrays) of games ``[first, first + games)``."""
+    arrays) of games ``[first, first + games)`` from the native state ``start``."""
     if executor is not None and threads is None:
         threads = 1  # the workers give the parallelism
     kw: dict[str, Any] = dict(executor=executor, progress=progress, done_before=done_before, grand_total=grand_total)
     if _is_random(agent):
-        random_games = _RandomGames(game, params, tuple(prefix), seed, first, threads, outcomes_only)
+        random_games = _RandomGames(start, seed, first, threads, outcomes_only)
         return _run_sharded(random_games, games, **kw)
     if type(agent) is Uct:
-        uct = _UctTraces(game, params, tuple(prefix), agent, seed, first, threads, outcomes_only)
+        uct = _UctTraces(start, agent, seed, first, threads, outcomes_only)
         return _run_sharded(uct, games, first_batch=2, max_shard=64, **kw)
-    work = _AgentTraces(game, params, tuple(prefix), (agent, agent), seed, first, threads)
+    work = _AgentTraces(start, (agent, agent), seed, first, threads)
     return _run_sharded(work, games, shard=1 if executor is None else None, max_shard=64, **kw)
 
 
@@ -407,34 +366,35 @@ def evaluate(
     progress: Progress | None = None,
     **params: Any,
 ) -> Evaluation:
-    """Plays ``games`` self-play games of ``game`` (a name, or a native state to start
-    from) with ``agent`` in both seats and computes Ludii's metrics with 95% intervals.
+    """Plays ``games`` self-play games of ``game`` (a name with its ``params``, or a native
+    state to start from: its position, whether played to or set up by
+    ``from_position``; a finished state is refused, as ``play_match`` refuses it) with
+    ``agent`` in both seats and computes Ludii's metrics with 95% intervals.
 
     ``agent``: ``"random"`` or a ``RandomAgent`` (uniform random moves, in Rust at playout
     speed: the games of ``random_playouts`` with the same seed), ``"uct:N"`` or a
     ``territory.Uct`` (native matches of UCT against itself: game ``i`` is game ``i`` of
     ``play_match(game, [uct, uct], seed=seed, swap_seats=False)``, its searches seeded
     from ``(seed, i)``), an agent object with ``choose(state)``, or a factory ``f(seed)
-    -> agent`` (game ``i`` gives seat s the agent made with seed ``_mix(seed, i, s)``).
+    -> agent`` (game ``i`` gives seat s the agent made with seed ``agent_seed(seed, i,
+    s)``).
     ``skill_trace=True`` adds Ludii's SkillTrace (UCT with 2k iterations against k, k =
     1, 2, 4, ... for ``skill_levels`` levels of ``skill_games`` games each, as native
     matches with seats swapped).
     """
-    name, base, prefix = _check_game(game)
-    params = {**base, **params}
+    start = start_state(game, params)
     agent = _parse(agent)
-    games = check_int("games", games, 1)
+    games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)
-    start = _start(name, params, prefix)
     began = time.perf_counter()
-    traces = _traces(name, dict(start.params), prefix, agent, games, seed, threads=threads, executor=executor, progress=progress)
+    traces = _traces(start, agent, games, seed, threads=threads, executor=executor, progress=progress)
     metrics = compute_metrics(traces)
     skill = None
     if skill_trace:
-        skill = compute_skill_trace(name, dict(start.params), skill_levels, skill_games, seed, threads=threads, executor=executor)
+        skill = compute_skill_trace(start, skill_levels, skill_games, seed, threads=threads, executor=executor)
         metrics["SkillTrace"] = Metric(skill["value"], None, "Ludii's skill trace: UCT k vs 2k, k doubling")
-    return Evaluation(name, dict(start.params), _agent_name(agent), games, seed, metrics, traces, time.perf_counter() - began, skill)
+    return Evaluation(start.game, dict(start.params), _agent_name(agent), games, seed, metrics, traces, time.perf_counter() - began, skill)
 
 
 def skill_trace_value(strong_results: Sequence[float]) -> float:
@@ -455,19 +415,18 @@ def skill_trace_value(strong_results: Sequence[float]) -> float:
     return float(nxt + (1.0 - nxt) * area)
 
 
-def compute_skill_trace(game: str, params: dict[str, Any], levels: int, games: int, seed: int, *, threads: int | None = None, executor: Any = None) -> dict[str, Any]:
-    """Matches (``play_match``, native) of UCT with 2k iterations (agent 0, the strong
-    one) against UCT with k, k = 1, 2, 4, ...; the strong agent takes seat 0 in
-    even-numbered games and seat 1 in odd ones. Level ``j`` is the match seeded with
-    ``_mix(seed, j)``. ``strong_results`` are the strong agent's mean utility (+1 win, 0
+def compute_skill_trace(start: Any, levels: int, games: int, seed: int, *, threads: int | None = None, executor: Any = None) -> dict[str, Any]:
+    """Matches (``play_match``, native, from the state ``start``) of UCT with 2k
+    iterations (agent 0, the strong one) against UCT with k, k = 1, 2, 4, ...; the strong
+    agent takes seat 0 in even-numbered games and seat 1 in odd ones. Level ``j`` is the
+    match seeded with ``mix(seed, j, start=GOLDEN)``. ``strong_results`` are the strong agent's mean utility (+1 win, 0
     draw, -1 loss) per level."""
     levels = check_int("skill_levels", levels, 1, 30)
-    games = check_int("skill_games", games, 1)
-    start = _start(game, params)
+    games = check_int("skill_games", games, 1, MAX_GAMES)
     results = []
     for level in range(levels):
         strong, weak = Uct(iterations=2 ** (level + 1)), Uct(iterations=2**level)
-        match = play_match(start, [strong, weak], games, seed=_mix(seed, level), threads=threads, swap_seats=True,
+        match = play_match(start, [strong, weak], games, seed=mix(seed, level, start=GOLDEN), threads=threads, swap_seats=True,
                            executor=executor, keep_actions=False)
         wins, losses, _ = match.agent_wins
         results.append((wins - losses) / games)
@@ -572,17 +531,20 @@ class FairKomi:
 DEFAULT_KOMI = tuple(k + 0.5 for k in range(-21, 21))  # -20.5 .. 20.5
 
 
-def _check_komi(value: Any) -> float:
-    if not isinstance(value, (int, float, np.floating, np.integer)):
-        raise ValueError(f"komi values must be numbers k + 0.5 (k a whole number), got {value!r}")
-    number = float(value)
-    if isinstance(value, bool) or not math.isfinite(number) or not (number - 0.5).is_integer() or abs(number) > 2**31:
-        raise ValueError(f"komi values must be numbers k + 0.5 (k a whole number), got {value!r}")
-    return number
-
-
 def _komi_params(params: dict[str, Any], komi: float) -> dict[str, Any]:
     return {**params, "komi": abs(komi), "komi_to": "black" if komi > 0 else "white"}
+
+
+def _komi_start(params: dict[str, Any], value: Any) -> tuple[float, Any]:
+    """A komi value of the sweep (signed: positive for Black) and Nume's start with it;
+    the engine checks the komi, as for ``Nume(komi=...)``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise ValueError(f"komi values must be numbers, got {value!r}")
+    komi = float(value)
+    try:
+        return komi, new_game("nume", **_komi_params(params, komi))
+    except ValueError as error:
+        raise ValueError(f"komi value {value!r}: {error}") from None
 
 
 def fair_komi(
@@ -612,14 +574,14 @@ def fair_komi(
     agents = [_parse(a) for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
     if not agents:
         raise ValueError("agent list is empty")
-    games = check_int("games", games, 1)
+    games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)
-    values = sorted({_check_komi(k) for k in (DEFAULT_KOMI if komi_values is None else komi_values)})
+    starts = dict(sorted(_komi_start(nume_params, k) for k in (DEFAULT_KOMI if komi_values is None else komi_values)))
+    values = list(starts)
     if len(values) < 2:
         raise ValueError(f"komi_values must hold at least two distinct values k + 0.5 to fit a curve, got {values}")
-    start = new_game("nume", **_komi_params(nume_params, values[0]))
-    params = {k: v for k, v in start.params.items() if k not in ("komi", "komi_to")}
+    params = {k: v for k, v in starts[values[0]].params.items() if k not in ("komi", "komi_to")}
     began = time.perf_counter()
     total = len(agents) * len(values) * games
     fits = []
@@ -627,7 +589,7 @@ def fair_komi(
         wins = []
         for j, komi in enumerate(values):
             out = _traces(
-                "nume", _komi_params(params, komi), (), a, games, seed, first=j * games, threads=threads, executor=executor,
+                starts[komi], a, games, seed, first=j * games, threads=threads, executor=executor,
                 progress=progress, outcomes_only=True, done_before=(a_index * len(values) + j) * games, grand_total=total,
             )
             wins.append(int((out["winner"] == 0).sum()))  # seat 0 plays Black (no komi phase)
@@ -737,7 +699,7 @@ def default_opening_moves(state: Any) -> list[str]:
     """Every legal first move, or for more than ``MAX_DEFAULT_OPENINGS`` (Migong) an
     evenly spaced sample of ``DEFAULT_OPENING_SAMPLE`` in action order (cell-major, so
     every cell gets about two)."""
-    moves = [m for m in state.legal_moves() if m not in ("swap", "pass")]
+    moves = _first_moves(state)
     if len(moves) <= MAX_DEFAULT_OPENINGS:
         return moves
     picks = np.linspace(0, len(moves) - 1, DEFAULT_OPENING_SAMPLE).round().astype(int)
@@ -760,22 +722,22 @@ def openings(
     rate over ``games_per_opening`` games when seat 1 plays on and over as many when seat
     1 swaps at once (pie rule; skipped when the game has none).
 
+    ``game`` is a name with its ``params``, or a native state to start from (its
+    position; a finished state is refused, as ``play_match`` refuses it): "first move"
+    then means the next move, and the rates stay seat 0's.
+
     The games of the k-th legal first move (k its index among all legal first moves, so
     a move's games do not depend on which others are studied) are games ``2k *
     games_per_opening ..`` (play on) and ``(2k + 1) * games_per_opening ..`` (swap) of the
     run seeded with ``seed``.
     """
-    name, base, prefix = _check_game(game)
-    if prefix:
-        raise ValueError("openings starts from the start position; pass a game name")
-    params = {**base, **params}
+    start = start_state(game, params)
+    name, params = start.game, dict(start.params)
     agent = _parse(agent)
-    games = check_int("games_per_opening", games_per_opening, 1)
+    games = check_int("games_per_opening", games_per_opening, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)
-    start = _start(name, params)
-    params = dict(start.params)
-    legal = [m for m in start.legal_moves() if m not in ("swap", "pass")]
+    legal = _first_moves(start)
     index = {m: k for k, m in enumerate(legal)}
     chosen = default_opening_moves(start) if moves is None else list(moves)
     if not chosen:
@@ -791,17 +753,19 @@ def openings(
     for j, move in enumerate(chosen):
         after = start.copy()
         after.play(move)
-        has_pie = "swap" in after.legal_moves()
+        swap_move = next((m for m in after.legal_moves() if after.is_swap(m)), None)
+        has_pie = swap_move is not None
         k = index[move]
-        out = _traces(name, params, [start.move_to_action(move)], agent, games, seed, first=2 * k * games, threads=threads,
+        out = _traces(after, agent, games, seed, first=2 * k * games, threads=threads,
                       executor=executor, progress=progress, outcomes_only=True, done_before=j * games * branches, grand_total=total)
         kept = ~out["swapped"].astype(bool)
         winner = out["winner"][kept]
         on = _rate(winner)
         swap = None
         if has_pie:
-            actions = [start.move_to_action(move), start.move_to_action("swap")]
-            out = _traces(name, params, actions, agent, games, seed, first=(2 * k + 1) * games, threads=threads,
+            swapped = after.copy()
+            swapped.play(swap_move)
+            out = _traces(swapped, agent, games, seed, first=(2 * k + 1) * games, threads=threads,
                           executor=executor, progress=progress, outcomes_only=True, done_before=j * games * branches + games, grand_total=total)
             swap = _rate(out["winner"])
         rows.append((move, on, swap))
@@ -815,6 +779,11 @@ def openings(
         [r[2][2] for r in rows if r[2] is not None] if has_pie else None,
         len(legal), time.perf_counter() - began,
     )
+
+
+def _first_moves(state: Any) -> list[str]:
+    """The legal moves of ``state`` that are not a pass or the pie swap."""
+    return [m for m in state.legal_moves() if not state.is_pass(m) and not state.is_swap(m)]
 
 
 def _rate(winner: np.ndarray) -> tuple[float, tuple[float, float], int]:
