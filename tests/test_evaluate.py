@@ -20,8 +20,11 @@ import pytest
 import territory
 from territory import _core
 
-# The module (the package attribute territory.evaluate is the function).
+# The package (the attribute territory.evaluate is the function), and the modules of
+# the analyses for their internals.
 ev = importlib.import_module("territory.evaluate")
+runs = importlib.import_module("territory.evaluate.runs")
+komi_module = importlib.import_module("territory.evaluate.komi")
 
 
 def actions(state, moves):
@@ -180,7 +183,7 @@ def test_advantage_p1_is_seat0_win_share_of_random_playouts(game, params):
     # Ludii counts a draw as no win for player 1.
     assert e.metrics["AdvantageP1"].estimate == s["seat0_wins"] / games
     assert e.metrics["Drawishness"].estimate == s["draws"] / games
-    assert e.metrics["AdvantageP1"].interval == pytest.approx(ev.wilson_interval(s["seat0_wins"], games))
+    assert e.metrics["AdvantageP1"].interval == pytest.approx(territory.playouts.wilson_interval(s["seat0_wins"], games))
     if game == "nume":
         assert s["draws"] > 0  # komi=None: draws happen, and the test sees them
 
@@ -220,16 +223,16 @@ class SeededAgent:
 
 def test_agent_spec_parsing():
     """evaluate reads agents with agents.parse_agent, plus factories."""
-    assert type(ev._parse("random")) is territory.RandomAgent
-    uct = ev._parse(" UCT:2000 ")
-    assert type(uct) is territory.Uct and uct.iterations == 2000 and ev._agent_name(uct) == "uct:2000"
+    assert type(runs._parse("random")) is territory.RandomAgent
+    uct = runs._parse(" UCT:2000 ")
+    assert type(uct) is territory.Uct and uct.iterations == 2000 and runs._agent_name(uct) == "uct:2000"
     for bad in ["uct:0", "uct:x", "minimax", ""]:
         with pytest.raises(ValueError, match="agent"):
-            ev._parse(bad)
+            runs._parse(bad)
     with pytest.raises(ValueError, match="agent must be"):
-        ev._parse(3)
+        runs._parse(3)
     factory = lambda seed: SeededAgent(seed=seed)  # noqa: E731
-    assert ev._parse(factory) is factory
+    assert runs._parse(factory) is factory
     with pytest.raises(ValueError, match="agent must be"):
         territory.agents.parse_agent(factory)  # play_match takes no factories
 
@@ -293,7 +296,7 @@ def test_logistic_fit_recovers_known_curve():
     p = 1 / (1 + np.exp(-(1.0 - 0.5 * komi)))
     (a, b), cov = ev.fit_logistic(komi, n * p, n)
     assert (a, b) == pytest.approx((1.0, -0.5), abs=1e-9)
-    fit = ev._fit_komi("x", komi, n * p, 10**6)
+    fit = komi_module._fit_komi("x", komi, n * p, 10**6)
     assert fit.estimate == pytest.approx(2.0)
     assert fit.interval[0] < 2.0 < fit.interval[1] and fit.interval[1] - fit.interval[0] < 0.1
 

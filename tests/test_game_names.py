@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 import tokenize
 from pathlib import Path
 
@@ -111,8 +110,12 @@ def python_names(text: str) -> list[tuple[int, str]]:
 
 
 def scanned_files() -> list[str]:
-    files = subprocess.run(["git", "ls-files", *SCANNED_DIRS], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
-    code = {f for f in files if f.endswith((".rs", ".py")) and Path(f).name != "tests.rs"}
+    code = {
+        path.relative_to(ROOT).as_posix()
+        for folder in SCANNED_DIRS
+        for path in (ROOT / folder).rglob("*")
+        if path.suffix in (".rs", ".py") and path.name != "tests.rs" and "__pycache__" not in path.parts
+    }
     return sorted(code | set(SCANNED_TOOLS))
 
 

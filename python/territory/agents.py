@@ -28,7 +28,7 @@ import numpy as np
 
 from territory import _core, distributed
 from territory._checks import check_int, check_threads
-from territory._seeds import mix as _mix
+from territory._seeds import mix
 from territory.errors import IllegalMoveError
 from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 from territory.registry import GAMES, game_names, is_native
@@ -270,7 +270,7 @@ def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: in
     before = len(start.history)
     for index in range(first, stop):
         seat0 = 1 if swap_seats and index % 2 == 1 else 0
-        state = play_agents(start, agents, index, seat0, random.Random(_mix(seed, index)))
+        state = play_agents(start, agents, index, seat0, random.Random(mix(seed, index)))
         moves = state.history[before:]
         length = len(moves)
         passes = sum(state.is_pass(m) for m in moves)
@@ -323,7 +323,7 @@ def _agent_move(agent: Any, k: int, state: Any, rng: Optional[random.Random], in
     if rng is not None and type(agent) is RandomAgent:
         move = _random_choice(state, rng.random())
     elif rng is not None and type(agent) is Uct:
-        move = agent.analyse(state, seed=_mix(agent.seed, rng.getrandbits(64))).best
+        move = agent.analyse(state, seed=mix(agent.seed, rng.getrandbits(64))).best
     else:
         try:
             move = agent.choose(state.copy())
