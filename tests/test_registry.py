@@ -154,3 +154,32 @@ def test_an_unknown_parameter_is_a_type_error_everywhere(name, params, message):
             call()
     with pytest.raises(TypeError, match=message):
         territory.new_game(name, **params)
+
+
+def test_a_game_without_a_diagram_shows_its_position(monkeypatch):
+    """An unknown game was drawn as Migong; now it is its position text."""
+    state = territory.Tabik(size=3)
+    state.play(state.legal_moves()[0])
+    monkeypatch.delitem(territory._presentation.DIAGRAMS, "tabik")
+    assert str(state).endswith("\n" + state.position())
+
+
+@pytest.mark.parametrize("name", list(DEFAULTS))
+def test_the_class_tells_its_win_rule_passes_and_swaps(name):
+    """What the Python layer asks instead of naming games: the engine's win rule and
+    whether a move is a pass or the pie swap."""
+    for seed in range(3):
+        state = territory.replay_playout(name, seed, 0)
+        black, white = state.scores()
+        if state.winner is not None and black != white:
+            better = 0 if (black < white) == type(state).lower_score_wins else 1
+            assert state.winner == better
+    assert territory.GAMES["nume"].lower_score_wins and not territory.GAMES["tabik"].lower_score_wins
+    state = territory.new_game(name)
+    for _ in range(6):
+        moves = state.legal_moves()
+        assert [state.is_pass(m) for m in moves] == [m == "pass" for m in moves]
+        assert [state.is_swap(m) for m in moves] == [m == "swap" for m in moves]
+        state.play(moves[len(moves) // 2] if "swap" not in moves else "swap")
+    with pytest.raises(territory.InvalidMoveError):
+        state.is_pass("zz99")

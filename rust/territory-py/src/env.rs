@@ -87,7 +87,10 @@ fn start_state<'py>(
 }
 
 impl PyVecEnv {
-    fn make<G: Learn + Native + Send + Sync + 'static>(py: Python<'_>, env: VecEnv<G>) -> PyResult<Self> {
+    fn make<G: Learn + Native + Send + Sync + 'static>(
+        py: Python<'_>,
+        env: VecEnv<G>,
+    ) -> PyResult<Self> {
         let b = env.batch();
         let shape = territory::Learn::observation_shape(&env.games()[0]);
         let obs = PyArrayDyn::<f32>::zeros(py, vec![b, shape[0], shape[1], shape[2]], false);

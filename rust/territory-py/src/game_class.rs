@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
-use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
 use territory::params::Configurable;
+use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
 pyo3::import_exception!(territory.errors, InvalidMoveError);
@@ -451,14 +451,20 @@ macro_rules! game_class {
             /// Whether a move (its text) is the game's `pass`.
             fn is_pass(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
                 let text = $crate::game_class::move_text(r#move)?;
-                let mv = self.game.parse_move(&text).map_err($crate::game_class::invalid)?;
+                let mv = self
+                    .game
+                    .parse_move(&text)
+                    .map_err($crate::game_class::invalid)?;
                 Ok(<$game as Game>::is_pass(mv))
             }
 
             /// Whether a move (its text) is the pie rule's `swap`.
             fn is_swap(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
                 let text = $crate::game_class::move_text(r#move)?;
-                let mv = self.game.parse_move(&text).map_err($crate::game_class::invalid)?;
+                let mv = self
+                    .game
+                    .parse_move(&text)
+                    .map_err($crate::game_class::invalid)?;
                 Ok(<$game as Game>::is_pie_swap(mv))
             }
 
