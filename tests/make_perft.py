@@ -20,18 +20,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import territory  # noqa: E402
-from territory.reference.migong import Migong as RefMigong  # noqa: E402
-from territory.reference.nume import Nume as RefNume  # noqa: E402
-from territory.reference.tabik import Tabik as RefTabik  # noqa: E402
+import territory.reference  # noqa: E402
 
 from perft import Entry, perft, position, write  # noqa: E402
 
-REFERENCE = {"tabik": RefTabik, "nume": RefNume, "migong": RefMigong}
-NATIVE = {"tabik": territory.Tabik, "nume": territory.Nume, "migong": territory.Migong}
+REFERENCE = territory.reference.GAMES
+NATIVE = territory.GAMES
 #: most positions at depth d - 1 for a depth d (keeps `cargo test` fast in debug builds)
 NODE_LIMIT = 30_000
 EXPLICIT_BORDER = "BBYBYYYBYB" * 8 + "YBYB"
 
+#: The option sets of each game (test data: a new game adds its entry).
 CONFIGS = {
     "tabik": [{"size": k, "pie": True} for k in (2, 3, 4, 5, 6, 8, 12, 16)]
     + [{"size": k, "pie": False} for k in (2, 3, 8, 16)],
@@ -56,11 +55,12 @@ def config_id(game: str, params: dict) -> str:
 
 def positions(game: str, params: dict) -> list[tuple[str, list[str]]]:
     history = territory.replay_playout(game, 2026, 0, **params).history
+    full = NATIVE[game](**params).params
     n = len(history)
     plies = {"start": 0, "first": 1, "quarter": n // 4, "middle": n // 2, "late": n - 8,
              "end": n - 4, "last": n - 2}
     found = [(name, history[:ply]) for name, ply in plies.items() if 0 <= ply < n]
-    if params.get("pie", game != "nume") and game != "nume" and n > 1:
+    if full.get("pie", False) and n > 1:
         found.insert(2, ("swapped", history[:1] + ["swap"]))
     if params.get("komi_phase"):
         found.insert(2, ("side", history[:2]))

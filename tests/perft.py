@@ -23,8 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import territory
+
 DATA = Path(__file__).parent / "data"
-GAMES = ("tabik", "nume", "migong")
+GAMES = tuple(territory.GAMES)
 
 
 @dataclass

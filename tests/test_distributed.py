@@ -171,6 +171,21 @@ def test_a_failing_shard_names_its_range_and_chains_the_error():
     assert isinstance(info.value.__cause__, ValueError)
 
 
+def exit_at(index, start, stop):
+    """A shard function that calls sys.exit on the shard holding game ``index``."""
+    if start <= index < stop:
+        sys.exit(f"no game {index}")
+    return list(range(start, stop))
+
+
+def test_a_shard_calling_sys_exit_is_a_shard_error():
+    """A shard's SystemExit escaped run_sharded unwrapped (and would end the caller)."""
+    with cf.ThreadPoolExecutor(2) as executor:
+        with pytest.raises(ShardError, match=r"shard of games \[100, 200\) of a run of 300 failed: SystemExit: no game 150") as info:
+            run_sharded(executor, exit_at, (150,), 300, shard_size=100, combine=list)
+    assert isinstance(info.value.__cause__, SystemExit)
+
+
 def test_a_shard_failing_on_a_dask_worker_raises_shard_error(dask_client, process_pool):
     for executor in (dask_client.get_executor(), process_pool):
         with pytest.raises(ShardError, match=r"size must be an int from 2 to 16") as info:

@@ -20,8 +20,11 @@ import pytest
 import territory
 from territory import _core
 
-# The module (the package attribute territory.evaluate is the function).
+# The package (the attribute territory.evaluate is the function), and the modules of
+# the analyses for their internals.
 ev = importlib.import_module("territory.evaluate")
+runs = importlib.import_module("territory.evaluate.runs")
+komi_module = importlib.import_module("territory.evaluate.komi")
 
 
 def actions(state, moves):
@@ -159,7 +162,7 @@ def python_trace(start, moves):
 
 @pytest.mark.parametrize("game,params", [("tabik", {"size": 4}), ("nume", {"n": 2, "komi": None}), ("migong", {})])
 def test_random_traces_match_a_python_recomputation(game, params):
-    start = ev._start(game, params)
+    start = territory.new_game(game, **params)
     games = 2 if game == "migong" else 12
     t = _core.trace_random(start, 5, 0, games, 1)
     for i in range(games):
@@ -180,7 +183,7 @@ def test_advantage_p1_is_seat0_win_share_of_random_playouts(game, params):
     # Ludii counts a draw as no win for player 1.
     assert e.metrics["AdvantageP1"].estimate == s["seat0_wins"] / games
     assert e.metrics["Drawishness"].estimate == s["draws"] / games
-    assert e.metrics["AdvantageP1"].interval == pytest.approx(ev.wilson_interval(s["seat0_wins"], games))
+    assert e.metrics["AdvantageP1"].interval == pytest.approx(territory.playouts.wilson_interval(s["seat0_wins"], games))
     if game == "nume":
         assert s["draws"] > 0  # komi=None: draws happen, and the test sees them
 
@@ -220,16 +223,16 @@ class SeededAgent:
 
 def test_agent_spec_parsing():
     """evaluate reads agents with agents.parse_agent, plus factories."""
-    assert type(ev._parse("random")) is territory.RandomAgent
-    uct = ev._parse(" UCT:2000 ")
-    assert type(uct) is territory.Uct and uct.iterations == 2000 and ev._agent_name(uct) == "uct:2000"
+    assert type(runs._parse("random")) is territory.RandomAgent
+    uct = runs._parse(" UCT:2000 ")
+    assert type(uct) is territory.Uct and uct.iterations == 2000 and runs._agent_name(uct) == "uct:2000"
     for bad in ["uct:0", "uct:x", "minimax", ""]:
         with pytest.raises(ValueError, match="agent"):
-            ev._parse(bad)
+            runs._parse(bad)
     with pytest.raises(ValueError, match="agent must be"):
-        ev._parse(3)
+        runs._parse(3)
     factory = lambda seed: SeededAgent(seed=seed)  # noqa: E731
-    assert ev._parse(factory) is factory
+    assert runs._parse(factory) is factory
     with pytest.raises(ValueError, match="agent must be"):
         territory.agents.parse_agent(factory)  # play_match takes no factories
 
@@ -242,9 +245,9 @@ def test_agent_games_by_choose():
     assert np.array_equal(e.traces["winner"], again.traces["winner"])  # seeded per game
     # Game 4 replayed by hand with the agents' per-game seeds.
     start = territory.Tabik(size=3)
-    agents = [SeededAgent(seed=ev._mix(2, 4, s)) for s in range(2)]
-    played = ev.play_agent_game(start, agents)
-    assert e.traces["moves"][4] == len(played)
+    agents = [SeededAgent(seed=ev.agent_seed(2, 4, s)) for s in range(2)]
+    played = territory.agents.play_agents(start, agents, 4)
+    assert e.traces["moves"][4] == len(played.history)
     assert e.metrics["Completion"].estimate == 1.0
 
 
@@ -279,7 +282,7 @@ def test_skill_trace_runs_as_matches():
     assert e.skill_trace["levels"] == [1, 2] and len(e.skill_trace["strong_results"]) == 2
     assert e.metrics["SkillTrace"].estimate == ev.skill_trace_value(e.skill_trace["strong_results"])
     # Level 1 is the native match of UCT 4 (agent 0) against UCT 2, seats swapped.
-    match = territory.play_match("tabik", [territory.Uct(4), territory.Uct(2)], 4, seed=ev._mix(3, 1), size=3)
+    match = territory.play_match("tabik", [territory.Uct(4), territory.Uct(2)], 4, seed=territory._seeds.mix(3, 1, start=territory._seeds.GOLDEN), size=3)
     wins, losses, _ = match.agent_wins
     assert e.skill_trace["strong_results"][1] == (wins - losses) / 4
 
@@ -293,7 +296,7 @@ def test_logistic_fit_recovers_known_curve():
     p = 1 / (1 + np.exp(-(1.0 - 0.5 * komi)))
     (a, b), cov = ev.fit_logistic(komi, n * p, n)
     assert (a, b) == pytest.approx((1.0, -0.5), abs=1e-9)
-    fit = ev._fit_komi("x", komi, n * p, 10**6)
+    fit = komi_module._fit_komi("x", komi, n * p, 10**6)
     assert fit.estimate == pytest.approx(2.0)
     assert fit.interval[0] < 2.0 < fit.interval[1] and fit.interval[1] - fit.interval[0] < 0.1
 
@@ -518,3 +521,63 @@ def test_cli_komi_bad_board_names_the_engine_rule(capsys):
 
     assert main(["komi", "--n", "9", "--games", "10"]) == 2
     assert "--n: n must be an int from 1 to 8, got 9" in capsys.readouterr().err
+
+
+# --- given a state ------------------------------------------------------------------------
+
+
+def test_a_state_set_up_by_from_position_is_evaluated_from_its_position():
+    """evaluate() rebuilt a given state as the game's start plus its move history, so a
+    state set up by from_position was evaluated from the empty board."""
+    t = territory.Tabik.from_position("3/1w1/1b^1 0 s 0 1", size=3)
+    assert t.history == []
+    given = territory.evaluate(t, games=500, seed=1)
+    empty = territory.evaluate("tabik", games=500, seed=1, size=3)
+    assert not np.array_equal(given.traces["moves"], empty.traces["moves"])
+    # The games are the random playouts from that position, with the same seed.
+    playouts = _core.run_playouts(t, 1, 0, 500, 1)
+    assert np.array_equal(given.traces["moves"], playouts["length"])
+    assert np.array_equal(given.traces["winner"], playouts["winner"])
+    assert given.params == {"size": 3, "pie": True}
+
+
+def test_openings_from_a_state_studies_its_next_moves():
+    t = territory.Tabik.from_position("3/1w1/1b^1 0 s 0 1", size=3)
+    o = territory.openings(t, games_per_opening=20, seed=1)
+    assert o.moves == [m for m in t.legal_moves() if m != "pass"]
+    assert o.moves != territory.openings("tabik", games_per_opening=20, seed=1, size=3).moves
+
+
+@pytest.mark.parametrize("analysis", [territory.evaluate, territory.openings])
+def test_what_play_match_refuses_is_refused(analysis):
+    """A finished state gave metrics of 0-move games; parameters given with a state
+    silently overrode its own."""
+    over = territory.replay_playout("tabik", 0, 0, size=3)
+    with pytest.raises(ValueError, match="game is over"):
+        territory.play_match(over, ["random", "random"], 2)
+    with pytest.raises(ValueError, match="game is over"):
+        analysis(over, seed=1)
+    with pytest.raises(ValueError, match="game parameters are only taken with a game name"):
+        analysis(territory.Tabik(size=3), size=5)
+    with pytest.raises(ValueError, match="game must be"):
+        analysis("chess")
+
+
+def test_games_are_bounded():
+    """games=10**30 was accepted and grew memory until killed."""
+    for call in (
+        lambda: territory.evaluate("tabik", games=10**30, size=2),
+        lambda: territory.openings("tabik", games_per_opening=10**30, size=2),
+        lambda: territory.fair_komi(games=10**30, n=1),
+    ):
+        with pytest.raises(ValueError, match=rf"must be an int from 1 to {ev.MAX_GAMES}, got 10{{30}}|got {10**30}"):
+            call()
+
+
+def test_komi_values_are_checked_by_the_engine():
+    with pytest.raises(ValueError, match=r"komi value 2\.0: komi must be"):
+        territory.fair_komi(games=1, n=1, komi_values=[-1.5, 2.0])
+    with pytest.raises(ValueError, match="komi values must be numbers, got '1.5'"):
+        territory.fair_komi(games=1, n=1, komi_values=["1.5", 2.5])
+    with pytest.raises(ValueError, match="komi values must be numbers, got True"):
+        territory.fair_komi(games=1, n=1, komi_values=[True, 2.5])

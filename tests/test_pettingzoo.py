@@ -38,3 +38,28 @@ def test_a_game_to_the_end():
 def test_bad_game():
     with pytest.raises(ValueError, match="game must be"):
         territory.envs.pettingzoo_env("go")
+
+
+@pytest.mark.parametrize("action", [1.7, True, np.float64(1.0), "1", None])
+def test_an_action_that_is_not_an_int_is_refused(action):
+    """``int(action)`` played action 1 for ``step(1.7)`` and ``step(True)``."""
+    env = territory.envs.pettingzoo_env("tabik", size=3)
+    env.reset(seed=0)
+    with pytest.raises(territory.InvalidMoveError, match="an action must be an int"):
+        env.step(action)
+    assert env.game.history == []
+    env.step(np.int64(env.game.legal_actions()[0]))
+    assert len(env.game.history) == 1
+
+
+def test_a_finished_start_state_is_refused():
+    """Built from a finished state, ``reset()`` left an agent to act with an all-zero mask."""
+    state = territory.replay_playout("tabik", 0, 0, size=3)
+    assert state.is_over
+    with pytest.raises(ValueError, match="the start state is over"):
+        territory.envs.pettingzoo_env(state)
+
+
+def test_an_unknown_parameter_is_a_type_error():
+    with pytest.raises(TypeError, match="unknown tabik parameter 'board'"):
+        territory.envs.pettingzoo_env("tabik", board=3)

@@ -120,13 +120,17 @@ def test_zero_games():
         ({"game": "tabik", "games": 1, "threads": 0}, "threads"),
         ({"game": "tabik", "games": 1, "threads": 100_000}, "threads"),
         ({"game": "tabik", "games": 1, "size": 1}, "size"),
-        ({"game": "tabik", "games": 1, "komi": 0.5}, "komi"),
         ({"game": "nume", "games": 1, "komi": 2.0}, "komi"),
     ],
 )
 def test_bad_arguments_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         territory.random_playouts(**kwargs)
+
+
+def test_an_unknown_parameter_raises_type_error():
+    with pytest.raises(TypeError, match="unknown tabik parameter 'komi'"):
+        territory.random_playouts("tabik", 1, komi=0.5)
 
 
 def test_native_playouts_reject_absurd_thread_counts():

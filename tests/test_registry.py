@@ -60,8 +60,6 @@ def test_new_game_builds_every_game():
         ("chess", {}, f"game must be one of {', '.join(DEFAULTS)}, got 'chess'"),
         (3, {}, "game must be one of"),
         ("Tabik", {}, "game must be one of"),
-        ("tabik", {"board": 8}, "unknown tabik parameter 'board'; tabik takes the parameters size, pie"),
-        ("nume", {"size": 8}, "unknown nume parameter 'size'"),
         ("tabik", {"size": 17}, "size must be an int from 2 to 16, got 17"),
         ("tabik", {"size": "8"}, "size must be"),
         ("migong", {"border": "red"}, "border must be"),
@@ -127,3 +125,61 @@ def test_engine_and_reference_agree_on_move_cells_and_geometry(name, params):
         steps += 1
     for move in native.history:
         assert native.move_cells(move) == ref.move_cells(move), move
+
+
+@pytest.mark.parametrize(
+    "name, params, message",
+    [
+        ("tabik", {"board": 8}, "unknown tabik parameter 'board'; tabik takes the parameters size, pie"),
+        ("nume", {"size": 8}, "unknown nume parameter 'size'"),
+    ],
+)
+def test_an_unknown_parameter_is_a_type_error_everywhere(name, params, message):
+    """An unexpected keyword is TypeError, as Python raises it, from every entry point that
+    takes game parameters (it was ValueError from new_game, random_playouts, play_match and
+    evaluate, TypeError from the classes, VecEnv and from_position)."""
+    start = territory.new_game(name)
+    calls = [
+        lambda: territory.new_game(name, **params),
+        lambda: territory.GAMES[name](**params),
+        lambda: territory.GAMES[name].from_position(start.position(), **params),
+        lambda: territory.VecEnv(name, 2, **params),
+        lambda: territory.random_playouts(name, 2, **params),
+        lambda: territory.play_match(name, ["random", "random"], 2, **params),
+        lambda: territory.evaluate(name, games=2, **params),
+        lambda: territory.openings(name, games_per_opening=1, **params),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError):
+            call()
+    with pytest.raises(TypeError, match=message):
+        territory.new_game(name, **params)
+
+
+def test_a_game_without_a_diagram_shows_its_position(monkeypatch):
+    """An unknown game was drawn as Migong; now it is its position text."""
+    state = territory.Tabik(size=3)
+    state.play(state.legal_moves()[0])
+    monkeypatch.delitem(territory._presentation.DIAGRAMS, "tabik")
+    assert str(state).endswith("\n" + state.position())
+
+
+@pytest.mark.parametrize("name", list(DEFAULTS))
+def test_the_class_tells_its_win_rule_passes_and_swaps(name):
+    """What the Python layer asks instead of naming games: the engine's win rule and
+    whether a move is a pass or the pie swap."""
+    for seed in range(3):
+        state = territory.replay_playout(name, seed, 0)
+        black, white = state.scores()
+        if state.winner is not None and black != white:
+            better = 0 if (black < white) == type(state).lower_score_wins else 1
+            assert state.winner == better
+    assert territory.GAMES["nume"].lower_score_wins and not territory.GAMES["tabik"].lower_score_wins
+    state = territory.new_game(name)
+    for _ in range(6):
+        moves = state.legal_moves()
+        assert [state.is_pass(m) for m in moves] == [m == "pass" for m in moves]
+        assert [state.is_swap(m) for m in moves] == [m == "swap" for m in moves]
+        state.play(moves[len(moves) // 2] if "swap" not in moves else "swap")
+    with pytest.raises(territory.InvalidMoveError):
+        state.is_pass("zz99")

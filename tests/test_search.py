@@ -366,3 +366,12 @@ def test_solver_and_uct_on_migong_endgames(seed):
     a = Uct(iterations=3000, seed=seed).analyse(s)
     if sol.value == 1:
         assert a.best in sol.best_moves
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True])
+def test_a_bad_analyse_seed_is_a_value_error(seed):
+    """Uct(10).analyse(s, seed=-1) raised OverflowError from the bindings."""
+    state = territory.Tabik(size=3)
+    with pytest.raises(ValueError, match=r"seed must be an int from 0 to 18446744073709551615, got"):
+        territory.Uct(10).analyse(state, seed=seed)
+    assert state.history == []

@@ -8,7 +8,7 @@ bindings import no Python module); the reference classes get them from the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from territory import geometry, record
 from territory.record import Seats
@@ -35,16 +35,24 @@ def state_repr(state: GameState) -> str:
 
 
 def diagram(state: GameState) -> str:
-    board = geometry.board_of(state)
-    position = state.board()
-    if state.game == "tabik":
-        body = _square_grid(board, {c: _STONE[v] for c, v in position["stones"].items()}, position["rods"])
-    elif state.game == "nume":
-        tokens = {c: _STONE[color] + ("" if w is None else str(w)) for c, (color, w) in position["stones"].items()}
-        body = _square_grid(board, tokens, []) if board.kind == "square" else _hex_grid(board, tokens)
-    else:
-        body = _migong_grid(board, position["pieces"])
+    """The status line and the game's own drawing of the board (``DIAGRAMS``); a game
+    without one is shown by its position text (docs/positions.md)."""
+    draw = DIAGRAMS.get(state.game)
+    body = state.position() if draw is None else draw(geometry.board_of(state), state.board())  # type: ignore[attr-defined]
     return f"{status(state)}\n{body}"
+
+
+def _tabik_diagram(board: geometry.Board, position: dict[str, Any]) -> str:
+    return _square_grid(board, {c: _STONE[v] for c, v in position["stones"].items()}, position["rods"])
+
+
+def _nume_diagram(board: geometry.Board, position: dict[str, Any]) -> str:
+    tokens = {c: _STONE[color] + ("" if w is None else str(w)) for c, (color, w) in position["stones"].items()}
+    return _square_grid(board, tokens, []) if board.kind == "square" else _hex_grid(board, tokens)
+
+
+def _migong_diagram(board: geometry.Board, position: dict[str, Any]) -> str:
+    return _migong_grid(board, position["pieces"])
 
 
 def _square_grid(board: geometry.Board, tokens: dict[str, str], rods: list) -> str:
@@ -124,6 +132,15 @@ def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
                 prefix = f"{r + 7:>2}  " if i == 1 else "    "
                 lines.append(prefix + text + (span if i == 1 else ""))
     return "\n".join(line.rstrip() for line in lines)
+
+
+#: Each game's text diagram from its board and ``state.board()`` (how a game looks is
+#: its own: one entry per game).
+DIAGRAMS: dict[str, Callable[[geometry.Board, dict[str, Any]], str]] = {
+    "migong": _migong_diagram,
+    "nume": _nume_diagram,
+    "tabik": _tabik_diagram,
+}
 
 
 def to_record(state: GameState, seats: Seats | None = None, comment: str | None = None) -> str:

@@ -27,9 +27,11 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 
 from territory import _core, distributed
-from territory._checks import check_int
+from territory._checks import check_int, check_threads
+from territory._seeds import mix
 from territory.errors import IllegalMoveError
 from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
+from territory.registry import GAMES, game_names, is_native
 
 __all__ = [
     "AgentError",
@@ -58,17 +60,6 @@ class NodeLimitError(RuntimeError):
 class AgentError(RuntimeError):
     """An agent of a match failed: it raised, returned a non-string or an illegal move.
     The message names the agent, the game index and the position (its move list)."""
-
-
-def _mix(*values: int) -> int:
-    """A 64-bit seed from several ints (SplitMix64 steps): for per-game, per-move seeds."""
-    z = 0
-    for v in values:
-        z = (z ^ (v & (2**64 - 1))) + 0x9E3779B97F4A7C15 & (2**64 - 1)
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
-        z ^= z >> 31
-    return z
 
 
 @dataclass(frozen=True)
@@ -132,7 +123,7 @@ class Uct:
 
     def analyse(self, state: Any, seed: Optional[int] = None) -> Analysis:
         """Searches ``state`` (not changed) and returns the root statistics."""
-        seed = self.seed if seed is None else seed
+        seed = self.seed if seed is None else check_int("seed", seed, 0, 2**64 - 1)
         moves, visits, values, value = _core.uct_analyse(state, self.iterations, self.c, seed, self.threads)
         return Analysis(moves, visits, values, value)
 
@@ -219,16 +210,20 @@ def _elo(p: float) -> float:
     return 400 * math.log10(p / (1 - p))
 
 
-def _start_state(game: Any, params: dict[str, Any]) -> Any:
+def start_state(game: Any, params: dict[str, Any]) -> Any:
+    """A copy of the state to play from: a new game of a name (a key of
+    ``territory.GAMES``) with ``params``, or a copy of a native state (its position, as
+    played or set up by ``from_position``). Refused: parameters with a state, a finished
+    state, anything else."""
     if isinstance(game, str):
         return new_game(game, **params)
-    if isinstance(game, (_core.Tabik, _core.Migong, _core.Nume)):
+    if is_native(game):
         if params:
             raise ValueError("game parameters are only taken with a game name, not with a state")
         if game.is_over:
             raise ValueError("the start state's game is over")
         return game.copy()
-    raise ValueError(f"game must be 'migong', 'nume', 'tabik' or a native state, got {game!r}")
+    raise ValueError(f"game must be {game_names()} or a native state, got {game!r}")
 
 
 def match_games(
@@ -249,7 +244,7 @@ def match_games(
     machines. With ``keep_actions`` also ``actions`` (uint32, the games' action numbers
     one game after the other, from the start state on) and ``offsets`` (uint64, one more
     than the games: game ``first + i`` is ``actions[offsets[i]:offsets[i + 1]]``)."""
-    start = _start_state(game, params)
+    start = start_state(game, params)
     pair = [parse_agent(a) for a in agents]
     if not 0 <= first <= stop:
         raise ValueError(f"need 0 <= first <= stop, got {first} and {stop}")
@@ -274,22 +269,17 @@ def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: in
     offsets = [0]
     before = len(start.history)
     for index in range(first, stop):
-        state = start.copy()
         seat0 = 1 if swap_seats and index % 2 == 1 else 0
-        rng = random.Random(_mix(seed, index))
-        length = passes = 0
-        swapped = False
-        while not state.is_over:
-            k = 0 if state.to_move == seat0 else 1
-            move = _agent_move(agents[k], k, state, rng, index)
-            length += 1
-            passes += move == "pass"
-            swapped |= move == "swap"
+        state = play_agents(start, agents, index, seat0, random.Random(mix(seed, index)))
+        moves = state.history[before:]
+        length = len(moves)
+        passes = sum(state.is_pass(m) for m in moves)
+        swapped = any(state.is_swap(m) for m in moves)
         winner = -1 if state.winner is None else state.winner
         agent_winner = -1 if winner == -1 else int(winner != seat0)
         rows.append((winner, length, passes, swapped, state.scores(), agent_winner, seat0 == 1))
         if keep_actions:
-            played.extend(state.move_to_action(m) for m in state.history[before:])
+            played.extend(state.move_to_action(m) for m in moves)
             offsets.append(len(played))
     columns = list(zip(*rows)) if rows else [()] * 7
     extra: dict[str, np.ndarray] = {}
@@ -307,7 +297,22 @@ def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: in
     }
 
 
-def _agent_move(agent: Any, k: int, state: Any, rng: random.Random, index: int) -> str:
+def play_agents(start: Any, agents: Sequence[Any], index: int, seat0: int = 0, rng: Optional[random.Random] = None) -> Any:
+    """The Python layer's one play-game loop (for agents that are Python objects; native
+    pairs play in the engine, ``arena::play_game``): from a copy of ``start`` to the end,
+    agent 0 playing seat ``seat0`` and agent 1 the other; returns the finished state.
+    With ``rng`` (a match's game generator) ``RandomAgent`` and ``Uct`` draw their moves
+    and search seeds from it, as in a match; without, every agent's ``choose`` is asked.
+    A failing agent raises ``AgentError`` naming it, the game ``index`` and the
+    position."""
+    state = start.copy()
+    while not state.is_over:
+        k = 0 if state.to_move == seat0 else 1
+        _agent_move(agents[k], k, state, rng, index)
+    return state
+
+
+def _agent_move(agent: Any, k: int, state: Any, rng: Optional[random.Random], index: int) -> str:
     """Asks agent ``k`` for its move in ``state`` and plays it; any failure is an
     AgentError naming the agent, the game and the position."""
 
@@ -315,10 +320,10 @@ def _agent_move(agent: Any, k: int, state: Any, rng: random.Random, index: int) 
         moves = " ".join(state.history) or "(none)"
         return f"in game {index} after the moves: {moves}"
 
-    if type(agent) is RandomAgent:
+    if rng is not None and type(agent) is RandomAgent:
         move = _random_choice(state, rng.random())
-    elif type(agent) is Uct:
-        move = agent.analyse(state, seed=_mix(agent.seed, rng.getrandbits(64))).best
+    elif rng is not None and type(agent) is Uct:
+        move = agent.analyse(state, seed=mix(agent.seed, rng.getrandbits(64))).best
     else:
         try:
             move = agent.choose(state.copy())
@@ -365,12 +370,11 @@ def play_match(
     """
     games = check_int("games", games, 0, 2**62)
     seed = check_int("seed", seed, 0, 2**64 - 1)
-    if threads is not None:
-        threads = check_int("threads", threads, 1, MAX_THREADS)
+    threads = check_threads(threads)
     if len(agents) != 2:
         raise ValueError(f"agents must be two agents, got {len(agents)}")
     pair = [parse_agent(a) for a in agents]
-    start = _start_state(game, params)
+    start = start_state(game, params)
     result = MatchResults(start.game, dict(start.params), seed, games, agents=(repr(pair[0]), repr(pair[1])))
     began = time.perf_counter()
     keep = bool(keep_actions)
@@ -436,7 +440,8 @@ def solve(state: Any, max_nodes: Optional[int] = None) -> Solution:
     ``ValueError`` if the game is over. Feasible on small boards only (docs/solved.md)."""
     if max_nodes is not None:
         max_nodes = check_int("max_nodes", max_nodes, 1, 2**63)
-    if not isinstance(state, (_core.Tabik, _core.Migong, _core.Nume)):
-        raise ValueError(f"solve needs a native game state (territory.Migong, Nume or Tabik), got {type(state).__name__}")
+    if not is_native(state):
+        names = ", ".join(f"territory.{cls.__name__}" for cls in GAMES.values())
+        raise ValueError(f"solve needs a native game state ({names}), got {type(state).__name__}")
     value, best, move_values, nodes = _core.solve(state, max_nodes)
     return Solution(value, best, dict(move_values), nodes)

@@ -156,7 +156,8 @@ def run_sharded(
     worker thread, at most ``max_shard``). ``progress(done, games, seconds)`` is called as
     shards finish. At most ``2 * slots + 2`` shards are submitted at a time (slots: the
     executor's worker threads), the next as one finishes. A shard that raises makes this
-    raise :class:`ShardError` naming its range, with the error chained; on that, on
+    raise :class:`ShardError` naming its range, with the error chained (``SystemExit``
+    included: a shard cannot end the caller's process); on that, on
     Ctrl-C (KeyboardInterrupt) or any other exception, the shards not yet finished are
     cancelled first.
     """
@@ -190,7 +191,7 @@ def run_sharded(
                 start, stop = pending.pop(future)
                 try:
                     parts[start] = future.result()
-                except Exception as error:
+                except (Exception, SystemExit) as error:  # a shard's sys.exit() is its failure too
                     raise ShardError(start, stop, games, error) from error
                 done += stop - start
                 if progress is not None:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from territory import geometry, svg
-from territory.registry import new_game
+from territory.registry import GAMES, new_game
 
 INSTALL_HINT = 'plotting needs matplotlib: pip install "territory-games[plot]" (or pip install matplotlib)'
 
@@ -61,7 +61,7 @@ def plot_evaluation(result: Any, path: Any) -> None:
     span = np.linspace(difference.min(), difference.max() + 1e-9, 41)
     axes[1].hist([difference[wins == 0], difference[wins == 1], difference[wins < 0]], bins=span, stacked=True,
                  color=["#2b6cb0", "#dd6b20", "#999999"], label=["seat 0 wins", "seat 1 wins", "draws"])
-    axes[1].set_xlabel("final score of seat 0 minus seat 1" + (" (the lower score wins)" if result.game == "nume" else ""))
+    axes[1].set_xlabel("final score of seat 0 minus seat 1" + (" (the lower score wins)" if _lower_score_wins(result.game) else ""))
     axes[1].set_title("final score difference")
     axes[1].legend(fontsize=8)
     names = ["AdvantageP1", "Balance", "Completion", "DecisionMoves", "LeadChange", "DecisivenessMoves"]
@@ -148,6 +148,12 @@ def _heat_map(ax: Any, plt: Any, game: str, params: dict[str, Any], rates: dict[
     ax.axis("off")
     ax.set_title(title, fontsize=10)
     return collection
+
+
+def _lower_score_wins(game: str) -> bool:
+    """The engine's win rule of a game."""
+    cls: Any = GAMES[game]
+    return bool(cls.lower_score_wins)
 
 
 def plot_openings(result: Any, path: Any) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Callable, Union
 import numpy as np
 
 from territory import _core, distributed
+from territory._checks import check_int, check_threads
 from territory.registry import GAMES, new_game
 from territory.types import GameState
 
@@ -195,14 +196,11 @@ def random_playouts(
     to the local run's. ``progress`` is then called as shards finish, and a failed shard
     raises ``territory.distributed.ShardError``. See docs/scale-out.md.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError(f"games must be a non-negative int, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS):
-        raise ValueError(f"threads must be None or an int from 1 to {MAX_THREADS}, got {threads!r}")
-    if shard_size is not None and (isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1):
-        raise ValueError(f"shard_size must be None or a positive int, got {shard_size!r}")
+    games = check_int("games", games, 0)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
+    threads = check_threads(threads)
+    if shard_size is not None:
+        shard_size = check_int("shard_size", shard_size, 1)
     start = new_game(game, **params)
     result = PlayoutResults(game, dict(start.params), seed, games)
     if executor is not None and games:

@@ -220,7 +220,7 @@ def new_game(record: Record, *, reference: bool = False) -> GameState:
     start = getattr(record, "start", None)
     try:
         state: GameState = registry.build(games, record.game, record.params)
-    except ValueError as error:
+    except (TypeError, ValueError) as error:
         message = str(error)
         for key, line in lines.items():
             if message.startswith(f"unknown {record.game} parameter {excerpt(key)}"):

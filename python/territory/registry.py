@@ -17,12 +17,24 @@ from territory.types import GameState
 GAMES: dict[str, type] = dict(_core.GAMES)
 
 
+def is_native(state: Any) -> bool:
+    """Whether ``state`` is a state of one of the native classes."""
+    return type(state) in GAMES.values()
+
+
+def game_names(games: Mapping[str, type] = GAMES) -> str:
+    """The games' names for messages: "'migong', 'nume' or 'tabik'"."""
+    names = [repr(name) for name in games]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def new_game(game: str, /, **params: Any) -> GameState:
     """A new native state of ``game`` (a key of ``territory.GAMES``) built with ``params``
     (the class's constructor keywords; missing ones take their defaults).
 
-    Raises ValueError naming the problem: an unknown game, an unknown parameter, or a
-    bad value (the engine's own message)."""
+    Raises ValueError naming the problem (an unknown game, or a bad value: the engine's
+    own message), and TypeError for an unknown parameter, as the class itself and
+    Python do for an unexpected keyword."""
     return build(GAMES, game, params)
 
 
@@ -34,6 +46,6 @@ def build(games: Mapping[str, type], game: str, params: Mapping[str, Any]) -> Ga
     allowed = cls.default_params()  # type: ignore[attr-defined]
     for key in params:
         if key not in allowed:
-            raise ValueError(f"unknown {game} parameter {excerpt(key)}; {game} takes the parameters {', '.join(allowed)}")
+            raise TypeError(f"unknown {game} parameter {excerpt(key)}; {game} takes the parameters {', '.join(allowed)}")
     state: GameState = cls(**params)
     return state

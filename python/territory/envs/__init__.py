@@ -14,7 +14,7 @@ __all__ = ["pettingzoo_env"]
 
 
 def pettingzoo_env(game: Any, **params: Any) -> Any:
-    """A PettingZoo AEC environment playing ``game`` ("migong", "nume", "tabik", or a
+    """A PettingZoo AEC environment playing ``game`` (a key of ``territory.GAMES``, or a
     state to start from) with these parameters; see ``territory.envs.pettingzoo``."""
     from territory.envs.pettingzoo import TerritoryAEC
 

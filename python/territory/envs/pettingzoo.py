@@ -4,7 +4,9 @@ Gymnasium; install them with ``pip install "territory-games[rl]"``).
 Agents "player_0" and "player_1" are seats 0 and 1. Each observation is a dict with
 ``"observation"`` (the float32 planes of docs/observations.md, from that agent's point
 of view) and ``"action_mask"`` (int8, the legal actions of the agent to move, all zeros
-for the other agent). Actions are the game's integer actions (docs/conventions.md).
+for the other agent). Actions are the game's integer actions (docs/conventions.md): an
+int or a numpy integer; a float, a bool or anything else raises ``InvalidMoveError``
+(``int()`` would silently turn 1.7 or True into action 1).
 Rewards are +1/-1 at the end (0/0 for a Nume draw), 0 before.
 """
 
@@ -17,6 +19,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 import territory
+from territory.errors import InvalidMoveError
 
 AGENTS = ["player_0", "player_1"]
 
@@ -28,15 +31,15 @@ class TerritoryAEC(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: Any, render_mode: Optional[str] = None, **params: Any) -> None:
         super().__init__()
+        start: Any
         if isinstance(game, str):
-            classes = {"migong": territory.Migong, "nume": territory.Nume, "tabik": territory.Tabik}
-            if game not in classes:
-                raise ValueError(f"game must be 'migong', 'nume' or 'tabik', got {game!r}")
-            start = classes[game](**params)
+            start = territory.new_game(game, **params)
         else:
             if params:
                 raise ValueError("give game parameters only with a game name, not with a state")
             start = game.copy()
+        if start.is_over:
+            raise ValueError("the start state is over: reset() would leave an agent to act with no legal action")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
@@ -82,6 +85,8 @@ class TerritoryAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise InvalidMoveError(f"an action must be an int, got {action!r}")
         self.game.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in AGENTS}

@@ -7,42 +7,53 @@ use numpy::{
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use pyo3::IntoPyObjectExt;
-use territory::env::{Outputs, VecEnv};
-use territory::{Learn, Migong, Nume, Tabik};
+use territory::env::{Outputs, StepError, VecEnv};
+use territory::{GameKind, Learn};
 
-use crate::migong::PyMigong;
-use crate::nume::PyNume;
-use crate::tabik::PyTabik;
+use crate::game_class::Native;
 
-// One per env, never in a hot loop: the size difference between variants does not matter.
-#[allow(clippy::large_enum_variant)]
-enum Inner {
-    Tabik(VecEnv<Tabik>),
-    Migong(VecEnv<Migong>),
-    Nume(VecEnv<Nume>),
+/// A batch of any game: what the class needs of a [`VecEnv`], written once over the
+/// games (one virtual call per batch, never in a hot loop).
+trait AnyEnv: Send + Sync {
+    fn reset(&mut self, out: Outputs<'_>);
+    fn step(&mut self, actions: &[usize], out: Outputs<'_>) -> Result<(), StepError>;
+    fn sample_actions(&mut self, out: &mut [usize]);
+    fn num_actions(&self) -> usize;
+    fn observation_shape(&self) -> [usize; 3];
+    /// A copy of game `index` as a Python state.
+    fn state(&self, py: Python<'_>, index: usize) -> PyResult<Py<PyAny>>;
 }
 
-/// Runs `$body` with `$env` bound to the batch, whatever its game.
-macro_rules! dispatch {
-    ($inner:expr, $env:ident => $body:expr) => {
-        match $inner {
-            Inner::Tabik($env) => $body,
-            Inner::Migong($env) => $body,
-            Inner::Nume($env) => $body,
-        }
-    };
+impl<G: Learn + Native + Send + Sync + 'static> AnyEnv for VecEnv<G> {
+    fn reset(&mut self, out: Outputs<'_>) {
+        VecEnv::reset(self, out)
+    }
+    fn step(&mut self, actions: &[usize], out: Outputs<'_>) -> Result<(), StepError> {
+        VecEnv::step(self, actions, out)
+    }
+    fn sample_actions(&mut self, out: &mut [usize]) {
+        VecEnv::sample_actions(self, out)
+    }
+    fn num_actions(&self) -> usize {
+        VecEnv::num_actions(self)
+    }
+    fn observation_shape(&self) -> [usize; 3] {
+        Learn::observation_shape(&self.games()[0])
+    }
+    fn state(&self, py: Python<'_>, index: usize) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, G::wrap(self.games()[index].clone()))?.into_any())
+    }
 }
 
 /// A batch of games for reinforcement learning.
-/// `VecEnv(game, batch, seed=0, threads=None, **params)`: `game` is a name ("migong",
-/// "nume", "tabik") or a state to start every game from. `reset()` -> (obs, mask);
+/// `VecEnv(game, batch, seed=0, threads=None, **params)`: `game` is a name (a key of
+/// `territory.GAMES`) or a state to start every game from. `reset()` -> (obs, mask);
 /// `step(actions)` -> (obs, rewards, dones, mask); finished games restart at once.
 /// The returned arrays are the env's own buffers, refilled by the next call: copy
 /// what you keep.
 #[pyclass(module = "territory", name = "VecEnv")]
 pub struct PyVecEnv {
-    inner: Inner,
+    inner: Box<dyn AnyEnv>,
     actions: Vec<usize>,
     obs: Py<PyArrayDyn<f32>>,
     masks: Py<PyArray2<bool>>,
@@ -64,24 +75,21 @@ fn start_state<'py>(
         }
         return Ok(game.clone());
     };
-    let class = match &*name.to_cow()? {
-        "tabik" => py.get_type::<PyTabik>(),
-        "migong" => py.get_type::<PyMigong>(),
-        "nume" => py.get_type::<PyNume>(),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "game must be 'migong', 'nume', 'tabik' or a game state, got '{other}'"
-            )))
-        }
+    let name = name.to_cow()?;
+    let Some(kind) = GameKind::from_name(&name) else {
+        return Err(PyValueError::new_err(format!(
+            "game must be {} or a game state, got '{name}'",
+            crate::game_names()
+        )));
     };
+    let class = territory::with_game!(kind, G => py.get_type::<<G as Native>::Class>());
     class.call((), params)
 }
 
 impl PyVecEnv {
-    fn make<G: Learn>(
+    fn make<G: Learn + Native + Send + Sync + 'static>(
         py: Python<'_>,
         env: VecEnv<G>,
-        inner: impl FnOnce(VecEnv<G>) -> Inner,
     ) -> PyResult<Self> {
         let b = env.batch();
         let shape = territory::Learn::observation_shape(&env.games()[0]);
@@ -93,7 +101,7 @@ impl PyVecEnv {
             rewards: PyArray2::<f32>::zeros(py, [b, 2], false).unbind(),
             dones: PyArray1::<bool>::zeros(py, b, false).unbind(),
             to_move: PyArray1::<i8>::zeros(py, b, false).unbind(),
-            inner: inner(env),
+            inner: Box::new(env),
         })
     }
 
@@ -114,7 +122,12 @@ impl PyVecEnv {
         let actions = &self.actions;
         let inner = &mut self.inner;
         py.detach(|| {
-            dispatch!(inner, env => if step { env.step(actions, out) } else { env.reset(out); Ok(()) })
+            if step {
+                inner.step(actions, out)
+            } else {
+                inner.reset(out);
+                Ok(())
+            }
         })
         .map_err(|e| PyValueError::new_err(e.to_string()))
     }
@@ -150,21 +163,23 @@ impl PyVecEnv {
                 "the start state is over: every game of a VecEnv needs a move to make",
             ));
         }
-        if let Ok(s) = state.cast::<PyTabik>() {
-            let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), Inner::Tabik)
-        } else if let Ok(s) = state.cast::<PyMigong>() {
-            let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), Inner::Migong)
-        } else if let Ok(s) = state.cast::<PyNume>() {
-            let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), Inner::Nume)
-        } else {
-            Err(PyValueError::new_err(format!(
-                "game must be 'migong', 'nume', 'tabik' or a native game state, got {}",
-                state.repr()?
-            )))
+        for &kind in GameKind::ALL {
+            let made = territory::with_game!(kind, G => match state.cast::<<G as Native>::Class>() {
+                Ok(s) => {
+                    let start = G::unwrap(&s.borrow()).clone();
+                    Some(Self::make(py, VecEnv::new(start, batch, seed, threads)))
+                }
+                Err(_) => None,
+            });
+            if let Some(made) = made {
+                return made;
+            }
         }
+        Err(PyValueError::new_err(format!(
+            "game must be {} or a native game state, got {}",
+            crate::game_names(),
+            state.repr()?
+        )))
     }
 
     /// Starts every game again; returns (observations, masks).
@@ -209,7 +224,7 @@ impl PyVecEnv {
                 array.len()
             )));
         }
-        let num_actions = dispatch!(&self.inner, env => env.num_actions());
+        let num_actions = self.inner.num_actions();
         for (i, (&a, slot)) in array
             .as_slice()?
             .iter()
@@ -241,7 +256,7 @@ impl PyVecEnv {
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let actions = &mut self.actions;
         let inner = &mut self.inner;
-        py.detach(|| dispatch!(inner, env => env.sample_actions(actions)));
+        py.detach(|| inner.sample_actions(actions));
         PyArray1::from_iter(py, self.actions.iter().map(|&a| a as i64))
     }
 
@@ -258,14 +273,13 @@ impl PyVecEnv {
 
     #[getter]
     fn num_actions(&self) -> usize {
-        dispatch!(&self.inner, env => env.num_actions())
+        self.inner.num_actions()
     }
 
     /// The shape (planes, height, width) of one game's observation.
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        let [c, h, w] =
-            dispatch!(&self.inner, env => territory::Learn::observation_shape(&env.games()[0]));
+        let [c, h, w] = self.inner.observation_shape();
         (c, h, w)
     }
 
@@ -277,10 +291,6 @@ impl PyVecEnv {
                 "index must be below the batch size {batch}, got {index}"
             )));
         }
-        match &self.inner {
-            Inner::Tabik(env) => PyTabik::from_game(env.games()[index].clone()).into_py_any(py),
-            Inner::Migong(env) => PyMigong::from_game(env.games()[index].clone()).into_py_any(py),
-            Inner::Nume(env) => PyNume::from_game(env.games()[index].clone()).into_py_any(py),
-        }
+        self.inner.state(py, index)
     }
 }

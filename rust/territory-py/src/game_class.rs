@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use territory::params::Configurable;
 use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
-use territory::{Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
 pyo3::import_exception!(territory.errors, InvalidMoveError);
@@ -170,41 +170,30 @@ pub struct Shared<G> {
 
 /// The configurations seen so far, each with its [`Shared`] part (a short list: a
 /// program uses a handful of configurations, compared with `==`).
-pub type Configurations<G> = Mutex<Vec<(<G as Configured>::Config, Arc<Shared<G>>)>>;
+pub type Configurations<G> = Mutex<Vec<(<G as Configurable>::Config, Arc<Shared<G>>)>>;
 
 /// At most this many configurations of a game are kept; states of further ones build
 /// their own (correct, only slower to construct).
 const MAX_CONFIGURATIONS: usize = 64;
 
-/// A game built from a configuration, with its own list of shared configurations.
-pub trait Configured: Game + 'static {
-    type Config: Copy + PartialEq + Send + Sync + 'static;
-    fn configuration(&self) -> Self::Config;
-    fn start(config: Self::Config) -> Result<Self, ConfigError>;
+/// A game of the registry, with its own list of shared configurations (the engine's
+/// [`Configurable`] gives its configuration and start).
+pub trait Configured: Game + Configurable + 'static {
     fn configurations() -> &'static Configurations<Self>;
 }
 
+/// `impl Configured` for every game of the engine's registry.
 macro_rules! configured {
-    ($game:ty, $config:ty) => {
-        impl Configured for $game {
-            type Config = $config;
-            fn configuration(&self) -> $config {
-                self.config()
-            }
-            fn start(config: $config) -> Result<Self, ConfigError> {
-                <$game>::new(config)
-            }
+    (() $($variant:ident: $game:ty,)*) => {
+        $(impl Configured for $game {
             fn configurations() -> &'static Configurations<Self> {
                 static LIST: Configurations<$game> = Mutex::new(Vec::new());
                 &LIST
             }
-        }
+        })*
     };
 }
-
-configured!(Tabik, TabikConfig);
-configured!(Nume, NumeConfig);
-configured!(Migong, MigongConfig);
+territory::for_each_game!(configured;);
 
 /// The shared part of a configuration: found in the game's list, or made (and listed).
 pub fn shared<G: Configured>(config: G::Config) -> Result<Arc<Shared<G>>, ConfigError> {
@@ -219,7 +208,7 @@ pub fn shared<G: Configured>(config: G::Config) -> Result<Arc<Shared<G>>, Config
     if let Some(found) = find(&lock()) {
         return Ok(found);
     }
-    let start = G::start(config)?;
+    let start = G::with_config(config)?;
     let made = Arc::new(Shared {
         names: MoveNames::for_game(&start),
         start,
@@ -285,7 +274,7 @@ macro_rules! game_class {
 
             /// A new state at the start of a configuration (shared parts made once).
             pub fn from_config(
-                config: <$game as $crate::game_class::Configured>::Config,
+                config: <$game as territory::params::Configurable>::Config,
             ) -> PyResult<Self> {
                 let (game, names) = $crate::game_class::new_state::<$game>(config)?;
                 Ok(Self { game, names })
@@ -450,6 +439,33 @@ macro_rules! game_class {
                     .into_iter()
                     .map(|c| self.game.cell_name(c))
                     .collect())
+            }
+
+            /// Whether the game's lower score wins (Nume) rather than the higher one:
+            /// the engine's win rule.
+            #[classattr]
+            fn lower_score_wins() -> bool {
+                <$game as Game>::WIN_RULE.lower_score_wins()
+            }
+
+            /// Whether a move (its text) is the game's `pass`.
+            fn is_pass(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+                let text = $crate::game_class::move_text(r#move)?;
+                let mv = self
+                    .game
+                    .parse_move(&text)
+                    .map_err($crate::game_class::invalid)?;
+                Ok(<$game as Game>::is_pass(mv))
+            }
+
+            /// Whether a move (its text) is the pie rule's `swap`.
+            fn is_swap(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+                let text = $crate::game_class::move_text(r#move)?;
+                let mv = self
+                    .game
+                    .parse_move(&text)
+                    .map_err($crate::game_class::invalid)?;
+                Ok(<$game as Game>::is_pie_swap(mv))
             }
 
             /// Size of the integer action space (docs/conventions.md).

@@ -17,6 +17,19 @@ mod playouts;
 mod search;
 mod tabik;
 
+/// The games' names for messages: "'migong', 'nume' or 'tabik'", from the registry.
+pub fn game_names() -> String {
+    let names: Vec<String> = territory::GameKind::ALL
+        .iter()
+        .map(|k| format!("'{}'", k.name()))
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The package's version: the Cargo workspace's, which maturin also gives the wheel.

@@ -140,6 +140,19 @@ pub enum WinRule {
 }
 
 impl WinRule {
+    /// Whether the lower score is the better one.
+    pub fn lower_score_wins(self) -> bool {
+        self == WinRule::LowerWinsTiesDraw
+    }
+
+    /// The rule's name for Python: "higher score wins" or "lower score wins".
+    pub fn name(self) -> &'static str {
+        match self {
+            WinRule::HigherWinsLastMoverLosesTies => "higher score wins",
+            WinRule::LowerWinsTiesDraw => "lower score wins",
+        }
+    }
+
     /// The winner of a finished game with these scores, or `None` for a draw.
     pub fn winner<S: PartialOrd>(
         self,

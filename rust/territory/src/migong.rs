@@ -822,6 +822,8 @@ impl Game for Migong {
     fn reset(&mut self) {
         if let Some(setup) = self.setup.clone() {
             self.clone_from(&setup);
+            // The snapshot has no setup of its own: keep it for the next reset.
+            self.setup = Some(setup);
             return;
         }
         self.start = turns::Start::default();

@@ -84,9 +84,9 @@ pub fn lead<G: Game>(game: &G) -> f64 {
     }
 }
 
-/// Whether the lower score wins (Nume).
+/// Whether the lower score wins (the game's [`WinRule`](crate::game::WinRule)).
 fn lower_score_wins<G: Game>() -> bool {
-    G::NAME == "nume"
+    G::WIN_RULE.lower_score_wins()
 }
 
 impl Tracer {

@@ -88,9 +88,35 @@ fn observation<G: Learn>(game: &G) -> Vec<f32> {
     out
 }
 
+/// A bulk run from `start` (which reuses one game per thread, reset between games) plays
+/// the games of one-game runs: a set-up state is reset to its own position every time,
+/// not only the first (it was reset to the empty board from the second game on).
+fn check_bulk_run<G: Game>(start: &G) {
+    let mut bulk = vec![territory::playout::PlayoutResult::default(); 4];
+    territory::playout::run(start, 11, 0, &mut bulk, Some(1)).unwrap();
+    for (index, result) in bulk.iter().enumerate() {
+        let mut one = [territory::playout::PlayoutResult::default()];
+        territory::playout::run(start, 11, index as u64, &mut one, Some(1)).unwrap();
+        assert_eq!(*result, one[0], "game {index}");
+    }
+    let mut game = start.clone();
+    for _ in 0..2 {
+        game.random_playout(&mut game_rng(1, 2));
+        game.reset();
+        assert_eq!(game.key(), start.key());
+    }
+}
+
 fn check_game<G: SetUp + PartialEq>(starts: Vec<G>, games: u64) {
     for start in starts {
         for index in 0..games {
+            if index == 0 {
+                let mut later = start.clone();
+                some_moves(&mut later, index + 3, false);
+                if !later.is_over() {
+                    check_bulk_run(&later.set_up());
+                }
+            }
             check_same(&start, index);
             let mut later = start.clone();
             some_moves(&mut later, index, false);
