@@ -454,6 +454,9 @@ def build_parser() -> argparse.ArgumentParser:
     from territory import cli_search  # match, solve
 
     cli_search.register(commands)
+    from territory import cli_crosscheck  # perft, vectors, crosscheck
+
+    cli_crosscheck.register(commands)
     return parser
 
 
