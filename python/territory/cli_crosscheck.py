@@ -53,7 +53,8 @@ def register(commands: Any) -> None:
         run_vectors,
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
-    parser.add_argument("--out", metavar="FILE", required=True, help="the vectors file to write ('-': stdout)")
+    parser.add_argument("--out", metavar="FILE", required=True,
+                        help="the vectors file to write ('-': stdout; a name ending in .gz: gzip-compressed)")
     parser.add_argument("--seed", type=cli.SEED, default=0, help="seed of the random games searched (default 0)")
     cli.add_game_options(parser)
 
@@ -167,7 +168,14 @@ def run_vectors(args: argparse.Namespace) -> int:
     made = vectors.make_vectors(args.game, sets, seed=args.seed)
     text = io.StringIO()
     vectors.write(text, args.game, made)
-    cli.write_output(args.out, text.getvalue(), "--out")
+    if args.out.endswith(".gz"):
+        try:
+            with open(args.out, "wb") as stream:
+                stream.write(vectors.compressed(text.getvalue()))
+        except OSError as error:
+            raise UsageError(f"--out {args.out}: cannot write: {error.strerror or error}") from None
+    else:
+        cli.write_output(args.out, text.getvalue(), "--out")
     tags = sorted({t for v in made for t in v["tags"]})
     print(f"{len(made)} {args.game} vectors over {len(sets)} parameter sets"
           f"{'' if args.out == '-' else f' written to {args.out}'}; tags: {', '.join(tags)}", file=out)
@@ -201,7 +209,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     try:
         with Engine(args.engine, timeout=args.timeout) as engine:
             report = driver.run(engine, args.game, replayed, sets, args.games, seed=args.seed, progress=progress)
-    except EngineError as error:
+    except (EngineError, driver.StaleVectorError) as error:
         raise UsageError(str(error)) from None
     print(format_report(report), file=out)
     if args.json:

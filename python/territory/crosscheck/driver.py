@@ -3,6 +3,7 @@ disagreement to the shortest move sequence that still shows one (docs/crosscheck
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from dataclasses import dataclass, field
@@ -52,6 +53,10 @@ def _shown(value: Any) -> str:
                 more = f" and {len(moves) - 10} more" if len(moves) > 10 else ""
                 parts.append(f"{key} {', '.join(moves[:10])}{more}")
         return "; ".join(parts)
+    if isinstance(value, list) and len(value) > 10:
+        return f"{', '.join(map(str, value[:10]))}, ... ({len(value)} moves)"
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(value) if value else "(none)"
     return repr(value)
 
 
@@ -88,6 +93,9 @@ class Checker:
         self.engine, self.game = engine, game
         self.steps = self.requests = 0
         self.context = ""
+        #: Positions (parameters, moves) already compared, skipped by ``replay(...,
+        #: once=True)``: the vectors of one random game share their first moves.
+        self.compared: set[tuple[str, tuple[str, ...]]] = set()
 
     def _ask(self, request: dict[str, Any], step: str) -> dict[str, Any]:
         self.requests += 1
@@ -110,7 +118,7 @@ class Checker:
             extra = sorted(set(theirs_moves) - set(ours_moves))
             if not missing and not extra:
                 extra = sorted({m for m in theirs_moves if theirs_moves.count(m) > 1})  # listed twice
-            return differ("legal moves", {"missing": [], "extra": []}, {"missing": missing, "extra": extra})
+            return differ("legal moves", sorted(ours_moves), {"missing": missing, "extra": extra})
         try:
             theirs_scores = self._ask({"cmd": "scores"}, f"scores {where}")["scores"]
         except Refused as error:
@@ -127,16 +135,28 @@ class Checker:
             return differ("results (over, winner)", ours, theirs)
         return None
 
-    def replay(self, params: dict[str, Any], moves: Iterable[str]) -> Disagreement | None:
-        """Plays ``moves`` (legal for territory) on both sides from a new game; the first
-        disagreement, with the moves up to it, or None."""
-        state = new_game(self.game, **params)
+    def replay(self, params: dict[str, Any], moves: Iterable[str], once: bool = False) -> Disagreement | None:
+        """Plays ``moves`` (legal for territory) on both sides from a new game, comparing
+        after every move (with ``once``, not where an earlier replay compared); the first
+        disagreement, with the moves up to it, or None. Returns territory's final state
+        as ``self.state``."""
+        state = self.state = new_game(self.game, **params)
         try:
             self._ask({"cmd": "new", "game": self.game, "params": params, "protocol": PROTOCOL_VERSION}, "new")
         except Refused as error:
             return Disagreement(self.game, params, [], "new game", "accepted", f"refused: {error}")
         played: list[str] = []
-        found = self._compare(state, played, params)
+        params_key = json.dumps(params, sort_keys=True)
+
+        def compare() -> Disagreement | None:
+            if once:
+                seen = (params_key, tuple(played))
+                if seen in self.compared:
+                    return None
+                self.compared.add(seen)
+            return self._compare(state, played, params)
+
+        found = compare()
         for move in moves:
             if found:
                 return found
@@ -146,7 +166,7 @@ class Checker:
                 self._ask({"cmd": "play", "move": move}, f"play {move} (move {len(played)})")
             except Refused as error:
                 return Disagreement(self.game, params, played, "play", "legal", f"refused: {error}")
-            found = self._compare(state, played, params)
+            found = compare()
         return found
 
 
@@ -201,6 +221,35 @@ def random_game(game: str, params: dict[str, Any], rng: random.Random, swap_rate
     return list(state.history)
 
 
+class StaleVectorError(ValueError):
+    """A vector whose recorded answers are not this engine's (made by another version?)."""
+
+
+#: The recorded answers of a vector and how to read each from a state.
+RECORDED: dict[str, Callable[[Any], Any]] = {
+    "position": lambda s: s.position(),
+    "key": lambda s: f"{s.key():016x}",
+    "legal_moves": lambda s: s.legal_moves(),
+    "scores": lambda s: list(s.scores()),
+    "over": lambda s: s.is_over,
+    "winner": lambda s: s.winner,
+    "to_move": lambda s: s.to_move,
+    "last_mover": lambda s: s.last_mover,
+}
+
+
+def check_vector(state: Any, vector: dict[str, Any]) -> None:
+    """Raises StaleVectorError if territory's ``state`` at the end of ``vector``'s moves
+    does not give the answers the vector records."""
+    for key, read in RECORDED.items():
+        if key in vector and read(state) != vector[key]:
+            raise StaleVectorError(
+                f"vector {vector['id']}: this territory gives {key} {_shown(read(state))[:80]}, "
+                f"the file records {_shown(vector[key])[:80]} (vectors of another version? "
+                f"make new ones with territory vectors)"
+            )
+
+
 def run(
     engine: Engine,
     game: str,
@@ -218,6 +267,8 @@ def run(
     checker = Checker(engine, game)
     rng = random.Random(seed)
     total = len(vectors) + games
+    # Shortest first: the first disagreement found is then on the shortest vector.
+    vectors = sorted(vectors, key=lambda v: len(v["moves"]))
     jobs: list[tuple[str, dict[str, Any], list[str]]] = [
         (f"vector {v['id']}", v["params"], v["moves"]) for v in vectors
     ]
@@ -229,9 +280,11 @@ def run(
             params = param_sets[index % len(param_sets)]
             where, moves = f"random game {index}", random_game(game, params, rng)
         checker.context = where
-        found = checker.replay(params, moves)
+        found = checker.replay(params, moves, once=True)
         if done < len(vectors):
             report.vectors += 1
+            if found is None:
+                check_vector(checker.state, vectors[done])
         else:
             report.games += 1
         if progress:

@@ -6,8 +6,11 @@ invocation ship in the package (``territory/data/vectors/<game>.jsonl``).
 
 from __future__ import annotations
 
+import gzip
+import io
 import json
 import random
+import re
 from importlib import resources
 from typing import IO, Any, Callable, Iterable
 
@@ -19,7 +22,7 @@ FORMAT = "territory-vectors"
 VERSION = 1
 
 #: Random games played per parameter set to find positions for each tag.
-GAMES_PER_SET = 40
+GAMES_PER_SET = 12
 #: Positions kept per tag and parameter set.
 PER_TAG = 2
 
@@ -36,38 +39,42 @@ HAND_WORKED: dict[str, list[tuple[str, dict[str, Any], list[str]]]] = {
 
 
 def parameter_sets(game: str) -> list[dict[str, Any]]:
-    """The default parameters, then each parameter's corner values with the others at
-    their defaults, from the engine's description of the parameters: the other value of
-    a bool, every choice of a choice, the two smallest values of a bounded int (the
-    smallest boards), None where None is allowed."""
+    """The parameter sets vectors cover, from the engine's description of the parameters:
+    the defaults; the smallest board (every bounded int at its minimum); each parameter's
+    corner values (the other value of a bool, every named choice, the two smallest values
+    of a bounded int, None where allowed) with the others at their defaults, and with the
+    others as on the smallest board; the sets the hand-worked games need."""
     described = GAMES[game].parameters()
     defaults = {p["name"]: p["default"] for p in described}
-    sets = [defaults]
-    for param in described:
-        for value in _corners(param):
-            candidate = {**defaults, param["name"]: value}
-            try:
-                params = dict(new_game(game, **candidate).params)
-            except ValueError:
-                continue
-            if params not in sets:
-                sets.append(params)
+    smallest = {**defaults, **{p["name"]: p["min"] for p in described if "int" in p["kind"] and "min" in p}}
+    candidates = [defaults, smallest]
+    for base in (defaults, smallest):
+        candidates += [{**base, p["name"]: value} for p in described for value in _corners(p)]
+    candidates += [{**defaults, **needs} for _, needs, _ in HAND_WORKED[game]]
+    sets: list[dict[str, Any]] = []
+    for candidate in candidates:
+        try:
+            params = dict(new_game(game, **candidate).params)
+        except ValueError:
+            continue
+        if params not in sets:
+            sets.append(params)
     return sets
 
 
 def _corners(param: dict[str, Any]) -> list[Any]:
-    kind, default = param["kind"], param["default"]
+    kind = param["kind"]
     values: list[Any] = []
     if kind == "bool":
-        values.append(not default)
-    for choice in param.get("choices") or []:
-        values.append(choice)
-    low = param.get("min")
-    if low is not None and "int" in kind:
-        values += [low, low + 1]
-    if "None" in param.get("allowed", "") or default is None:
+        values += [False, True]
+    values += param.get("choices") or []
+    if kind == "text":  # the named values the description quotes
+        values += re.findall(r"'(\w+)'", param["allowed"])
+    if "int" in kind and "min" in param:
+        values += [param["min"], param["min"] + 1]
+    if "None" in param["allowed"]:
         values.append(None)
-    return [v for v in values if v != default or (v is None) != (default is None)]
+    return values
 
 
 def tags_of(state: Any) -> list[str]:
@@ -243,9 +250,17 @@ def read(stream: IO[str], game: str | None = None) -> tuple[dict[str, Any], list
     return head, vectors
 
 
-def shipped(game: str) -> list[dict[str, Any]]:
-    """The vectors shipped for ``game`` (those of ``territory vectors GAME``)."""
-    text = resources.files("territory").joinpath("data", "vectors", f"{game}.jsonl").read_text(encoding="utf-8")
-    import io
+def shipped_path(game: str) -> Any:
+    """Where the vectors shipped for ``game`` are (gzip-compressed JSON lines)."""
+    return resources.files("territory").joinpath("data", "vectors", f"{game}.jsonl.gz")
 
+
+def shipped(game: str) -> list[dict[str, Any]]:
+    """The vectors shipped for ``game``: those ``territory vectors GAME`` writes."""
+    text = gzip.decompress(shipped_path(game).read_bytes()).decode("utf-8")
     return read(io.StringIO(text), game)[1]
+
+
+def compressed(text: str) -> bytes:
+    """``text`` gzip-compressed, the same bytes on every run (no time stamp)."""
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
