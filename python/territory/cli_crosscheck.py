@@ -12,7 +12,7 @@ from typing import Any
 
 from territory import cli
 from territory.cli import UsageError, add_command, integer
-from territory.registry import GAMES, new_game
+from territory.registry import new_game
 
 
 def register(commands: Any) -> None:
@@ -112,7 +112,7 @@ def run_perft(args: argparse.Namespace) -> int:
     out = cli.human_stream(args.json)
     if args.position is not None:
         try:
-            state = GAMES[args.game].from_position(args.position, **params)
+            state = cli.GAME_CLASSES[args.game].from_position(args.position, **params)
         except ValueError as error:
             raise UsageError(f"--position: {error}") from None
     else:

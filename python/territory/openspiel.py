@@ -3,7 +3,7 @@
 ``import territory.openspiel`` registers every game of the registry (``territory.GAMES``)
 with OpenSpiel as ``territory_<name>``, taking the game's parameters::
 
-    import pyspiel
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
     import territory.openspiel
     game = pyspiel.load_game("territory_tabik(size=6)")
     state = game.new_initial_state()
@@ -26,7 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 try:
-    import pyspiel
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError(
         "territory.openspiel needs OpenSpiel: pip install 'territory-games[openspiel]' (or pip install open_spiel)"
@@ -41,6 +41,11 @@ SHORT_NAMES: dict[str, str] = {game: f"territory_{game}" for game in GAMES}
 NONE_VALUE = 0
 
 
+def _cls(game: str) -> Any:
+    """The native class of a game (typed loosely: the registry's classes are ``type``)."""
+    return GAMES[game]
+
+
 def _spec_default(param: dict[str, Any]) -> Any:
     """A parameter's default as an OpenSpiel parameter value (None becomes 0, of the kind
     the parameter takes otherwise)."""
@@ -53,7 +58,7 @@ def _spec_default(param: dict[str, Any]) -> Any:
 def native_params(game: str, spiel_params: dict[str, Any]) -> dict[str, Any]:
     """The native constructor keywords for OpenSpiel parameter values (0 -> None where
     the parameter takes None)."""
-    accepts_none = {p["name"] for p in GAMES[game].parameters() if p["default"] is None or "None" in p["allowed"]}
+    accepts_none = {p["name"] for p in _cls(game).parameters() if p["default"] is None or "None" in p["allowed"]}
     params = {}
     for name, value in spiel_params.items():
         if name in accepts_none and value == NONE_VALUE and not isinstance(value, bool):
@@ -63,7 +68,7 @@ def native_params(game: str, spiel_params: dict[str, Any]) -> dict[str, Any]:
 
 
 def game_type(game: str) -> Any:
-    cls = GAMES[game]
+    cls = _cls(game)
     return pyspiel.GameType(
         short_name=SHORT_NAMES[game],
         long_name=f"territory {game.capitalize()}",
@@ -100,7 +105,7 @@ class _Native:
 
 
 def _from_position(game: str, params: dict[str, Any], position: str) -> _Native:
-    return _Native(GAMES[game].from_position(position, **params))
+    return _Native(_cls(game).from_position(position, **params))
 
 
 class TerritoryGame(pyspiel.Game):
@@ -111,7 +116,7 @@ class TerritoryGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         spiel_params = {**self._type.parameter_specification, **(params or {})}
         self.native_params = native_params(self.game_name, spiel_params)
-        start = GAMES[self.game_name](**self.native_params)  # ValueError for a bad value
+        start = _cls(self.game_name)(**self.native_params)  # ValueError for a bad value
         self._start = start
         info = pyspiel.GameInfo(
             num_distinct_actions=start.num_actions,
@@ -193,7 +198,13 @@ def _game_class(game: str) -> type[TerritoryGame]:
 #: The OpenSpiel game class of each game, by name.
 GAME_CLASSES: dict[str, type[TerritoryGame]] = {game: _game_class(game) for game in GAMES}
 
-_registered = set(pyspiel.registered_names())
-for _game, _cls in GAME_CLASSES.items():
-    if SHORT_NAMES[_game] not in _registered:
-        pyspiel.register_game(_cls._type, _cls)  # type: ignore[attr-defined]
+
+def _register() -> None:
+    """Registers each game with OpenSpiel (once: importing again changes nothing)."""
+    registered = set(pyspiel.registered_names())
+    for game, cls in GAME_CLASSES.items():
+        if SHORT_NAMES[game] not in registered:
+            pyspiel.register_game(cls._type, cls)  # type: ignore[attr-defined]
+
+
+_register()

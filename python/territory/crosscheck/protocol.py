@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from typing import Any
+from typing import Any, NoReturn
 
 #: Version of the protocol (the ``"protocol"`` key of the ``new`` request).
 PROTOCOL_VERSION = 1
@@ -104,7 +104,7 @@ class Engine:
                 self._failed(step, f"the reply's {key!r} must be {what}: {_excerpt(line)}")
         return reply
 
-    def _failed(self, step: str, problem: str) -> Any:
+    def _failed(self, step: str, problem: str) -> NoReturn:
         exited = self.process.poll()
         if exited is None and "no reply:" in problem:
             try:

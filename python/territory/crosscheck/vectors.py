@@ -44,7 +44,7 @@ def parameter_sets(game: str) -> list[dict[str, Any]]:
     corner values (the other value of a bool, every named choice, the two smallest values
     of a bounded int, None where allowed) with the others at their defaults, and with the
     others as on the smallest board; the sets the hand-worked games need."""
-    described = GAMES[game].parameters()
+    described = dict(GAMES)[game].parameters()  # type: ignore[attr-defined]
     defaults = {p["name"]: p["default"] for p in described}
     smallest = {**defaults, **{p["name"]: p["min"] for p in described if "int" in p["kind"] and "min" in p}}
     candidates = [defaults, smallest]
