@@ -94,7 +94,7 @@ TAGS = {
     "tabik": COMMON_TAGS | {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
                             "over-by-two-passes", "tie-last-mover-loses", "equal-group-counts", "equal-counts-above-score"},
     "migong": COMMON_TAGS | {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
-                             "over-by-two-passes", "equal-group-counts"},
+                             "over-by-two-passes", "equal-group-counts", "tie-last-mover-loses"},
     "nume": COMMON_TAGS | {"numbered-stone", "numbered-stone-0", "group-price-0", "group-with-two-numbers",
                            "komi-chosen", "side-chosen", "komi-decides", "draw"},
 }
@@ -113,6 +113,29 @@ def test_shipped_vectors_cover_the_edge_cases_and_hold(game):
             state.play(move)
         driver.check_vector(state, v)
         assert set(v["tags"]) == set(vectors.tags_of(state))
+
+
+@pytest.mark.parametrize("game", sorted(vectors.HAND_WORKED))
+def test_hand_worked_games_are_in_the_shipped_vectors(game):
+    shipped = {v["id"].split("-", 2)[2]: v for v in vectors.shipped(game)}
+    for name, params, moves in vectors.HAND_WORKED[game]:
+        assert shipped[name]["moves"] == moves
+        assert shipped[name]["params"] == territory.new_game(game, **params).params
+
+
+def test_migong_mirror_games_end_zero_zero_and_the_last_mover_loses():
+    import random
+
+    for params in vectors.parameter_sets("migong"):
+        moves = vectors.mirror_game(params, random.Random(5))
+        if params["border"] != "alternate":
+            assert moves is None  # the half turn does not map a one-colour border
+            continue
+        state = territory.new_game("migong", **params)
+        for move in moves:
+            state.play(move)
+        assert state.is_over and state.scores() == (0, 0) and state.history[-2:] == ["pass", "pass"]
+        assert state.winner == 1 - state.last_mover
 
 
 def test_parameter_sets_come_from_the_engine_description():

@@ -33,10 +33,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--depth", type=integer(0, 1000), required=True, help="the deepest depth to count")
     parser.add_argument("--divide", action="store_true", help="also the count of depth D below each first move")
     parser.add_argument("--position", metavar="STR", help="count from this position string (docs/positions.md)")
-    parser.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None,
-        help="a progress bar on stderr (default: when stderr is a terminal)",
-    )
+    add_progress_option(parser)
     cli.add_json_option(parser)
     cli.add_game_options(parser)
 
@@ -56,6 +53,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--out", metavar="FILE", required=True,
                         help="the vectors file to write ('-': stdout; a name ending in .gz: gzip-compressed)")
     parser.add_argument("--seed", type=cli.SEED, default=0, help="seed of the random games searched (default 0)")
+    add_progress_option(parser)
     cli.add_game_options(parser)
 
     parser = add_command(
@@ -81,12 +79,16 @@ def register(commands: Any) -> None:
         "--vectors", metavar="FILE",
         help="replay this vectors file (default: the shipped vectors, or new ones for the game options given)",
     )
+    add_progress_option(parser)
+    cli.add_json_option(parser)
+    cli.add_game_options(parser)
+
+
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="a progress bar on stderr (default: when stderr is a terminal)",
     )
-    cli.add_json_option(parser)
-    cli.add_game_options(parser)
 
 
 def _seconds(text: str) -> float:
@@ -165,7 +167,7 @@ def run_vectors(args: argparse.Namespace) -> int:
     cli.check_output(args.out, "--out")
     out = cli.human_stream(args.out)
     sets = [dict(new_game(args.game, **params).params)] if params else vectors.parameter_sets(args.game)
-    made = vectors.make_vectors(args.game, sets, seed=args.seed)
+    made = vectors.make_vectors(args.game, sets, seed=args.seed, progress=cli.Progress(args.game, _show_progress(args)))
     text = io.StringIO()
     vectors.write(text, args.game, made)
     if args.out.endswith(".gz"):

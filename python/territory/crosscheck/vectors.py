@@ -11,6 +11,7 @@ import io
 import json
 import random
 import re
+import time
 from importlib import resources
 from typing import IO, Any, Callable, Iterable
 
@@ -26,16 +27,65 @@ GAMES_PER_SET = 12
 #: Positions kept per tag and parameter set.
 PER_TAG = 2
 
-#: Move sequences the rule tests work out by hand (tests/test_*_rules.py), with the
-#: parameters they need beyond the defaults.
+#: Move sequences the rule tests work out by hand (tests/test_*_rules.py), each for the
+#: parameters given (the others at their defaults).
+FULL_2X2 = ["a1=1", "b2=1", "b1", "a2"]
 HAND_WORKED: dict[str, list[tuple[str, dict[str, Any], list[str]]]] = {
     "tabik": [
         ("3x3-game", {"size": 3, "pie": False},
          ["a1-a2", "b1-c1", "c2-b2", "a3-b3", "b1xb2", "a1xb1", "c1xc2", "a2xa3", "b2xb3", "a2xb2"]),
+        ("2x2-forced-passes", {"size": 2, "pie": False}, ["a1-b1", "a2-b2", "pass", "pass"]),
+        ("2x2-played-out", {"size": 2}, ["a1-b1", "b2-a2", "a1xa2", "b1xb2", "pass", "pass"]),
+        ("2x2-pie-swap-game", {"size": 2}, ["a1-b1", "swap", "b2-a2", "a1xa2", "b1xb2", "pass", "pass"]),
     ],
-    "nume": [],
-    "migong": [],
+    "nume": [
+        ("price-before-merge", {"square": 5}, ["a2=7", "e5=0", "b1=2", "e4", "c2=9", "e3"]),
+        ("price-zero", {"square": 3}, ["a1=2", "c3=0", "b1"]),
+        ("number-above-board", {"square": 3}, ["a1=100"]),
+        ("full-2x2", {"square": 2}, FULL_2X2),
+        ("full-2x2-komi-white", {"square": 2, "komi_to": "white"}, FULL_2X2),
+        ("full-2x2-large-komi", {"square": 2, "komi": 3.5}, FULL_2X2),
+        ("full-2x2-draw", {"square": 2, "komi": None}, FULL_2X2),
+        ("2x2-no-komi-decisive", {"square": 2, "komi": None}, ["a1=3", "b2=0", "b1", "a2"]),
+        ("komi-phase-game", {"square": 2, "komi_phase": True}, ["komi 1.5 white", "side black", *FULL_2X2]),
+    ],
+    "migong": [
+        ("single-pieces-tie", {"pie": False}, ["g4:BBBBBB", "j7:YYYYYY", "d7:BYBYBB", "g10:YBBYBY"]),
+        ("single-pieces-then-extent-2", {"pie": False}, ["g4:BBBBBB", "j7:YYYYYY", "d7:BYBYBB", "g10:YBBYBY", "h4:BBBBBY"]),
+    ],
 }
+
+#: Mirror games played per parameter set (Migong: docs/crosscheck.md).
+MIRROR_GAMES = 2
+
+
+def mirror_game(params: dict[str, Any], rng: random.Random) -> list[str] | None:
+    """A Migong game that ends 0-0 (tests/test_migong_rules.py, ``mirror_game``): Blue
+    plays random moves, Yellow answers each with its image under a half turn that
+    exchanges the colours (with the pie rule, seat 1 swaps first), until Blue must pass,
+    then both pass. Every blue group has a yellow image, so the scores are 0-0 and Yellow,
+    the last mover, loses. None when an answer is not legal (a border that the half turn
+    does not map onto itself with colours exchanged)."""
+    state = new_game("migong", **params)
+    where = {name: (q, r) for name, q, r in state.geometry()[1]}
+    name_at = {qr: name for name, qr in where.items()}
+    flip = {"B": "Y", "Y": "B"}
+    while not state.is_over:
+        moves = state.legal_moves()
+        if moves == ["pass"]:
+            state.play("pass")
+        elif state.color_of(state.to_move) == "blue":
+            state.play(moves[rng.randrange(len(moves))])
+            if "swap" in state.legal_moves():
+                state.play("swap")
+        else:
+            cell, piece = state.history[-1].split(":") if state.history[-1] != "swap" else state.history[-2].split(":")
+            q, r = where[cell]
+            image = name_at[-q, -r] + ":" + "".join(flip[piece[(j + 3) % 6]] for j in range(6))
+            if image not in moves:
+                return None
+            state.play(image)
+    return list(state.history)
 
 
 def parameter_sets(game: str) -> list[dict[str, Any]]:
@@ -179,10 +229,11 @@ def make_vectors(
 ) -> list[dict[str, Any]]:
     """Vectors for each parameter set: the hand-worked sequences that apply, then
     positions of seeded random games (pie swap taken half the time), at most ``PER_TAG``
-    per tag and set."""
+    per tag and set. ``progress(games done, games, seconds)`` is told of each game."""
     from territory.crosscheck.driver import random_game
 
     vectors: list[dict[str, Any]] = []
+    began = time.perf_counter()
     for index, params in enumerate(sets):
         kept: dict[str, int] = {}
 
@@ -195,21 +246,27 @@ def make_vectors(
                 vectors.append(vector(state, f"{game}-{index}-{id}", tags))
 
         for name, needs, moves in HAND_WORKED[game]:
-            if all(params.get(k) == v for k, v in needs.items()):
+            if params == dict(new_game(game, **needs).params):
                 state = new_game(game, **params)
                 for move in moves:
                     state.play(move)
                 keep(state, name, forced=True)
         rng = random.Random(seed * 1_000_003 + index)
-        for number in range(games_per_set):
-            moves = random_game(game, params, rng)
+        for number in range(games_per_set + (MIRROR_GAMES if game == "migong" else 0)):
+            if progress:
+                progress(index * games_per_set + min(number, games_per_set), len(sets) * games_per_set,
+                         time.perf_counter() - began)
+            played = random_game(game, params, rng) if number < games_per_set else mirror_game(params, rng)
+            if played is None:
+                continue
+            moves = played
             state = new_game(game, **params)
             keep(state, f"r{number}-0")
             for step, move in enumerate(moves, start=1):
                 state.play(move)
                 keep(state, f"r{number}-{step}")
-        if progress:
-            progress(index + 1, len(sets), 0.0)
+    if progress:
+        progress(len(sets) * games_per_set, len(sets) * games_per_set, time.perf_counter() - began)
     return vectors
 
 
