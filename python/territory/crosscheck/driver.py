@@ -128,7 +128,7 @@ class Checker:
         try:
             reply = self._ask({"cmd": "winner"}, f"winner {where}")
         except Refused as error:
-            return differ("results", {"over": state.is_over, "winner": state.winner}, f"refused: {error}")
+            return differ("results (over, winner)", {"over": state.is_over, "winner": state.winner}, f"refused: {error}")
         ours = {"over": state.is_over, "winner": state.winner}
         theirs = {"over": reply["over"], "winner": reply["winner"]}
         if ours != theirs:

@@ -66,7 +66,7 @@ def mirror_game(params: dict[str, Any], rng: random.Random) -> list[str] | None:
     then both pass. Every blue group has a yellow image, so the scores are 0-0 and Yellow,
     the last mover, loses. None when an answer is not legal (a border that the half turn
     does not map onto itself with colours exchanged)."""
-    state = new_game("migong", **params)
+    state: Any = new_game("migong", **params)
     where = {name: (q, r) for name, q, r in state.geometry()[1]}
     name_at = {qr: name for name, qr in where.items()}
     flip = {"B": "Y", "Y": "B"}
@@ -79,7 +79,8 @@ def mirror_game(params: dict[str, Any], rng: random.Random) -> list[str] | None:
             if "swap" in state.legal_moves():
                 state.play("swap")
         else:
-            cell, piece = state.history[-1].split(":") if state.history[-1] != "swap" else state.history[-2].split(":")
+            blue_move = state.history[-2] if state.history[-1] == "swap" else state.history[-1]
+            cell, piece = blue_move.split(":")
             q, r = where[cell]
             image = name_at[-q, -r] + ":" + "".join(flip[piece[(j + 3) % 6]] for j in range(6))
             if image not in moves:
