@@ -39,6 +39,26 @@ def assert_one_line_error(result: subprocess.CompletedProcess, *words: str) -> s
     return line
 
 
+# --- extras stay optional ---------------------------------------------------------------------
+
+
+def test_import_territory_imports_neither_openspiel_nor_the_kit():
+    code = (
+        "import sys, territory; territory.Tabik().play('a1-a2');"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspiel', 'open_spiel')"
+        " or m in ('territory.openspiel', 'territory.crosscheck', 'territory.cli_crosscheck')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_missing_openspiel_says_what_to_install():
+    code = "import sys; sys.modules['pyspiel'] = None; import territory.openspiel"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "pip install 'territory-games[openspiel]'" in result.stderr
+
+
 # --- perft ----------------------------------------------------------------------------------
 
 

@@ -5,8 +5,6 @@ evaluate_bots, and step by step against the native states."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -30,23 +28,6 @@ CASES = [
     ("territory_migong", {}),
     ("territory_migong(pie=False,border=blue,group_size=wedges)", {"pie": False, "border": "blue", "group_size": "wedges"}),
 ]
-
-
-def test_import_territory_imports_no_openspiel():
-    code = (
-        "import sys, territory; territory.Tabik().play('a1-a2');"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspiel', 'open_spiel')"
-        " or m in ('territory.openspiel', 'territory.crosscheck', 'territory.cli_crosscheck')))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
-
-
-def test_missing_openspiel_says_what_to_install():
-    code = "import sys; sys.modules['pyspiel'] = None; import territory.openspiel"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert run.returncode != 0
-    assert "pip install 'territory-games[openspiel]'" in run.stderr
 
 
 def test_every_registered_game_is_an_openspiel_game():

@@ -119,7 +119,7 @@ def run_perft(args: argparse.Namespace) -> int:
             raise UsageError(f"--position: {error}") from None
     else:
         state = new_game(args.game, **params)
-    progress = cli.Progress("perft", _show_progress(args))
+    progress = cli.Progress("perft", _show_progress(args), unit="first moves")
     shown = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
     print(f"{args.game} ({shown}), from {'the given position' if args.position else 'the start'}", file=out)
     counts: dict[int, int] = {}
@@ -207,7 +207,7 @@ def run_crosscheck(args: argparse.Namespace) -> int:
     else:
         replayed = vectors.shipped(args.game)
     sets = [dict(new_game(args.game, **params).params)] if params else vectors.parameter_sets(args.game)
-    progress = cli.Progress(args.game, _show_progress(args))
+    progress = cli.Progress(args.game, _show_progress(args), unit="sequences")
     try:
         with Engine(args.engine, timeout=args.timeout) as engine:
             report = driver.run(engine, args.game, replayed, sets, args.games, seed=args.seed, progress=progress)
