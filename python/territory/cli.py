@@ -246,8 +246,8 @@ def json_text(entries: list[dict[str, Any]]) -> str:
 class Progress:
     """A one-line progress bar with games per second, on stderr."""
 
-    def __init__(self, label: str, enabled: bool) -> None:
-        self.label, self.enabled, self.last = label, enabled, 0.0
+    def __init__(self, label: str, enabled: bool, unit: str = "games") -> None:
+        self.label, self.enabled, self.unit, self.last = label, enabled, unit, 0.0
 
     def __call__(self, done: int, total: int, seconds: float) -> None:
         now = time.perf_counter()
@@ -257,7 +257,7 @@ class Progress:
         width = 30
         filled = width * done // max(total, 1)
         rate = done / seconds if seconds > 0 else 0.0
-        sys.stderr.write(f"\r{self.label:>7} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games, {rate:,.0f} games/s")
+        sys.stderr.write(f"\r{self.label:>7} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} {self.unit}, {rate:,.0f} {self.unit}/s")
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -454,6 +454,9 @@ def build_parser() -> argparse.ArgumentParser:
     from territory import cli_search  # match, solve
 
     cli_search.register(commands)
+    from territory import cli_crosscheck  # perft, vectors, crosscheck
+
+    cli_crosscheck.register(commands)
     return parser
 
 

@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod crosscheck;
 mod env;
 mod evaluate;
 pub mod game_class;

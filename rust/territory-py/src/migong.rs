@@ -17,6 +17,7 @@ pub struct PyMigong {
 
 crate::game_class!(PyMigong, Migong);
 crate::learn_methods!(PyMigong, Migong);
+crate::crosscheck_methods!(PyMigong, Migong);
 crate::params_methods!(PyMigong, MigongConfig);
 
 #[pymethods]

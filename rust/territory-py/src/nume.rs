@@ -16,6 +16,7 @@ pub struct PyNume {
 
 crate::game_class!(PyNume, Nume);
 crate::learn_methods!(PyNume, Nume);
+crate::crosscheck_methods!(PyNume, Nume);
 crate::params_methods!(PyNume, NumeConfig);
 
 #[pymethods]

@@ -15,6 +15,7 @@ pub struct PyTabik {
 
 crate::game_class!(PyTabik, Tabik);
 crate::learn_methods!(PyTabik, Tabik);
+crate::crosscheck_methods!(PyTabik, Tabik);
 crate::params_methods!(PyTabik, TabikConfig);
 
 #[pymethods]

@@ -1,0 +1,397 @@
+"""The cross-check kit (docs/crosscheck.md): perft in the engine and on the command line,
+test vectors, and `territory crosscheck` against the reference through the example
+adapter, against broken adapters (each disagreement found and shrunk) and against
+engines that are missing, crash, hang or answer nonsense."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import territory
+from perft import GAMES as PERFT_GAMES
+from perft import position, read
+from territory.crosscheck import adapter, driver, vectors
+
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTER = f"{sys.executable} -m territory.crosscheck.adapter"
+
+
+def run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "territory", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, *words: str) -> str:
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    line = result.stderr.strip().splitlines()[-1]  # argparse's errors come after the usage
+    assert line.startswith("territory"), result.stderr
+    for word in words:
+        assert word in line, result.stderr
+    return line
+
+
+# --- extras stay optional ---------------------------------------------------------------------
+
+
+def test_import_territory_imports_neither_openspiel_nor_the_kit():
+    code = (
+        "import sys, territory; territory.Tabik().play('a1-a2');"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspiel', 'open_spiel')"
+        " or m in ('territory.openspiel', 'territory.crosscheck', 'territory.cli_crosscheck')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_missing_openspiel_says_what_to_install():
+    code = "import sys; sys.modules['pyspiel'] = None; import territory.openspiel"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "pip install 'territory-games[openspiel]'" in result.stderr
+
+
+# --- perft ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", PERFT_GAMES)
+def test_engine_perft_matches_the_perft_files(game):
+    for entry in read(game):
+        state = position(territory.GAMES[game], entry)
+        for depth, expected in entry.counts.items():
+            if entry.counts.get(depth - 1, 1) <= 20_000:
+                assert state.perft(depth) == expected, f"{entry.id}: perft {depth}"
+        assert state.history == entry.moves  # unchanged
+
+
+def test_perft_from_a_position_string_and_divided():
+    entry = next(e for e in read("tabik") if e.id == "tabik-4-pie-swapped")
+    state = position(territory.Tabik, entry)
+    result = run("perft", "tabik", "--depth", "3", "--divide", "--size", "4", "--position", state.position(), "--json", "-")
+    assert result.returncode == 0, result.stderr
+    [data] = json.loads(result.stdout)
+    assert data["format"] == 1 and data["params"] == {"size": 4, "pie": True}
+    assert data["counts"] == {str(d): entry.counts[d] for d in (1, 2, 3)}
+    assert sum(data["divide"].values()) == entry.counts[3]
+    assert list(data["divide"]) == state.legal_moves()
+    assert "perft  3" in result.stderr and "total" in result.stderr  # the text goes to stderr
+
+
+def test_perft_edge_cases():
+    assert territory.Tabik(size=2).perft(0) == 1
+    over = territory.Tabik(size=2)
+    while not over.is_over:
+        over.apply_action(over.legal_actions()[0])
+    assert over.perft(1) == 0 and over.perft(0) == 1
+    for bad in (-1, 1001, True, 2.0, "3"):
+        with pytest.raises(ValueError, match="depth must be an int from 0 to 1000"):
+            territory.Nume(n=1).perft(bad)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["perft", "tabik", "--depth", "-1"], ["--depth"]),
+    (["perft", "tabik", "--depth", "2", "--position", "nonsense"], ["--position", "bad position"]),
+    (["perft", "tabik", "--depth", "2", "--n", "3"], ["--n", "does not apply to tabik"]),
+    (["perft", "nume", "--depth", "1", "--json", "/no/such/dir/x.json"], ["--json", "does not exist"]),
+])
+def test_perft_bad_input_is_one_line(args, words):
+    assert_one_line_error(run(*args), *words)
+
+
+# --- vectors ----------------------------------------------------------------------------------
+
+#: Tags every game's shipped vectors must have.
+COMMON_TAGS = {"start", "over", "border-move", "corner-move"}
+TAGS = {
+    "tabik": COMMON_TAGS | {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
+                            "over-by-two-passes", "tie-last-mover-loses", "equal-group-counts", "equal-counts-above-score"},
+    "migong": COMMON_TAGS | {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
+                             "over-by-two-passes", "equal-group-counts", "tie-last-mover-loses"},
+    "nume": COMMON_TAGS | {"numbered-stone", "numbered-stone-0", "group-price-0", "group-with-two-numbers",
+                           "komi-chosen", "side-chosen", "komi-decides", "draw"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(territory.GAMES))
+def test_shipped_vectors_cover_the_edge_cases_and_hold(game):
+    shipped = vectors.shipped(game)
+    assert TAGS[game] <= {t for v in shipped for t in v["tags"]}
+    assert len({v["id"] for v in shipped}) == len(shipped)
+    sets = {json.dumps(v["params"], sort_keys=True) for v in shipped}
+    assert sets == {json.dumps(p, sort_keys=True) for p in vectors.parameter_sets(game)}
+    for v in shipped:  # the engine still gives every recorded answer
+        state = territory.new_game(game, **v["params"])
+        for move in v["moves"]:
+            state.play(move)
+        driver.check_vector(state, v)
+        assert set(v["tags"]) == set(vectors.tags_of(state))
+
+
+@pytest.mark.parametrize("game", sorted(vectors.HAND_WORKED))
+def test_hand_worked_games_are_in_the_shipped_vectors(game):
+    shipped = {v["id"].split("-", 2)[2]: v for v in vectors.shipped(game)}
+    for name, params, moves in vectors.HAND_WORKED[game]:
+        assert shipped[name]["moves"] == moves
+        assert shipped[name]["params"] == territory.new_game(game, **params).params
+
+
+def test_migong_mirror_games_end_zero_zero_and_the_last_mover_loses():
+    import random
+
+    for params in vectors.parameter_sets("migong"):
+        moves = vectors.mirror_game(params, random.Random(5))
+        if params["border"] != "alternate":
+            assert moves is None  # the half turn does not map a one-colour border
+            continue
+        state = territory.new_game("migong", **params)
+        for move in moves:
+            state.play(move)
+        assert state.is_over and state.scores() == (0, 0) and state.history[-2:] == ["pass", "pass"]
+        assert state.winner == 1 - state.last_mover
+
+
+def test_parameter_sets_come_from_the_engine_description():
+    assert vectors.parameter_sets("tabik") == [
+        {"size": 8, "pie": True}, {"size": 2, "pie": True}, {"size": 3, "pie": True},
+        {"size": 8, "pie": False}, {"size": 2, "pie": False}, {"size": 3, "pie": False},
+    ]
+    migong = vectors.parameter_sets("migong")
+    assert {p["border"] for p in migong} == {"alternate", "blue", "yellow"}
+    assert {p["group_size"] for p in migong} == {"extent", "wedges"}
+    nume = vectors.parameter_sets("nume")
+    assert any(p["komi"] is None and p["square"] == 2 for p in nume)
+    assert any(p["komi_phase"] for p in nume) and any(p["komi_to"] == "white" for p in nume)
+
+
+@pytest.mark.parametrize("game", ["tabik", pytest.param("nume", marks=pytest.mark.slow),
+                                  pytest.param("migong", marks=pytest.mark.slow)])
+def test_shipped_vectors_are_what_the_command_writes(game, tmp_path):
+    out = tmp_path / f"{game}.jsonl.gz"
+    result = run("vectors", game, "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    fresh = json.loads("[" + ",".join(gzip.decompress(out.read_bytes()).decode().splitlines()[1:]) + "]")
+    assert fresh == vectors.shipped(game)
+
+
+def test_vectors_for_given_options_to_stdout():
+    result = run("vectors", "nume", "--square", "2", "--komi", "none", "--out", "-")
+    assert result.returncode == 0, result.stderr
+    head, made = vectors.read(io.StringIO(result.stdout), "nume")
+    assert head["format"] == "territory-vectors" and head["version"] == vectors.VERSION
+    assert made and all(v["params"]["square"] == 2 and v["params"]["komi"] is None for v in made)
+    assert "draw" in {t for v in made for t in v["tags"]}
+    assert "vectors over 1 parameter sets" in result.stderr
+
+
+def test_reading_a_vectors_file_checks_its_header():
+    good = json.dumps(vectors.header("tabik")) + "\n"
+    assert vectors.read(io.StringIO(good), "tabik") == (vectors.header("tabik"), [])
+    with pytest.raises(ValueError, match="version 99"):
+        vectors.read(io.StringIO(good.replace('"version": 1', '"version": 99')))
+    with pytest.raises(ValueError, match="not 'nume'"):
+        vectors.read(io.StringIO(good), "nume")
+    with pytest.raises(ValueError, match="line 2: a vector needs"):
+        vectors.read(io.StringIO(good + '{"id": "x"}\n'))
+
+
+def test_a_stale_vector_is_refused(tmp_path):
+    [first, *_] = sorted(vectors.shipped("tabik"), key=lambda v: -len(v["moves"]))
+    path = tmp_path / "stale.jsonl"
+    path.write_text(json.dumps(vectors.header("tabik")) + "\n" + json.dumps({**first, "scores": [7, 7]}) + "\n")
+    result = run("crosscheck", "tabik", "--engine", ADAPTER, "--vectors", str(path), "--games", "0")
+    assert_one_line_error(result, first["id"], "scores", "another version")
+
+
+# --- crosscheck against the reference -------------------------------------------------------------
+
+
+def test_the_documented_adapter_is_the_shipped_one():
+    text = (ROOT / "docs" / "crosscheck.md").read_text()
+    source = Path(adapter.__file__).read_text()
+    assert f"```python\n{source}```" in text
+    assert len(source.splitlines()) <= 50
+
+
+@pytest.mark.parametrize(("game", "games"), [("tabik", 10), ("nume", 5)])
+def test_reference_through_the_adapter_agrees(game, games, tmp_path):
+    out = tmp_path / "report.json"
+    result = run("crosscheck", game, "--engine", ADAPTER, "--games", str(games), "--seed", "3", "--json", str(out))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 disagreements" in result.stdout
+    [report] = json.loads(out.read_text())
+    assert report["agree"] and report["disagreement"] is None
+    assert report["vectors"] == len(vectors.shipped(game)) and report["random_games"] == games
+    assert report["steps"] > 100
+
+
+def test_reference_migong_agrees_on_short_vectors(tmp_path):
+    """The reference's Migong is slow (a few seconds per game): the shortest vectors."""
+    short = [v for v in vectors.shipped("migong") if len(v["moves"]) <= 2 or v["over"] and len(v["moves"]) <= 20]
+    assert len({json.dumps(v["params"]) for v in short}) >= 3
+    path = tmp_path / "short.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in [vectors.header("migong"), *short]))
+    result = run("crosscheck", "migong", "--engine", ADAPTER, "--vectors", str(path), "--games", "0")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 disagreements" in result.stdout
+
+
+def test_reference_with_game_options_agrees():
+    result = run("crosscheck", "tabik", "--engine", ADAPTER, "--size", "3", "--pie", "--games", "5")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "5 random games" in result.stdout and "0 disagreements" in result.stdout
+
+
+# --- broken adapters -------------------------------------------------------------------------
+
+BROKEN = {
+    "wrong tie-break": ("tabik", """
+        from territory.reference.tabik import Tabik
+
+        class Broken(Tabik):
+            @property
+            def winner(self):
+                winner = Tabik.winner.fget(self)
+                if winner is not None and self.scores()[0] == self.scores()[1]:
+                    return 1 - winner  # the last mover wins a 0-0
+                return winner
+        """, "results (over, winner) differ", 6),
+    "missing pass": ("tabik", """
+        from territory.reference.tabik import Tabik
+
+        class Broken(Tabik):
+            def legal_moves(self):
+                return [m for m in super().legal_moves() if m != "pass"]
+        """, "legal moves differ", 4),
+    "wrong group price": ("nume", """
+        import dataclasses
+        from territory.reference.nume import Nume
+
+        class Broken(Nume):
+            def groups(self):  # w - size instead of |w - size|
+                return [dataclasses.replace(g, price=max((w - g.size for w in g.numbers), default=0))
+                        for g in super().groups()]
+        """, "scores differ", 2),
+}
+
+
+def broken_adapter(tmp_path: Path, game: str, source: str) -> str:
+    path = tmp_path / "broken.py"
+    path.write_text(textwrap.dedent(source) + textwrap.dedent(f"""
+        from territory.crosscheck import adapter
+        adapter.GAMES = {{**adapter.GAMES, {game!r}: Broken}}
+        adapter.main()
+        """))
+    return f"{sys.executable} {path}"
+
+
+@pytest.mark.parametrize("bug", list(BROKEN))
+def test_a_broken_adapter_is_found_and_shrunk(bug, tmp_path):
+    game, source, what, longest = BROKEN[bug]
+    out = tmp_path / "report.json"
+    result = run("crosscheck", game, "--engine", broken_adapter(tmp_path, game, source), "--json", str(out))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert what in result.stdout
+    [report] = json.loads(out.read_text())
+    found = report["disagreement"]
+    assert not report["agree"] and 0 < len(found["moves"]) <= longest, found
+    assert len(found["moves"]) <= report["found_after_moves"]
+    # The shrunk sequence still disagrees, and is legal: replayed by hand it shows the bug.
+    with driver.Engine(broken_adapter(tmp_path, game, source)) as engine:
+        checker = driver.Checker(engine, game)
+        again = checker.replay(found["params"], found["moves"])
+    assert again is not None and again.moves == found["moves"] and again.what in what
+    assert f"after {len(found['moves'])} moves: {'; '.join(found['moves'])}" in result.stdout
+
+
+def test_shrinking_removes_moves_that_do_not_matter(tmp_path):
+    """A long random game on 3 x 3 whose only fault is the end: shrunk to a short game."""
+    game, source, _, _ = BROKEN["wrong tie-break"]
+    with driver.Engine(broken_adapter(tmp_path, game, source)) as engine:
+        checker = driver.Checker(engine, game)
+        params = {"size": 3, "pie": True}
+        rng = __import__("random").Random(1)
+        for _ in range(200):
+            moves = driver.random_game(game, params, rng)
+            found = checker.replay(params, moves)
+            if found is not None and len(found.moves) >= 10:
+                break
+        assert found is not None and len(found.moves) >= 10
+        shrunk, replays = driver.shrink(checker, found)
+    assert len(shrunk.moves) < len(found.moves) and replays > 0
+    assert driver.legal_sequence(game, params, shrunk.moves)
+
+
+# --- engines that fail -------------------------------------------------------------------------
+
+
+def engine_script(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "engine.py"
+    path.write_text("import json, sys, time\n" + textwrap.dedent(body))
+    return f"{sys.executable} {path}"
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("sys.exit(0)\n", ["vector tabik-0-r0-0, new: ", "closed its output", "exited with code 0"]),
+    ("""
+     sys.stdin.readline(); print(json.dumps({"ok": True}), flush=True)
+     sys.stdin.readline(); sys.stderr.write("boom: out of memory\\n"); sys.exit(3)
+     """, ["legal_moves after 0 moves", "exited with code 3", "boom: out of memory"]),
+    ("""
+     for line in sys.stdin:
+         time.sleep(60)
+     """, ["vector tabik-0-r0-0, new: ", "no reply within 0.5 s"]),
+    ("""
+     for line in sys.stdin:
+         print("hello", flush=True)
+     """, ["vector tabik-0-r0-0, new: ", "not JSON", "'hello'"]),
+    ("""
+     sys.stdin.readline(); print(json.dumps({"ok": True}), flush=True)
+     for line in sys.stdin:
+         print(json.dumps({"moves": 3}), flush=True)
+     """, ["legal_moves", "'moves' must be a list of strings"]),
+    ("""
+     sys.stdin.readline(); print(json.dumps({"ok": True}), flush=True)
+     sys.stdin.readline(); print(json.dumps([1, 2]), flush=True)
+     """, ["legal_moves", "not a JSON object"]),
+])
+def test_a_failing_engine_gets_a_clear_message(tmp_path, body, words):
+    # A short timeout for the engine that hangs; a long one for the others (a loaded
+    # machine may take seconds to start Python).
+    timeout = "0.5" if "no reply within" in words[-1] else "60"
+    result = run("crosscheck", "tabik", "--engine", engine_script(tmp_path, body), "--timeout", timeout, timeout=120)
+    line = assert_one_line_error(result, *words)
+    assert line.startswith("territory crosscheck: error: engine")
+
+
+@pytest.mark.parametrize(("engine", "words"), [
+    ("/no/such/engine --flag", ["cannot start the engine '/no/such/engine'", "No such file"]),
+    ("", ["the engine command is empty"]),
+    ("'unclosed", ["cannot read the engine command"]),
+])
+def test_an_engine_that_cannot_start(engine, words):
+    assert_one_line_error(run("crosscheck", "tabik", "--engine", engine), *words)
+
+
+def test_crosscheck_bad_arguments():
+    assert_one_line_error(run("crosscheck", "tabik", "--engine", ADAPTER, "--timeout", "0"), "--timeout")
+    assert_one_line_error(run("crosscheck", "tabik", "--engine", ADAPTER, "--vectors", "/no/such.jsonl"), "--vectors", "cannot read")
+    assert_one_line_error(run("crosscheck", "tabik", "--engine", ADAPTER, "--komi", "2.5"), "--komi")
+
+
+def test_an_engine_refusal_is_a_disagreement(tmp_path):
+    body = """
+     for line in sys.stdin:
+         print(json.dumps({"error": "no such game here"}), flush=True)
+     """
+    result = run("crosscheck", "tabik", "--engine", engine_script(tmp_path, body))
+    assert result.returncode == 1
+    assert "new game differ" in result.stdout and "refused: no such game here" in result.stdout
+    assert re.search(r"after 0 moves: \(none: the start position\)", result.stdout)

@@ -1,0 +1,142 @@
+"""The games as OpenSpiel games (territory.openspiel, docs/openspiel.md), checked with
+OpenSpiel's own tools: its conformance test (random_sim_test), its C++ MCTS bot and
+evaluate_bots, and step by step against the native states."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import territory
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install 'territory-games[openspiel]')")
+territory_openspiel = pytest.importorskip("territory.openspiel")
+
+#: OpenSpiel game strings and the native parameters they mean: defaults and corners.
+CASES = [
+    ("territory_tabik", {}),
+    ("territory_tabik(size=2)", {"size": 2}),
+    ("territory_tabik(size=3,pie=False)", {"size": 3, "pie": False}),
+    ("territory_tabik(size=6)", {"size": 6}),
+    ("territory_nume(n=1)", {"n": 1}),
+    ("territory_nume(n=2,komi=0.0)", {"n": 2, "komi": None}),
+    ("territory_nume(square=3,komi=2.5,komi_to=white)", {"square": 3, "komi": 2.5, "komi_to": "white"}),
+    ("territory_nume(n=1,komi_phase=True)", {"n": 1, "komi_phase": True}),
+    ("territory_nume", {}),
+    ("territory_migong", {}),
+    ("territory_migong(pie=False,border=blue,group_size=wedges)", {"pie": False, "border": "blue", "group_size": "wedges"}),
+]
+
+
+def test_every_registered_game_is_an_openspiel_game():
+    names = set(pyspiel.registered_names())
+    for name, cls in territory.GAMES.items():
+        assert f"territory_{name}" in names
+        game = pyspiel.load_game(f"territory_{name}")
+        kind = game.get_type()
+        assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+        assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+        assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+        assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+        native = cls()
+        assert set(game.get_parameters()) == set(native.params)
+        assert game.num_distinct_actions() == native.num_actions
+        assert game.max_game_length() == native.max_game_length
+        assert game.num_players() == 2 and game.min_utility() == -1 and game.max_utility() == 1
+        assert game.utility_sum() == 0
+        assert game.observation_tensor_shape() == list(native.observation_shape)
+
+
+@pytest.mark.parametrize(("spec", "params"), CASES)
+def test_parameters_reach_the_native_game(spec, params):
+    state = pyspiel.load_game(spec).new_initial_state()
+    assert state.native.params == territory.new_game(state.native.game, **params).params
+
+
+def test_bad_parameters_are_refused():
+    with pytest.raises(ValueError, match="size must be an int from 2 to 16"):
+        pyspiel.load_game("territory_tabik(size=1)")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter"):
+        pyspiel.load_game("territory_tabik(sizes=4)")
+    with pytest.raises(ValueError, match="komi"):
+        pyspiel.load_game("territory_nume(komi=1.0)")
+
+
+@pytest.mark.parametrize(("spec", "params"), CASES)
+def test_openspiel_conformance(spec, params):
+    """OpenSpiel's own RandomSimTest: sorted unique actions, clones, serialisation
+    round trips, returns, history and game length."""
+    sims = 1 if spec.startswith("territory_migong") or spec == "territory_nume" else 5
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=sims, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("spec", "params"), CASES)
+def test_state_agrees_with_native_at_every_step(spec, params):
+    game = pyspiel.load_game(spec)
+    rng = random.Random(spec)
+    state = game.new_initial_state()
+    native = territory.new_game(state.native.game, **params)
+    assert state.native is not native
+    while True:
+        to_move = native.to_move
+        assert state.current_player() == (pyspiel.PlayerId.TERMINAL if to_move is None else to_move)
+        assert state.is_terminal() == native.is_over
+        assert state.returns() == list(native.returns())
+        assert state.legal_actions() == native.legal_actions()
+        assert [state.action_to_string(a) for a in state.legal_actions()] == native.legal_moves()
+        for seat in (0, 1):
+            expected = native.observation(seat)
+            assert np.array_equal(np.asarray(state.observation_tensor(seat)).reshape(expected.shape), expected)
+        assert str(state) == native.position()
+        if native.is_over:
+            break
+        action = rng.choice(native.legal_actions())
+        state.apply_action(action)
+        native.apply_action(action)
+    assert state.history() == [native.move_to_action(m) for m in native.history]
+    assert native.winner == (None if state.returns()[0] == 0 else (0 if state.returns()[0] > 0 else 1))
+
+
+def test_serialize_goes_through_the_position_string():
+    game = pyspiel.load_game("territory_tabik(size=4)")
+    state = game.new_initial_state()
+    for move in ("a1-a2", "swap", "b1-b2"):
+        state.apply_action(state.native.move_to_action(move))
+    restored = game.deserialize_state(state.serialize())
+    assert restored.native.position() == state.native.position()
+    assert restored.history() == state.history()
+    assert restored.legal_actions() == state.legal_actions()
+    assert restored.native.color_of(0) == "white"
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[0])
+    assert len(state.native.history) == 3  # a clone is independent
+
+
+def mcts_against_random(game, mcts_seat: int, seed: int, simulations: int) -> list[float]:
+    """One game of OpenSpiel's C++ MCTSBot (random rollouts) against a uniform random bot
+    through evaluate_bots. The evaluator must outlive the bot (the bot does not own it)."""
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    mcts = pyspiel.MCTSBot(game, evaluator, 1.4, simulations, 10, False, seed, False)
+    bots = [pyspiel.make_uniform_random_bot(seat, seed) for seat in (0, 1)]
+    bots[mcts_seat] = mcts
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+    del mcts, evaluator
+    return returns
+
+
+@pytest.mark.parametrize("spec", ["territory_tabik(size=3)", "territory_nume(n=1)", "territory_tabik(size=4,pie=False)",
+                                  "territory_nume(square=2,komi_phase=True)"])
+def test_cpp_mcts_and_evaluate_bots_play_full_games(spec):
+    game = pyspiel.load_game(spec)
+    for seat in (0, 1):
+        returns = mcts_against_random(game, seat, seed=seat, simulations=60)
+        assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_mcts_beats_random_on_small_tabik():
+    game = pyspiel.load_game("territory_tabik(size=3)")
+    wins = sum(mcts_against_random(game, seed % 2, seed, 300)[seed % 2] > 0 for seed in range(10))
+    assert wins >= 7
