@@ -454,6 +454,9 @@ def build_parser() -> argparse.ArgumentParser:
     from territory import cli_search  # match, solve
 
     cli_search.register(commands)
+    from territory import cli_serve  # serve
+
+    cli_serve.register(commands)
     return parser
 
 
