@@ -274,8 +274,8 @@ def test_evaluating_the_game_gives_one_value_per_position(client):
 
 
 def test_a_search_past_the_time_limit_gets_503_and_the_game_is_unchanged():
-    with TestClient(create_app(search_seconds=0.05)) as client:
-        view = client.post("/api/sessions", json={"game": "migong", "mode": "agent", "agent_seat": 0, "strength": 200_000}).json()
+    with TestClient(create_app(search_seconds=0.01)) as client:
+        view = client.post("/api/sessions", json={"game": "migong", "mode": "agent", "agent_seat": 0, "strength": 20_000}).json()
         answer = post(client, view, "agent")
         assert answer.status_code == 503 and "longer than" in answer.json()["error"]
         assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
@@ -303,7 +303,9 @@ def test_heat_maps_and_piece_swatches_are_checked():
     state = territory.Tabik(size=3)
     picture = svg.render(state, heat={"a1": (1.0, 1.0), "b2": (0.0, -1.0)})
     assert picture.count('class="heat"') == 2 and svg.HEAT[2] in picture and svg.HEAT[0] in picture
-    for bad in ({"z9": (1, 0)}, {"a1": (2, 0)}, {"a1": (0.5, -3)}, {"a1": "hot"}):
+    labelled = svg.render(state, heat={"c3": (0.5, 0.0, "42%")})
+    assert re.search(r'class="heat-text" data-cell="c3"[^>]*>42%</text>', labelled)
+    for bad in ({"z9": (1, 0)}, {"a1": (2, 0)}, {"a1": (0.5, -3)}, {"a1": "hot"}, {"a1": (1, 0, 3, 4)}):
         with pytest.raises(ValueError):
             svg.render(state, heat=bad)
     swatch = svg.piece("BYBYBY")

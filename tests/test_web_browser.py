@@ -75,12 +75,17 @@ def browser():
 # --- helpers ------------------------------------------------------------------------------
 
 
+def wait(driver, timeout):
+    """Waits polling every 20 ms (Selenium's default of 0.5 s would make up most of the run)."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.02)
+
+
 def body(driver, key):
     return driver.execute_script(f"return document.body.dataset.{key} || ''")
 
 
 def wait_idle(driver, timeout=30):
-    WebDriverWait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1")
+    wait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1")
 
 
 def start(driver, url, game, params, mode="agent1", strength="100"):
@@ -98,13 +103,13 @@ def start(driver, url, game, params, mode="agent1", strength="100"):
     Select(driver.find_element(By.ID, "mode")).select_by_value(mode)
     Select(driver.find_element(By.ID, "strength")).select_by_value(strength)
     driver.find_element(By.ID, "start").click()
-    WebDriverWait(driver, 30).until(lambda d: body(d, "ply") != "")
+    wait(driver, 30).until(lambda d: body(d, "ply") != "")
     wait_idle(driver)
 
 
 def click(driver, element):
     """A real mouse click at the element's centre (whatever is drawn on top gets it)."""
-    ActionChains(driver).move_to_element(element).click().perform()
+    ActionChains(driver, duration=0).move_to_element(element).click().perform()
 
 
 def visible_targets(driver):
@@ -117,9 +122,10 @@ def picker_buttons(driver):
     return driver.find_elements(By.CSS_SELECTOR, "#picker button[data-move]")
 
 
-def play_one_move(driver, rng, take_swap):
+def play_one_move(driver, rng, take_swap, shot=None):
     """Enters one move by clicks: the pie swap if offered and wanted, a forced pass, or
-    cells among the highlighted targets and then a choice from the picker."""
+    cells among the highlighted targets and then a choice from the picker. ``shot``:
+    a screenshot's name, taken half-way through the move (a cell chosen, the picker open)."""
     ply = body(driver, "ply")
     buttons = {b.get_attribute("data-move"): b for b in driver.find_elements(By.CSS_SELECTOR, "#actions button[data-move]")}
     if "swap" in buttons and take_swap:
@@ -133,16 +139,19 @@ def play_one_move(driver, rng, take_swap):
             assert targets, "no highlighted target to click"
             clicks = body(driver, "clicks")
             click(driver, rng.choice(targets))
-            WebDriverWait(driver, 30).until(
+            wait(driver, 30).until(
                 lambda d: body(d, "busy") == "0" and (body(d, "ply") != ply or picker_buttons(d) or body(d, "clicks") != clicks)
             )
             if body(driver, "ply") != ply:
                 break
+            if shot:
+                shoot(driver, shot)
+                shot = None
             choices = picker_buttons(driver)
             if choices:
                 click(driver, rng.choice(choices))
                 break
-    WebDriverWait(driver, 30).until(lambda d: body(d, "ply") != ply)
+    wait(driver, 30).until(lambda d: body(d, "ply") != ply)
     wait_idle(driver)
 
 
@@ -151,9 +160,8 @@ def play_whole_game(driver, rng, max_moves=200, screenshot_at=None, name=""):
     for n in range(max_moves):
         if body(driver, "over") == "1":
             return
-        if screenshot_at is not None and n == screenshot_at:
-            shoot(driver, f"{name}-midgame")
-        play_one_move(driver, rng, take_swap=not took_swap)
+        shot = f"{name}-midgame" if n == screenshot_at else None
+        play_one_move(driver, rng, take_swap=not took_swap, shot=shot)
         took_swap = took_swap or "swap" in shown_history(driver)
     raise AssertionError("the game did not end")
 
@@ -198,7 +206,7 @@ def analyse(driver, iterations=300):
     field.clear()
     field.send_keys(str(iterations))
     driver.find_element(By.ID, "analyse").click()
-    WebDriverWait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#analysis-board .heat"))
+    wait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#analysis-board .heat"))
     wait_idle(driver)
 
 
@@ -232,7 +240,7 @@ def test_analysis_shows_a_heat_map_the_solver_and_the_graph(server, browser, gam
     assert len(browser.find_elements(By.CSS_SELECTOR, "#analysis-moves tr")) > 1
     assert browser.find_elements(By.CSS_SELECTOR, "#graph .point")
     browser.find_element(By.ID, "solve").click()
-    WebDriverWait(browser, 30).until(lambda d: d.find_element(By.ID, "solver").text)
+    wait(browser, 30).until(lambda d: d.find_element(By.ID, "solver").text)
     text = browser.find_element(By.ID, "solver").text
     assert text.startswith("Exact:") or "too large" in text
     shoot(browser, f"{game}-analysis")
@@ -241,14 +249,14 @@ def test_analysis_shows_a_heat_map_the_solver_and_the_graph(server, browser, gam
 def test_the_solver_solves_a_small_tabik_board(server, browser):
     start(browser, server, "tabik", {"size": 3}, mode="humans")
     browser.find_element(By.ID, "solve").click()
-    WebDriverWait(browser, 30).until(lambda d: d.find_element(By.ID, "solver").text)
+    wait(browser, 30).until(lambda d: d.find_element(By.ID, "solver").text)
     exact = territory.solve(territory.Tabik(size=3))
     assert browser.find_element(By.ID, "solver").text.startswith(f"Exact: {'a loss' if exact.value < 0 else 'a win'}")
 
 
 def test_loading_a_record_shows_its_moves_and_position(server, browser):
     state = territory.Tabik(size=5)
-    for move in ("b2-b3", "swap", "c3-d3", "b2xb3"):
+    for move in ("b2-b3", "swap", "c3-d3", "b3xc3"):
         state.play(move)
     browser.get(server)
     wait_idle(browser)
@@ -256,14 +264,14 @@ def test_loading_a_record_shows_its_moves_and_position(server, browser):
     area.clear()
     area.send_keys(state.to_record())
     browser.find_element(By.ID, "load-record").click()
-    WebDriverWait(browser, 30).until(lambda d: body(d, "ply") == str(len(state.history)))
+    wait(browser, 30).until(lambda d: body(d, "ply") == str(len(state.history)))
     wait_idle(browser)
     assert shown_history(browser) == state.history
     assert browser.find_element(By.ID, "position").get_attribute("value") == state.position()
     # The page's URL reopens the position.
     link = browser.find_element(By.ID, "permalink").get_attribute("href")
     browser.get(link)
-    WebDriverWait(browser, 30).until(lambda d: body(d, "ply") == "0")
+    wait(browser, 30).until(lambda d: body(d, "ply") == "0")
     wait_idle(browser)
     assert browser.find_element(By.ID, "position").get_attribute("value") == state.position()
     shoot(browser, "tabik-loaded")
@@ -273,11 +281,11 @@ def test_an_illegal_click_changes_nothing_and_says_so(server, browser):
     start(browser, server, "nume", {"n": 1}, mode="humans")
     # Undo is refused with the server's message when there is nothing to undo.
     browser.find_element(By.ID, "undo").click()
-    WebDriverWait(browser, 10).until(lambda d: "nothing to undo" in d.find_element(By.ID, "message").text)
+    wait(browser, 10).until(lambda d: "nothing to undo" in d.find_element(By.ID, "message").text)
     click(browser, browser.find_element(By.CSS_SELECTOR, '#board .highlight[data-cell="a2"]'))
-    WebDriverWait(browser, 10).until(picker_buttons)
+    wait(browser, 10).until(picker_buttons)
     click(browser, browser.find_element(By.CSS_SELECTOR, '#picker button[data-move="a2=3"]'))
-    WebDriverWait(browser, 10).until(lambda d: body(d, "ply") == "1")
+    wait(browser, 10).until(lambda d: body(d, "ply") == "1")
     wait_idle(browser)
     # An occupied cell starts no move: the page says so and sends nothing.
     click(browser, browser.find_element(By.CSS_SELECTOR, '#board .stone[data-cell="a2"]'))

@@ -27,7 +27,8 @@ so that the wedge colours stay true.
 
 A heat map (``heat={cell: (weight, value)}``, e.g. a search's visits and values) covers
 each cell named with a translucent colour: the weight (0..1) sets how opaque, the value
-(-1..1, for the player to move) the hue, from red (-1) through yellow to green (+1).
+(-1..1, for the player to move) the hue, from red (-1) through grey (0) to green (+1). An
+entry ``(weight, value, text)`` also writes the text on the cell (e.g. a share of visits).
 ``piece(pattern)`` draws one Migong piece on its own (a palette swatch).
 
 Coordinates (``coordinates=True``) are the letters and numbers of the cell names: on
@@ -91,7 +92,7 @@ LAST_MOVE = "#dd3399"
 #: Outline of the last-move marker, so that it shows on every colour.
 LAST_MOVE_EDGE = "#ffffff"
 #: Heat-map colours for values -1, 0 and +1 (in between: mixed linearly).
-HEAT = ("#e53e3e", "#ecc94b", "#38a169")
+HEAT = ("#e53e3e", "#8e9aaf", "#2f9e44")
 #: Tabik and Nume board (empty cells).
 BOARD = "#e9cf95"
 #: Migong empty cells.
@@ -131,7 +132,7 @@ class SvgText(str):
 
 
 #: What ``heat=`` takes: cell name -> (weight 0..1, value -1..1).
-Heat = Mapping[str, Tuple[float, float]]
+Heat = Mapping[str, Union[Tuple[float, float], Tuple[float, float, str]]]
 
 
 def render(
@@ -145,7 +146,8 @@ def render(
     ``highlight``: None, a cell name, a list of cell names, ``"legal"`` (every cell named in
     a legal move) or a ``territory.types.Group`` (its cells).
     ``heat``: a heat map, ``{cell name: (weight, value)}`` with weight in [0, 1] and value
-    in [-1, 1] (see the module's docstring).
+    in [-1, 1], or ``(weight, value, text)`` to write a text on the cell (see the module's
+    docstring).
     The cell(s) of the last placement or stone swap in ``state.history`` get a marker.
     """
     if size is None:
@@ -205,22 +207,36 @@ def _heat_map(d: _Drawing, board: geometry.Board, heat: Heat) -> None:
     for name, entry in heat.items():
         if name not in names:
             raise ValueError(f"heat: {name!r} is not a cell of this board")
+        text = entry[2] if isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], str) else None
         try:
-            weight, value = (float(v) for v in entry)
+            weight, value = (float(v) for v in (entry[:2] if text is not None else entry))
         except (TypeError, ValueError):
-            raise ValueError(f"heat: {name!r} needs a pair (weight, value), got {entry!r}") from None
+            raise ValueError(f"heat: {name!r} needs (weight, value) or (weight, value, text), got {entry!r}") from None
         if not (0 <= weight <= 1 and -1 <= value <= 1):
             raise ValueError(f"heat: {name!r} needs weight in [0, 1] and value in [-1, 1], got {entry!r}")
         cell = names[name]
         attrs = {
             "class": "heat", "data-cell": name, "data-weight": f"{weight:.3f}", "data-value": f"{value:.3f}",
-            "fill": _heat_color(value), "fill-opacity": f"{0.15 + 0.6 * weight:.3f}",
+            "fill": _heat_color(value), "fill-opacity": f"{0.2 + 0.5 * weight:.3f}",
         }
         if hexes:
-            d.add("heat", "polygon", {"points": _points(_hexagon(*_hex_center(cell.x, cell.y), scale=0.95)), **attrs})
+            x, y = _hex_center(cell.x, cell.y)
+            d.add("heat", "polygon", {"points": _points(_hexagon(x, y, scale=0.95)), **attrs})
+            font = _R * 0.55
         else:
             x, y = _square_center(cell, k)
             d.add("heat", "rect", {"x": x - _SQ * 0.47, "y": y - _SQ * 0.47, "width": _SQ * 0.94, "height": _SQ * 0.94, **attrs})
+            font = _SQ * 0.3
+        if text:
+            d.add(
+                "heat", "text",
+                {
+                    "class": "heat-text", "data-cell": name, "x": x, "y": y + font * 0.36, "font-family": _FONT,
+                    "font-size": font, "font-weight": "bold", "text-anchor": "middle", "fill": BLACK,
+                    "stroke": WHITE, "stroke-width": font * 0.18, "paint-order": "stroke",
+                },
+                text,
+            )
 
 
 # --- what to mark -------------------------------------------------------------------------

@@ -270,17 +270,19 @@ class Session:
 
 def analysis_view(state: GameState, analysis: Any) -> dict[str, Any]:
     """A search's root statistics for the page: a table of moves and a heat map on the
-    board (per cell: the share of visits of the moves touching it, and the value of the
-    most visited of them)."""
+    board (per cell: the share of visits of the moves touching it, written in per cent,
+    and the value of the most visited of them)."""
     total = max(1, sum(analysis.visits))
     order = sorted(range(len(analysis.moves)), key=lambda i: -analysis.visits[i])
     per_cell: dict[str, list[float]] = {}
     for i in order:
+        if not analysis.visits[i]:
+            continue
         for cell in state.move_cells(analysis.moves[i]):
             entry = per_cell.setdefault(cell, [0.0, analysis.values[i]])
             entry[0] += analysis.visits[i]
     top = max([v[0] for v in per_cell.values()] + [1.0])
-    heat = {cell: (visits / top, value) for cell, (visits, value) in per_cell.items()}
+    heat = {cell: (visits / top, value, f"{100 * visits / total:.0f}") for cell, (visits, value) in per_cell.items()}
     return {
         "value": analysis.value,
         "to_move": state.to_move,

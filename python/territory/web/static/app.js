@@ -146,9 +146,10 @@ function seatName(seat) {
 
 function renderStatus() {
   let text;
+  const mover = view.over ? "" : seatName(view.to_move).replace("seat", "Seat");
   if (view.over) text = `Game over: ${view.reason}.`;
-  else if (view.forced_pass) text = `${seatName(view.to_move)} has no move and must pass.`;
-  else text = `${seatName(view.to_move)} to move.`;
+  else if (view.forced_pass) text = `${mover} has no move and must pass.`;
+  else text = `${mover} to move.`;
   if (view.note) text = `${view.note[0].toUpperCase()}${view.note.slice(1)}. ${text}`;
   $("status").textContent = text;
   $("result").textContent = view.over ? view.reason : "";
