@@ -63,7 +63,7 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = BROWSER
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,1050", "--disable-gpu"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1250", "--disable-gpu"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
     driver.set_script_timeout(30)
@@ -82,6 +82,15 @@ def wait(driver, timeout):
 
 def body(driver, key):
     return driver.execute_script(f"return document.body.dataset.{key} || ''")
+
+
+def page(driver):
+    """The page's state in one round trip: busy, ply, clicks, over, and the picker's moves."""
+    return driver.execute_script(
+        "const d = document.body.dataset, p = document.getElementById('picker');"
+        "return {busy: d.busy || '', ply: d.ply || '', clicks: d.clicks || '', over: d.over || '',"
+        " picker: p.hidden ? [] : [...p.querySelectorAll('button[data-move]')].map(b => b.dataset.move)}"
+    )
 
 
 def wait_idle(driver, timeout=30):
@@ -139,20 +148,19 @@ def play_one_move(driver, rng, take_swap, shot=None):
             assert targets, "no highlighted target to click"
             clicks = body(driver, "clicks")
             click(driver, rng.choice(targets))
-            wait(driver, 30).until(
-                lambda d: body(d, "busy") == "0" and (body(d, "ply") != ply or picker_buttons(d) or body(d, "clicks") != clicks)
+            now = wait(driver, 30).until(
+                lambda d: (lambda s: s["busy"] == "0" and (s["ply"] != ply or s["picker"] or s["clicks"] != clicks) and s)(page(d))
             )
-            if body(driver, "ply") != ply:
+            if now["ply"] != ply:
                 break
             if shot:
                 shoot(driver, shot)
                 shot = None
-            choices = picker_buttons(driver)
-            if choices:
-                click(driver, rng.choice(choices))
+            if now["picker"]:
+                move = rng.choice(now["picker"])
+                click(driver, driver.find_element(By.CSS_SELECTOR, f'#picker button[data-move="{move}"]'))
                 break
-    wait(driver, 30).until(lambda d: body(d, "ply") != ply)
-    wait_idle(driver)
+    wait(driver, 30).until(lambda d: (lambda s: s["ply"] != ply and s["busy"] == "0")(page(d)))
 
 
 def play_whole_game(driver, rng, max_moves=200, screenshot_at=None, name=""):

@@ -93,6 +93,8 @@ LAST_MOVE = "#dd3399"
 LAST_MOVE_EDGE = "#ffffff"
 #: Heat-map colours for values -1, 0 and +1 (in between: mixed linearly).
 HEAT = ("#e53e3e", "#8e9aaf", "#2f9e44")
+#: Text on heat-map cells (kept apart from the numbers written on Nume stones).
+HEAT_TEXT = "#1a365d"
 #: Tabik and Nume board (empty cells).
 BOARD = "#e9cf95"
 #: Migong empty cells.
@@ -232,8 +234,8 @@ def _heat_map(d: _Drawing, board: geometry.Board, heat: Heat) -> None:
                 "heat", "text",
                 {
                     "class": "heat-text", "data-cell": name, "x": x, "y": y + font * 0.36, "font-family": _FONT,
-                    "font-size": font, "font-weight": "bold", "text-anchor": "middle", "fill": BLACK,
-                    "stroke": WHITE, "stroke-width": font * 0.18, "paint-order": "stroke",
+                    "font-size": font, "font-style": "italic", "text-anchor": "middle", "fill": HEAT_TEXT,
+                    "stroke": WHITE, "stroke-width": font * 0.2, "paint-order": "stroke",
                 },
                 text,
             )

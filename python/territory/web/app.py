@@ -100,7 +100,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
 
     async def games(request: Request) -> Any:
         return {
-            "games": {name: cls.parameters() for name, cls in registry.GAMES.items()},
+            "games": {name: cls.parameters() for name, cls in registry.GAMES.items()},  # type: ignore[attr-defined]
             "strengths": STRENGTHS,
             "max_iterations": MAX_ITERATIONS,
         }

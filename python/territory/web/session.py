@@ -37,18 +37,18 @@ class Conflict(SessionError):
     """The request does not fit the session's current state (e.g. not the agent's turn)."""
 
 
-def new_state(game: str, params: dict[str, Any], position: Optional[str] = None) -> GameState:
+def new_state(game: str, params: dict[str, Any], position: Optional[str] = None) -> Any:
     """A game state from a name, parameters and optionally a position string; the
     engine's ``ValueError`` (naming the parameter or the bad position) passes through."""
     if game not in registry.GAMES:
         raise SessionError(f"unknown game {game!r}: one of {', '.join(registry.GAMES)}")
     if not isinstance(params, dict):
         raise SessionError("params must be an object of game parameters")
-    cls = registry.GAMES[game]
+    cls: Any = registry.GAMES[game]
     if position is None:
-        return cls(**params)  # type: ignore[no-any-return]
+        return cls(**params)
     _check_text("position", position)
-    return cls.from_position(position, **params)  # type: ignore[no-any-return]
+    return cls.from_position(position, **params)
 
 
 def _check_text(what: str, text: Any) -> str:
@@ -97,7 +97,7 @@ class Session:
     """One game: ``mode`` "agent" (the agent plays ``agent_seat`` with ``strength``
     iterations per move) or "humans" (two people at one screen)."""
 
-    state: GameState
+    state: Any  # a native game state (GameState, plus copy and position)
     mode: str = "agent"
     agent_seat: int = 1
     strength: int = STRENGTHS["2"]
@@ -167,7 +167,8 @@ class Session:
             "mode": self.mode,
             "agent_seat": self.agent_seat if self.mode == "agent" else None,
             "strength": self.strength,
-            "svg": str(svg.render(state, highlight="legal", size=560)),
+            # Every cell of a legal move highlighted (the page shows only the next click's).
+            "svg": str(svg.render(state, highlight=sorted({c for p in paths for c in p}), size=560)),
             "to_move": seat,
             "colors": [state.color_of(0), state.color_of(1)],
             "scores": [_number(s) for s in scores],
@@ -189,7 +190,7 @@ class Session:
             "version": self.version,
         }
 
-    def choices(self, clicks: list[str]) -> list[dict[str, Any]]:
+    def choices(self, clicks: Any) -> list[dict[str, Any]]:
         """The legal moves a completed click sequence selects, each with a label and
         what it would give: for Nume the number and the price of the stone's group
         after it (the engine plays it on a copy); for Migong the piece and its picture."""
@@ -246,7 +247,7 @@ class Session:
 
     # --- searches (run in a worker thread on a copy of the state) ---------------------------
 
-    def search_job(self, iterations: int) -> tuple[GameState, int, Uct]:
+    def search_job(self, iterations: int) -> tuple[Any, int, Uct]:
         """What a search needs, taken under the lock: a copy of the state, the version it
         was taken at and the agent (seeded by the session seed and the ply)."""
         if self.state.is_over:
@@ -257,18 +258,18 @@ class Session:
     def record_evaluation(self, ply: int, to_move: int, value: float) -> None:
         self.evaluations[ply] = value if to_move == 0 else -value
 
-    def apply_agent_move(self, version: int, state: GameState, move: str, value: float) -> None:
+    def apply_agent_move(self, version: int, state: Any, move: str, value: float) -> None:
         """Plays the agent's choice if the game has not changed since the search began."""
         if version != self.version:
             raise Conflict("the position changed during the search")
-        self.record_evaluation(len(state.history), state.to_move, value)  # type: ignore[arg-type]
+        self.record_evaluation(len(state.history), state.to_move, value)
         forced = state.legal_moves() == ["pass"]
         self.state.play(move)
         self.note = f"agent played {move}" + (" (forced: no other move)" if forced else "")
         self._changed()
 
 
-def analysis_view(state: GameState, analysis: Any) -> dict[str, Any]:
+def analysis_view(state: Any, analysis: Any) -> dict[str, Any]:
     """A search's root statistics for the page: a table of moves and a heat map on the
     board (per cell: the share of visits of the moves touching it, written in per cent,
     and the value of the most visited of them)."""
@@ -282,7 +283,7 @@ def analysis_view(state: GameState, analysis: Any) -> dict[str, Any]:
             entry = per_cell.setdefault(cell, [0.0, analysis.values[i]])
             entry[0] += analysis.visits[i]
     top = max([v[0] for v in per_cell.values()] + [1.0])
-    heat = {cell: (visits / top, value, f"{100 * visits / total:.0f}") for cell, (visits, value) in per_cell.items()}
+    heat = {cell: (visits / top, value, f"{100 * visits / total:.0f}%") for cell, (visits, value) in per_cell.items()}
     return {
         "value": analysis.value,
         "to_move": state.to_move,
@@ -295,7 +296,7 @@ def analysis_view(state: GameState, analysis: Any) -> dict[str, Any]:
     }
 
 
-def solve_view(state: GameState, max_nodes: int = SOLVE_NODES) -> dict[str, Any]:
+def solve_view(state: Any, max_nodes: int = SOLVE_NODES) -> dict[str, Any]:
     """The exact solver's answer, or why there is none (too many positions)."""
     if state.is_over:
         return {"solved": False, "why": "the game is over"}
