@@ -205,6 +205,15 @@ def test_the_agent_plays_its_seat_only(client):
     assert view["evaluations"] and view["evaluations"][0][0] == 0
 
 
+def test_a_quick_agent_answers_in_the_same_request(client):
+    view = client.post("/api/sessions", json={"game": "tabik", "params": {"size": 4}, "mode": "agent", "strength": 30}).json()
+    view = post(client, view, "move", {"move": "b2-b3", "reply": True}).json()
+    state = territory.Tabik(size=4)
+    state.play("b2-b3")
+    assert view["history"] == ["b2-b3", territory.Uct(iterations=30, seed=1).choose(state)]
+    assert not view["agent_to_move"]
+
+
 def test_undo_against_the_agent_goes_back_to_the_persons_turn(client):
     view = client.post("/api/sessions", json={"game": "tabik", "params": {"size": 4}, "mode": "agent", "agent_seat": 1, "strength": 20}).json()
     view = post(client, view, "move", {"move": "b2-b3"}).json()

@@ -63,7 +63,7 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = BROWSER
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1250", "--disable-gpu"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,1200", "--disable-gpu"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
     driver.set_script_timeout(30)
@@ -84,12 +84,24 @@ def body(driver, key):
     return driver.execute_script(f"return document.body.dataset.{key} || ''")
 
 
-def page(driver):
-    """The page's state in one round trip: busy, ply, clicks, over, and the picker's moves."""
-    return driver.execute_script(
-        "const d = document.body.dataset, p = document.getElementById('picker');"
-        "return {busy: d.busy || '', ply: d.ply || '', clicks: d.clicks || '', over: d.over || '',"
-        " picker: p.hidden ? [] : [...p.querySelectorAll('button[data-move]')].map(b => b.dataset.move)}"
+_PAGE_STATE = (
+    "const d = document.body.dataset, p = document.getElementById('picker');"
+    "return {busy: d.busy || '', ply: d.ply || '', clicks: d.clicks || '', over: d.over || '',"
+    " picker: p.hidden ? [] : [...p.querySelectorAll('button[data-move]')].map(b => b.dataset.move)};"
+)
+
+
+def settle(driver, condition, timeout=30):
+    """Waits until ``condition`` (a JavaScript expression over ``s``, the page's state:
+    busy, ply, clicks, over, picker) holds, polling inside the page every 10 ms (one
+    round trip instead of one per poll), and returns that state."""
+    driver.set_script_timeout(timeout)
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1], test = new Function('s', 'return ' + arguments[0]);"
+        f"const state = () => {{ {_PAGE_STATE} }};"
+        "const tick = () => { const s = state(); if (test(s)) done(s); else setTimeout(tick, 10); };"
+        "tick();",
+        condition,
     )
 
 
@@ -148,9 +160,7 @@ def play_one_move(driver, rng, take_swap, shot=None):
             assert targets, "no highlighted target to click"
             clicks = body(driver, "clicks")
             click(driver, rng.choice(targets))
-            now = wait(driver, 30).until(
-                lambda d: (lambda s: s["busy"] == "0" and (s["ply"] != ply or s["picker"] or s["clicks"] != clicks) and s)(page(d))
-            )
+            now = settle(driver, f"s.busy === '0' && (s.ply !== {ply!r} || s.picker.length || s.clicks !== {clicks!r})")
             if now["ply"] != ply:
                 break
             if shot:
@@ -160,7 +170,7 @@ def play_one_move(driver, rng, take_swap, shot=None):
                 move = rng.choice(now["picker"])
                 click(driver, driver.find_element(By.CSS_SELECTOR, f'#picker button[data-move="{move}"]'))
                 break
-    wait(driver, 30).until(lambda d: (lambda s: s["ply"] != ply and s["busy"] == "0")(page(d)))
+    settle(driver, f"s.busy === '0' && s.ply !== {ply!r}")
 
 
 def play_whole_game(driver, rng, max_moves=200, screenshot_at=None, name=""):

@@ -228,7 +228,7 @@ def _heat_map(d: _Drawing, board: geometry.Board, heat: Heat) -> None:
         else:
             x, y = _square_center(cell, k)
             d.add("heat", "rect", {"x": x - _SQ * 0.47, "y": y - _SQ * 0.47, "width": _SQ * 0.94, "height": _SQ * 0.94, **attrs})
-            font = _SQ * 0.3
+            font = _SQ * 0.24
         if text:
             d.add(
                 "heat", "text",

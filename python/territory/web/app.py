@@ -121,6 +121,13 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         if "move" not in data:
             raise ApiError(400, "the request needs a 'move'")
         session.play(data["move"])
+        if data.get("reply") is True and session.agent_to_move():
+            # The agent answers in the same request (the page asks so for quick agents);
+            # if it cannot in time, the page sees the agent to move and asks /agent.
+            try:
+                await agent_move(session)
+            except (ApiError, Conflict):
+                pass
         return session.view()
 
     async def undo(request: Request) -> Any:
@@ -128,13 +135,16 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         session.undo()
         return session.view()
 
+    async def agent_move(session: Session) -> None:
+        state, version, uct = session.search_job(session.strength)
+        analysis = await run_search(lambda: uct.analyse(state))
+        session.apply_agent_move(version, state, analysis.best, analysis.value)
+
     async def agent(request: Request) -> Any:
         session = session_of(request)
         if not session.agent_to_move():
             raise Conflict("it is not the agent's turn")
-        state, version, uct = session.search_job(session.strength)
-        analysis = await run_search(lambda: uct.analyse(state))
-        session.apply_agent_move(version, state, analysis.best, analysis.value)
+        await agent_move(session)
         return session.view()
 
     async def choices(request: Request) -> Any:

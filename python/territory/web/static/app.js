@@ -331,8 +331,12 @@ function showPicker(cells) {
   });
 }
 
+// Agents up to this many iterations answer in the same request as your move.
+const QUICK_AGENT = 1000;
+
 function play(move) {
-  return request(async () => { await show(await api(sessionUrl("move"), { move })); });
+  const reply = view.mode === "agent" && view.strength <= QUICK_AGENT;
+  return request(async () => { await show(await api(sessionUrl("move"), { move, reply })); });
 }
 
 // --- analysis ----------------------------------------------------------------------------
