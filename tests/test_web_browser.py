@@ -310,3 +310,25 @@ def test_an_illegal_click_changes_nothing_and_says_so(server, browser):
     assert "no legal move starts at a2" in browser.find_element(By.ID, "message").text
     assert body(browser, "ply") == "1" and body(browser, "clicks") == "0"
     assert shown_history(browser) == ["a2=3"]
+
+
+def test_two_people_the_pie_swap_undo_and_saving_the_record(server, browser):
+    start(browser, server, "tabik", {"size": 3}, mode="humans")
+    click(browser, browser.find_element(By.CSS_SELECTOR, '#board .highlight[data-cell="a1"]'))
+    click(browser, browser.find_element(By.CSS_SELECTOR, '#board .highlight[data-cell="a2"]'))
+    settle(browser, "s.busy === '0' && s.ply === '1'")
+    # Seat 1 may take the pie swap: a button, not a click on the board.
+    swap = browser.find_element(By.CSS_SELECTOR, '#actions button[data-move="swap"]')
+    assert "pie rule" in swap.text
+    click(browser, swap)
+    settle(browser, "s.busy === '0' && s.ply === '2'")
+    assert browser.find_element(By.ID, "status").text.startswith("Seat 0 (white, player 1) to move")
+    browser.find_element(By.ID, "save-record").click()
+    wait(browser, 10).until(lambda d: "moves:" in d.find_element(By.ID, "record-text").get_attribute("value"))
+    state = territory.Tabik(size=3)
+    state.play("a1-a2")
+    state.play("swap")
+    assert browser.find_element(By.ID, "record-text").get_attribute("value") == state.to_record()
+    browser.find_element(By.ID, "undo").click()
+    settle(browser, "s.busy === '0' && s.ply === '1'")
+    assert shown_history(browser) == ["a1-a2"]
