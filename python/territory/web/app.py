@@ -26,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from territory import registry
+from territory.agents import Uct
 from territory.web.session import (
     MAX_ITERATIONS, STRENGTHS, Conflict, Session, SessionError, analysis_view, solve_view,
 )
@@ -136,7 +137,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         return session.view()
 
     async def agent_move(session: Session) -> None:
-        state, version, uct = session.search_job(session.strength)
+        (state, version), uct = session.snapshot(), session.agent(session.strength)
         analysis = await run_search(lambda: uct.analyse(state))
         session.apply_agent_move(version, state, analysis.best, analysis.value)
 
@@ -156,7 +157,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         iterations = (await body(request)).get("iterations", session.strength)
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
             raise ApiError(400, f"iterations must be an integer from 1 to {MAX_ITERATIONS}, got {iterations!r}")
-        state, version, uct = session.search_job(iterations)
+        (state, version), uct = session.snapshot(), session.agent(iterations)
         result = await run_search(lambda: analysis_view(state, uct.analyse(state)))
         if version == session.version:
             session.record_evaluation(len(state.history), result["to_move"], result["value"])
@@ -164,7 +165,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
 
     async def solve(request: Request) -> Any:
         session = session_of(request)
-        state, _, _ = session.search_job(1)
+        state, _ = session.snapshot()
         return await run_search(lambda: solve_view(state))
 
     async def evaluate_game(request: Request) -> Any:
@@ -176,8 +177,6 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         state, version = session.state.copy(), session.version
 
         def work() -> list[tuple[int, int, float]]:
-            from territory.agents import Uct
-
             moves = list(state.history)
             while state.history:
                 state.undo()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import secrets
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -37,10 +36,10 @@ class Conflict(SessionError):
     """The request does not fit the session's current state (e.g. not the agent's turn)."""
 
 
-def new_state(game: str, params: dict[str, Any], position: Optional[str] = None) -> Any:
+def new_state(game: Any, params: dict[str, Any], position: Optional[str] = None) -> Any:
     """A game state from a name, parameters and optionally a position string; the
     engine's ``ValueError`` (naming the parameter or the bad position) passes through."""
-    if game not in registry.GAMES:
+    if not isinstance(game, str) or game not in registry.GAMES:
         raise SessionError(f"unknown game {game!r}: one of {', '.join(registry.GAMES)}")
     if not isinstance(params, dict):
         raise SessionError("params must be an object of game parameters")
@@ -107,7 +106,6 @@ class Session:
     evaluations: dict[int, float] = field(default_factory=dict)
     #: How the last action came about, for the page ("agent played b2-b3", ...).
     note: str = ""
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     #: Bumped at every change, so that a search started earlier does not apply its move
     #: to a position that has changed meanwhile.
     version: int = 0
@@ -133,8 +131,7 @@ class Session:
         if request.get("record") is not None:
             state = record.load(_check_text("record", request["record"]))
         else:
-            game = request.get("game")
-            state = new_state(game if isinstance(game, str) else repr(game), request.get("params") or {}, request.get("position"))
+            state = new_state(request.get("game"), request.get("params") or {}, request.get("position"))
         return cls(state, mode, agent_seat, strength, seed)
 
     # --- what the page sees ---------------------------------------------------------------
@@ -247,13 +244,18 @@ class Session:
 
     # --- searches (run in a worker thread on a copy of the state) ---------------------------
 
-    def search_job(self, iterations: int) -> tuple[Any, int, Uct]:
-        """What a search needs, taken under the lock: a copy of the state, the version it
-        was taken at and the agent (seeded by the session seed and the ply)."""
+    def snapshot(self) -> tuple[Any, int]:
+        """What a search works on: a copy of the state (searched in another thread while
+        this one may change) and the version it was taken at."""
         if self.state.is_over:
             raise Conflict("the game is over")
+        return self.state.copy(), self.version
+
+    def agent(self, iterations: int) -> Uct:
+        """The UCT agent for the current position, seeded by the session's seed and the ply
+        (the same game always gets the same answers)."""
         seed = (self.seed * 1_000_003 + len(self.state.history)) % 2**64
-        return self.state.copy(), self.version, Uct(iterations=iterations, seed=seed)
+        return Uct(iterations=iterations, seed=seed)
 
     def record_evaluation(self, ply: int, to_move: int, value: float) -> None:
         self.evaluations[ply] = value if to_move == 0 else -value
