@@ -332,3 +332,16 @@ def test_two_people_the_pie_swap_undo_and_saving_the_record(server, browser):
     browser.find_element(By.ID, "undo").click()
     settle(browser, "s.busy === '0' && s.ply === '1'")
     assert shown_history(browser) == ["a1-a2"]
+
+
+def test_nume_komi_phase_choices_are_offered_off_the_board(server, browser):
+    start(browser, server, "nume", {"n": 1, "komi_phase": True}, mode="humans")
+    assert not visible_targets(browser)  # no stone before komi and sides are chosen
+    Select(browser.find_element(By.ID, "move-list")).select_by_value("komi 2.5 white")
+    browser.find_element(By.CSS_SELECTOR, "#actions button").click()
+    settle(browser, "s.busy === '0' && s.ply === '1'")
+    sides = [b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#actions button[data-move]")]
+    state = territory.Nume(n=1, komi_phase=True)
+    state.play("komi 2.5 white")
+    assert sides == state.legal_moves()
+    assert shown_history(browser) == ["komi 2.5 white"]

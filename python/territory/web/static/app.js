@@ -189,6 +189,18 @@ function renderActions() {
     box.append(note);
   }
   if (view.agent_to_move) return;
+  if (view.buttons.length > 8) {
+    // Many such moves (Nume's komi choices): a list and one button.
+    const list = document.createElement("select");
+    list.id = "move-list";
+    for (const move of view.buttons) list.add(new Option(move, move));
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Play";
+    button.addEventListener("click", () => play(list.value));
+    box.append(list, button);
+    return;
+  }
   for (const move of view.buttons) {
     const button = document.createElement("button");
     button.type = "button";
