@@ -50,6 +50,7 @@ Structure, for tests and styling (class names on the elements):
     ``highlight``  one element per highlighted cell (``data-cell``)
     ``heat``       one element per cell of a heat map (``data-cell``, ``data-weight``,
                    ``data-value``), drawn over the stones, translucent
+    ``heat-text``  the text of a heat-map cell, if given (``data-cell``)
     ``last-move``  one marker per cell of the last move (``data-cell``)
     ``label``      one text per coordinate label
 The elements are grouped in layers ``<g class="layer-...">`` (cells, center, wedges,
