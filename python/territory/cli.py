@@ -457,6 +457,9 @@ def build_parser() -> argparse.ArgumentParser:
     from territory import cli_crosscheck  # perft, vectors, crosscheck
 
     cli_crosscheck.register(commands)
+    from territory import cli_serve  # serve
+
+    cli_serve.register(commands)
     return parser
 
 

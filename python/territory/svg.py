@@ -25,6 +25,12 @@ or a ring around the stone (Nume, so that the number stays readable). A highligh
 translucent fill with an outline, drawn under stones; on Migong pieces only the outline,
 so that the wedge colours stay true.
 
+A heat map (``heat={cell: (weight, value)}``, e.g. a search's visits and values) covers
+each cell named with a translucent colour: the weight (0..1) sets how opaque, the value
+(-1..1, for the player to move) the hue, from red (-1) through grey (0) to green (+1). An
+entry ``(weight, value, text)`` also writes the text on the cell (e.g. a share of visits).
+``piece(pattern)`` draws one Migong piece on its own (a palette swatch).
+
 Coordinates (``coordinates=True``) are the letters and numbers of the cell names: on
 square boards letters below and numbers on the left; on hex boards each row's number at
 the row's west end and each letter at the south-east end of its line of constant q
@@ -42,6 +48,9 @@ Structure, for tests and styling (class names on the elements):
     ``center``     the Migong central border cell (not a ``cell``)
     ``grid``       the lines of the board (one path)
     ``highlight``  one element per highlighted cell (``data-cell``)
+    ``heat``       one element per cell of a heat map (``data-cell``, ``data-weight``,
+                   ``data-value``), drawn over the stones, translucent
+    ``heat-text``  the text of a heat-map cell, if given (``data-cell``)
     ``last-move``  one marker per cell of the last move (``data-cell``)
     ``label``      one text per coordinate label
 The elements are grouped in layers ``<g class="layer-...">`` (cells, center, wedges,
@@ -54,7 +63,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any, Union
+from typing import Any, Mapping, Tuple, Union
 from xml.sax.saxutils import escape, quoteattr
 
 from territory import geometry
@@ -83,6 +92,10 @@ HIGHLIGHT = "#38a169"
 LAST_MOVE = "#dd3399"
 #: Outline of the last-move marker, so that it shows on every colour.
 LAST_MOVE_EDGE = "#ffffff"
+#: Heat-map colours for values -1, 0 and +1 (in between: mixed linearly).
+HEAT = ("#e53e3e", "#8e9aaf", "#2f9e44")
+#: Text on heat-map cells (kept apart from the numbers written on Nume stones).
+HEAT_TEXT = "#1a365d"
 #: Tabik and Nume board (empty cells).
 BOARD = "#e9cf95"
 #: Migong empty cells.
@@ -121,13 +134,23 @@ class SvgText(str):
 # --- public entry point -------------------------------------------------------------------
 
 
-def render(state: GameState, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
+#: What ``heat=`` takes: cell name -> (weight 0..1, value -1..1).
+Heat = Mapping[str, Union[Tuple[float, float], Tuple[float, float, str]]]
+
+
+def render(
+    state: GameState, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None,
+    heat: Heat | None = None,
+) -> SvgText:
     """An SVG picture of ``state``.
 
     ``size``: width in pixels (default 480); the picture scales through its viewBox.
     ``coordinates``: draw the cell names' letters and numbers along the edges.
     ``highlight``: None, a cell name, a list of cell names, ``"legal"`` (every cell named in
     a legal move) or a ``territory.types.Group`` (its cells).
+    ``heat``: a heat map, ``{cell name: (weight, value)}`` with weight in [0, 1] and value
+    in [-1, 1], or ``(weight, value, text)`` to write a text on the cell (see the module's
+    docstring).
     The cell(s) of the last placement or stone swap in ``state.history`` get a marker.
     """
     if size is None:
@@ -142,6 +165,8 @@ def render(state: GameState, *, size: float | None = None, coordinates: bool = T
     marked = _highlight_cells(state, highlight, names)
     last = _last_move_cells(state)
     drawing = _Drawing()
+    if heat:
+        _heat_map(drawing, board, heat)
     if board.kind == "hex":
         if game == "migong":
             _draw_migong(drawing, state, board, marked, last)
@@ -154,6 +179,67 @@ def render(state: GameState, *, size: float | None = None, coordinates: bool = T
         if coordinates:
             _square_labels(drawing, board, _POINT_MARGIN if game == "nume" else 0.0)
     return SvgText(drawing.document(game, _title(state), float(size)))
+
+
+def piece(pattern: str, *, size: float = 40) -> SvgText:
+    """One Migong piece on its own, e.g. ``piece("BYBYBY")``: a hex of six triangles
+    coloured like the wedges on the board (wedge i touches the edge facing direction i)."""
+    if not isinstance(pattern, str) or len(pattern) != 6 or set(pattern) - set(_PIECE_COLORS):
+        raise ValueError(f"a piece is six letters B or Y, got {pattern!r}")
+    if isinstance(size, bool) or not isinstance(size, (int, float)) or not 0 < size < math.inf:
+        raise ValueError(f"size must be a positive number of pixels, got {size!r}")
+    drawing = _Drawing()
+    _draw_piece(drawing, "", pattern, 0.0, 0.0)
+    drawing.cover(_hexagon(0.0, 0.0))
+    return SvgText(drawing.document("migong", f"piece {pattern}", float(size)))
+
+
+def _heat_color(value: float) -> str:
+    """The heat-map colour of a value in [-1, 1] (mixing HEAT linearly)."""
+    value = min(1.0, max(-1.0, value))
+    low, high = (HEAT[0], HEAT[1]) if value < 0 else (HEAT[1], HEAT[2])
+    t = value + 1 if value < 0 else value
+    mixed = [round(int(low[i:i + 2], 16) * (1 - t) + int(high[i:i + 2], 16) * t) for i in (1, 3, 5)]
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def _heat_map(d: _Drawing, board: geometry.Board, heat: Heat) -> None:
+    names = board.by_name()
+    hexes = board.kind == "hex"
+    k = max(cell.x for cell in board.cells) + 1
+    for name, entry in heat.items():
+        if name not in names:
+            raise ValueError(f"heat: {name!r} is not a cell of this board")
+        text = entry[2] if isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[2], str) else None
+        try:
+            weight, value = (float(v) for v in (entry[:2] if text is not None else entry))
+        except (TypeError, ValueError):
+            raise ValueError(f"heat: {name!r} needs (weight, value) or (weight, value, text), got {entry!r}") from None
+        if not (0 <= weight <= 1 and -1 <= value <= 1):
+            raise ValueError(f"heat: {name!r} needs weight in [0, 1] and value in [-1, 1], got {entry!r}")
+        cell = names[name]
+        attrs = {
+            "class": "heat", "data-cell": name, "data-weight": f"{weight:.3f}", "data-value": f"{value:.3f}",
+            "fill": _heat_color(value), "fill-opacity": f"{0.2 + 0.5 * weight:.3f}",
+        }
+        if hexes:
+            x, y = _hex_center(cell.x, cell.y)
+            d.add("heat", "polygon", {"points": _points(_hexagon(x, y, scale=0.95)), **attrs})
+            font = _R * 0.55
+        else:
+            x, y = _square_center(cell, k)
+            d.add("heat", "rect", {"x": x - _SQ * 0.47, "y": y - _SQ * 0.47, "width": _SQ * 0.94, "height": _SQ * 0.94, **attrs})
+            font = _SQ * 0.24
+        if text:
+            d.add(
+                "heat", "text",
+                {
+                    "class": "heat-text", "data-cell": name, "x": x, "y": y + font * 0.36, "font-family": _FONT,
+                    "font-size": font, "font-style": "italic", "text-anchor": "middle", "fill": HEAT_TEXT,
+                    "stroke": WHITE, "stroke-width": font * 0.2, "paint-order": "stroke",
+                },
+                text,
+            )
 
 
 # --- what to mark -------------------------------------------------------------------------
@@ -235,7 +321,7 @@ def _element(tag: str, attrs: dict[str, Any], text: str | None = None) -> str:
     return f"<{head}>{escape(text)}</{tag}>"
 
 
-_LAYERS = ("cells", "center", "wedges", "borders", "grid", "highlights", "stones", "rods", "marks", "labels")
+_LAYERS = ("cells", "center", "wedges", "borders", "grid", "highlights", "stones", "rods", "heat", "marks", "labels")
 
 
 class _Drawing:
@@ -543,32 +629,36 @@ def _draw_migong(d: _Drawing, state: GameState, board: geometry.Board, marked: l
     cx, cy = _hex_center(*geometry.MIGONG_CENTER)
     d.add("center", "polygon", {"class": "center", "points": _points(_hexagon(cx, cy)), "fill": CENTER})
     pieces = state.board()["pieces"]
-    # Pieces: wedge i is the triangle (centre, corner i - 1, corner i) touching edge i.
-    for name, piece in pieces.items():
-        x, y = _hex_center(names[name].x, names[name].y)
-        for i, letter in enumerate(piece):
-            color = _PIECE_COLORS[letter]
-            triangle = [(x, y), _corner(x, y, i - 1), _corner(x, y, i)]
-            d.add(
-                "wedges",
-                "polygon",
-                {
-                    "class": "wedge",
-                    "data-cell": name,
-                    "data-wedge": i,
-                    "data-color": letter,
-                    "points": _points(triangle),
-                    "fill": color,
-                    "stroke": color,
-                    "stroke-width": 0.4,
-                    "stroke-linejoin": "round",
-                },
-            )
+    for name, pattern in pieces.items():
+        _draw_piece(d, name, pattern, *_hex_center(names[name].x, names[name].y))
     _migong_borders(d, state, board)
     _hex_highlights(d, board, marked, covered=pieces)
     for name in last:
         x, y = _hex_center(names[name].x, names[name].y)
         _last_mark(d, name, x, y, _R * 0.2)
+
+
+def _draw_piece(d: _Drawing, name: str, pattern: str, x: float, y: float) -> None:
+    """A Migong piece centred at (x, y): wedge i is the triangle (centre, corner i - 1,
+    corner i) touching edge i."""
+    for i, letter in enumerate(pattern):
+        color = _PIECE_COLORS[letter]
+        triangle = [(x, y), _corner(x, y, i - 1), _corner(x, y, i)]
+        d.add(
+            "wedges",
+            "polygon",
+            {
+                "class": "wedge",
+                "data-cell": name or None,
+                "data-wedge": i,
+                "data-color": letter,
+                "points": _points(triangle),
+                "fill": color,
+                "stroke": color,
+                "stroke-width": 0.4,
+                "stroke-linejoin": "round",
+            },
+        )
 
 
 _BORDER_WIDTH = 0.32  # thickness of a border bar, as a fraction of a hex's inner radius

@@ -1,0 +1,49 @@
+"""The ``territory serve`` command (a local web app to play and analyse, docs/web.md),
+registered by ``cli.py`` with ``register(commands)``; it follows the conventions of
+:mod:`territory.cli`."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from typing import Any
+
+from territory.cli import UsageError, add_command, integer
+
+MISSING_EXTRA = "territory serve needs the web extra: pip install 'territory-games[web]' (Starlette and uvicorn)"
+
+
+def register(commands: Any) -> None:
+    """Adds ``serve`` to ``commands`` (argparse subparsers)."""
+    parser = add_command(
+        commands, "serve", "play and analyse in the browser (a local web app)",
+        "Serves a web app to play Migong, Nume and Tabik against the UCT agent or between two\n"
+        "people at one screen, with undo, analysis (the agent's visits and values on the board,\n"
+        "the exact solver on small boards, a graph of the evaluation), records and position\n"
+        "strings. It listens on 127.0.0.1 only unless --host says otherwise. Needs the web\n"
+        "extra: pip install 'territory-games[web]'. Stop it with Ctrl-C.",
+        "  territory serve                  # then open http://127.0.0.1:8000/\n"
+        "  territory serve --port 8080\n"
+        "  territory serve --host 0.0.0.0   # reachable from other machines: trusted networks only\n",
+        run_serve,
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=integer(1, 65535), default=8000, help="port, 1..65535 (default 8000)")
+    parser.add_argument(
+        "--search-seconds", type=integer(1, 3600), default=30,
+        help="time limit of one search (agent move, analysis, solver), 1..3600 (default 30)",
+    )
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        raise UsageError(MISSING_EXTRA)
+    import uvicorn
+
+    from territory.web.app import create_app
+
+    app = create_app(search_seconds=args.search_seconds)
+    print(f"territory serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

@@ -1,0 +1,231 @@
+"""The web app behind ``territory serve`` (Starlette; docs/web.md).
+
+The page (``static/``) asks, the server asks the engine. Every request is checked: a
+malformed or illegal move, a bad parameter, record or position gets a 4xx answer with
+the engine's message (``{"error": ...}``) and the game unchanged. Each game lives in its
+own session (an unguessable id). Searches (the agent's move, analysis, the solver) run in
+worker threads on a copy of the state, with a time limit, never on the event loop; game
+states themselves are only touched on the event loop. Only the files in ``static/`` are
+served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Optional
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from territory import registry
+from territory.agents import Uct
+from territory.web.session import (
+    MAX_ITERATIONS, STRENGTHS, Conflict, Session, SessionError, analysis_view, solve_view,
+)
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Sessions kept at most; the least recently used one goes first.
+MAX_SESSIONS = 500
+#: Largest request body read (bytes): a long record fits easily.
+MAX_BODY = 1_000_000
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Starlette:
+    """The ASGI app. ``search_seconds``: the time limit of one search (agent move,
+    analysis, solver, evaluating a game); ``search_threads``: searches run at once."""
+    sessions: "OrderedDict[str, Session]" = OrderedDict()
+    searches = ThreadPoolExecutor(max_workers=search_threads, thread_name_prefix="territory-search")
+
+    def session_of(request: Request) -> Session:
+        session = sessions.get(request.path_params["sid"])
+        if session is None:
+            raise ApiError(404, "no such game (the server may have restarted): start a new one")
+        sessions.move_to_end(session.id)
+        return session
+
+    async def run_search(work: Callable[[], Any]) -> Any:
+        future = asyncio.wrap_future(searches.submit(work))
+        try:
+            return await asyncio.wait_for(future, search_seconds)
+        except asyncio.TimeoutError:
+            raise ApiError(503, f"the search took longer than {search_seconds:g} s: try fewer iterations") from None
+
+    def endpoint(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
+        """Turns errors into JSON answers: 4xx with the message, the game unchanged."""
+
+        async def wrapped(request: Request) -> Response:
+            try:
+                result = await handler(request)
+            except ApiError as error:
+                return JSONResponse({"error": str(error)}, status_code=error.status)
+            except Conflict as error:
+                return JSONResponse({"error": str(error)}, status_code=409)
+            except (ValueError, TypeError) as error:  # the engine's IllegalMoveError, RecordError, ...
+                return JSONResponse({"error": str(error), "kind": type(error).__name__}, status_code=400)
+            if isinstance(result, Response):
+                return result
+            return JSONResponse(result)
+
+        return wrapped
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > MAX_BODY:
+            raise ApiError(413, f"request too large ({len(raw)} bytes, at most {MAX_BODY})")
+        if not raw:
+            return {}
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise ApiError(400, "the request body is not JSON") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        return data
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    async def games(request: Request) -> Any:
+        return {
+            "games": {name: cls.parameters() for name, cls in registry.GAMES.items()},  # type: ignore[attr-defined]
+            "strengths": STRENGTHS,
+            "max_iterations": MAX_ITERATIONS,
+        }
+
+    async def create(request: Request) -> Any:
+        session = Session.create(await body(request))
+        sessions[session.id] = session
+        while len(sessions) > MAX_SESSIONS:
+            sessions.popitem(last=False)
+        return JSONResponse(session.view(), status_code=201)
+
+    async def show(request: Request) -> Any:
+        return session_of(request).view()
+
+    async def move(request: Request) -> Any:
+        session = session_of(request)
+        data = await body(request)
+        if "move" not in data:
+            raise ApiError(400, "the request needs a 'move'")
+        session.play(data["move"])
+        if data.get("reply") is True and session.agent_to_move():
+            # The agent answers in the same request (the page asks so for quick agents);
+            # if it cannot in time, the page sees the agent to move and asks /agent.
+            try:
+                await agent_move(session)
+            except (ApiError, Conflict):
+                pass
+        return session.view()
+
+    async def undo(request: Request) -> Any:
+        session = session_of(request)
+        session.undo()
+        return session.view()
+
+    async def agent_move(session: Session) -> None:
+        (state, version), uct = session.snapshot(), session.agent(session.strength)
+        analysis = await run_search(lambda: uct.analyse(state))
+        session.apply_agent_move(version, state, analysis.best, analysis.value)
+
+    async def agent(request: Request) -> Any:
+        session = session_of(request)
+        if not session.agent_to_move():
+            raise Conflict("it is not the agent's turn")
+        await agent_move(session)
+        return session.view()
+
+    async def choices(request: Request) -> Any:
+        session = session_of(request)
+        return {"choices": session.choices((await body(request)).get("cells"))}
+
+    async def analyse(request: Request) -> Any:
+        session = session_of(request)
+        iterations = (await body(request)).get("iterations", session.strength)
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
+            raise ApiError(400, f"iterations must be an integer from 1 to {MAX_ITERATIONS}, got {iterations!r}")
+        (state, version), uct = session.snapshot(), session.agent(iterations)
+        result = await run_search(lambda: analysis_view(state, uct.analyse(state)))
+        if version == session.version:
+            session.record_evaluation(len(state.history), result["to_move"], result["value"])
+        return {**result, "evaluations": sorted(session.evaluations.items())}
+
+    async def solve(request: Request) -> Any:
+        session = session_of(request)
+        state, _ = session.snapshot()
+        return await run_search(lambda: solve_view(state))
+
+    async def evaluate_game(request: Request) -> Any:
+        """An evaluation of every position of the game so far (for the graph)."""
+        session = session_of(request)
+        iterations = (await body(request)).get("iterations", 300)
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= 10_000:
+            raise ApiError(400, f"iterations must be an integer from 1 to 10000, got {iterations!r}")
+        state, version = session.state.copy(), session.version
+
+        def work() -> list[tuple[int, int, float]]:
+            moves = list(state.history)
+            while state.history:
+                state.undo()
+            found = []
+            for ply in range(len(moves) + 1):
+                if not state.is_over:
+                    value = Uct(iterations=iterations, seed=ply).analyse(state).value
+                    found.append((ply, state.to_move, value))
+                if ply < len(moves):
+                    state.play(moves[ply])
+            return found
+
+        for ply, to_move, value in await run_search(work):
+            if version == session.version:
+                session.record_evaluation(ply, to_move, value)
+        return {"evaluations": sorted(session.evaluations.items())}
+
+    async def record_text(request: Request) -> Any:
+        session = session_of(request)
+        name = f"{session.state.game}-{len(session.state.history)}.txt"
+        return PlainTextResponse(
+            session.state.to_record(), headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+    def route(path: str, handler: Callable[[Request], Awaitable[Any]], methods: Optional[list[str]] = None) -> Route:
+        return Route(path, endpoint(handler), methods=methods or ["GET"])
+
+    post = ["POST"]
+    app = Starlette(
+        routes=[
+            Route("/", index),
+            route("/api/games", games),
+            route("/api/sessions", create, post),
+            route("/api/sessions/{sid}", show),
+            route("/api/sessions/{sid}/move", move, post),
+            route("/api/sessions/{sid}/undo", undo, post),
+            route("/api/sessions/{sid}/agent", agent, post),
+            route("/api/sessions/{sid}/choices", choices, post),
+            route("/api/sessions/{sid}/analyse", analyse, post),
+            route("/api/sessions/{sid}/solve", solve, post),
+            route("/api/sessions/{sid}/evaluate", evaluate_game, post),
+            route("/api/sessions/{sid}/record", record_text),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        exception_handlers={HTTPException: http_error},
+    )
+    app.state.sessions = sessions
+    return app

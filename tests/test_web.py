@@ -1,0 +1,354 @@
+"""The web app's HTTP API (territory serve), through Starlette's TestClient: no browser.
+
+Every request is checked (4xx with the engine's message, the game unchanged), sessions
+are isolated, only the app's own files are served, and what the page gets (click paths,
+choices, analysis, records) agrees with the engine."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("starlette", reason="needs the web extra (starlette)")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+import territory  # noqa: E402
+from territory import svg  # noqa: E402
+from territory.web import session as session_module  # noqa: E402
+from territory.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def client():
+    with TestClient(create_app(search_seconds=20)) as c:
+        yield c
+
+
+def new(client, game="tabik", params=None, **extra):
+    answer = client.post("/api/sessions", json={"game": game, "params": {"size": 4} if params is None else params, "mode": "humans", **extra})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def post(client, view, what, body=None):
+    return client.post(f"/api/sessions/{view['id']}/{what}", json=body or {})
+
+
+# --- the page and its files ----------------------------------------------------------------
+
+
+def test_the_page_and_its_assets_are_served(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert '<script src="/static/app.js">' in page.text
+    for name in ("app.js", "style.css", "index.html"):
+        assert client.get(f"/static/{name}").status_code == 200
+    # No file comes from elsewhere: no CDN, no external URL in the assets.
+    for name in ("app.js", "style.css", "index.html"):
+        assert not re.search(r"https?://", client.get(f"/static/{name}").text)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+        "/static/..%2fapp.py",
+        "/static/%2e%2e%2f%2e%2e%2fcli.py",
+        "/static/..%5capp.py",
+        "/static//etc/passwd",
+        "/static/%2fetc%2fpasswd",
+        "/../../../../etc/passwd",
+        "/static/",
+    ],
+)
+def test_no_file_outside_the_assets_is_served(client, path):
+    answer = client.get(path)
+    assert answer.status_code in (400, 404), (path, answer.status_code)
+    assert "create_app" not in answer.text and "root:" not in answer.text and "import" not in answer.text
+
+
+def test_games_lists_each_games_parameters_from_the_engine(client):
+    games = client.get("/api/games").json()["games"]
+    assert games == {name: cls.parameters() for name, cls in territory.GAMES.items()}
+
+
+# --- checked requests ---------------------------------------------------------------------
+
+
+def test_an_illegal_move_gets_400_with_the_engines_message_and_the_game_is_unchanged(client):
+    view = new(client)
+    assert post(client, view, "move", {"move": "a1-a2"}).status_code == 200
+    before = client.get(f"/api/sessions/{view['id']}").json()
+    engine = territory.Tabik(size=4)
+    engine.play("a1-a2")
+    for bad in ("a1-b1", "a1-z9", "zz", "", "a2xa1"):
+        with pytest.raises(ValueError) as expected:
+            engine.copy().play(bad)
+        answer = post(client, view, "move", {"move": bad})
+        assert answer.status_code == 400
+        assert answer.json()["error"] == str(expected.value)
+    for malformed in ({"move": 42}, {"move": None}, {"move": ["a1"]}, {}, {"move": "x" * 300_000}):
+        answer = post(client, view, "move", malformed)
+        assert answer.status_code in (400, 413) and answer.json()["error"]
+    assert client.get(f"/api/sessions/{view['id']}").json() == before
+
+
+def test_a_body_that_is_not_a_json_object_gets_400(client):
+    view = new(client)
+    for raw in (b"not json", b"[1, 2]", b"\xff\xfe"):
+        answer = client.post(f"/api/sessions/{view['id']}/move", content=raw)
+        assert answer.status_code == 400 and answer.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "request_body, words",
+    [
+        ({"game": "chess"}, "unknown game"),
+        ({"game": "tabik", "params": {"size": 1}}, "size"),
+        ({"game": "tabik", "params": {"colour": 3}}, "colour"),
+        ({"game": "nume", "params": {"komi": 2.0}}, "komi"),
+        ({"game": "tabik", "params": [1]}, "params"),
+        ({"game": "tabik", "position": "9/9 0 w 0 -"}, "bad position"),
+        ({"game": "tabik", "mode": "robots"}, "mode"),
+        ({"game": "tabik", "strength": 0}, "strength"),
+        ({"game": "tabik", "agent_seat": 2}, "agent_seat"),
+        ({"record": "game = tabik\nmoves:\n1. a1-z9\n"}, "line 3"),
+    ],
+)
+def test_bad_new_games_get_400_saying_why(client, request_body, words):
+    answer = client.post("/api/sessions", json=request_body)
+    assert answer.status_code == 400
+    assert words in answer.json()["error"]
+
+
+def test_sessions_are_isolated_and_unknown_ones_are_404(client):
+    one, two = new(client), new(client)
+    assert one["id"] != two["id"]
+    post(client, one, "move", {"move": "b2-b3"})
+    assert client.get(f"/api/sessions/{two['id']}").json()["history"] == []
+    assert client.get(f"/api/sessions/{one['id']}").json()["history"] == ["b2-b3"]
+    assert client.get("/api/sessions/nope").status_code == 404
+    assert client.post("/api/sessions/nope/move", json={"move": "b2-b3"}).status_code == 404
+
+
+def test_two_apps_share_no_sessions():
+    with TestClient(create_app()) as a, TestClient(create_app()) as b:
+        view = new(a)
+        assert b.get(f"/api/sessions/{view['id']}").status_code == 404
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+def test_every_legal_move_is_one_click_path_and_every_path_a_legal_move(client):
+    view = new(client, params={"size": 3})
+    post(client, view, "move", {"move": "a1-a2"})
+    view = post(client, view, "move", {"move": "b2-b1"}).json()
+    state = territory.Tabik(size=3)
+    state.play("a1-a2")
+    state.play("b2-b1")
+    listed = {}
+    for path in view["paths"]:
+        if "move" in path:
+            listed.setdefault(path["move"], []).append(path["clicks"])
+    assert set(listed) | set(view["buttons"]) == set(state.legal_moves())
+    # Placements in colour order (black square first); a stone swap in either order.
+    assert listed["a3-b3"] == [["a3", "b3"]]
+    swaps = [m for m in listed if "x" in m]
+    assert swaps and all(sorted(listed[m]) == sorted([state.move_cells(m), state.move_cells(m)[::-1]]) for m in swaps)
+
+
+def test_the_pie_swap_and_a_forced_pass_are_offered_as_buttons(client):
+    view = new(client, params={"size": 2})
+    view = post(client, view, "move", {"move": "a1-b1"}).json()
+    assert view["swap_legal"] and "swap" in view["buttons"]
+    view = post(client, view, "move", {"move": "swap"}).json()
+    view = post(client, view, "move", {"move": "a2-b2"}).json()
+    assert view["forced_pass"] and view["buttons"] == ["pass"] and view["paths"] == []
+    view = post(client, view, "move", {"move": "pass"}).json()
+    view = post(client, view, "move", {"move": "pass"}).json()
+    state = territory.Tabik(size=2)
+    for move in ("a1-b1", "swap", "a2-b2", "pass", "pass"):
+        state.play(move)
+    assert view["over"] and view["winner"] == state.winner and view["scores"] == list(state.scores())
+    a, b = state.scores()
+    if a == b:
+        assert "tie-break" in view["reason"] and "last move" in view["reason"]
+    else:
+        assert "higher score wins" in view["reason"]
+
+
+def test_the_reason_names_the_score_rule_for_nume():
+    state = territory.Nume(n=1)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    reason = session_module.result_reason(state)
+    a, b = state.scores()
+    assert ("lower score wins" in reason) == (state.winner is not None and a != b)
+
+
+def test_the_agent_plays_its_seat_only(client):
+    view = client.post("/api/sessions", json={"game": "tabik", "params": {"size": 4}, "mode": "agent", "agent_seat": 0, "strength": 50}).json()
+    assert view["agent_to_move"]
+    assert post(client, view, "move", {"move": "a1-a2"}).status_code == 409
+    view = post(client, view, "agent").json()
+    assert len(view["history"]) == 1 and not view["agent_to_move"] and view["note"].startswith("agent played")
+    assert post(client, view, "agent").status_code == 409
+    # The agent's move is the engine's UCT choice with the session's seed.
+    assert view["history"][0] == territory.Uct(iterations=50, seed=0).choose(territory.Tabik(size=4))
+    assert view["evaluations"] and view["evaluations"][0][0] == 0
+
+
+def test_a_quick_agent_answers_in_the_same_request(client):
+    view = client.post("/api/sessions", json={"game": "tabik", "params": {"size": 4}, "mode": "agent", "strength": 30}).json()
+    view = post(client, view, "move", {"move": "b2-b3", "reply": True}).json()
+    state = territory.Tabik(size=4)
+    state.play("b2-b3")
+    assert view["history"] == ["b2-b3", territory.Uct(iterations=30, seed=1).choose(state)]
+    assert not view["agent_to_move"]
+
+
+def test_undo_against_the_agent_goes_back_to_the_persons_turn(client):
+    view = client.post("/api/sessions", json={"game": "tabik", "params": {"size": 4}, "mode": "agent", "agent_seat": 1, "strength": 20}).json()
+    view = post(client, view, "move", {"move": "b2-b3"}).json()
+    view = post(client, view, "agent").json()
+    assert len(view["history"]) == 2
+    view = post(client, view, "undo").json()
+    assert view["history"] == [] and view["to_move"] == 0
+    assert post(client, view, "undo").status_code == 409
+
+
+def test_nume_choices_give_each_numbers_price_from_the_engine(client):
+    view = new(client, "nume", {"n": 1})
+    choices = post(client, view, "choices", {"cells": ["a2"]}).json()["choices"]
+    assert [c["move"] for c in choices] == [f"a2={w}" for w in range(7)]
+    for choice in choices:
+        after = territory.Nume(n=1)
+        after.play(choice["move"])
+        price = next(g.price for g in after.groups() if "a2" in g.cells)
+        assert choice["detail"] == f"price {price}" and choice["label"] == choice["move"].split("=")[1]
+    assert post(client, view, "choices", {"cells": ["z9"]}).status_code == 400
+    assert post(client, view, "choices", {"cells": "a2"}).status_code == 400
+
+
+def test_migong_palette_is_exactly_the_pieces_legal_on_the_cell(client):
+    view = new(client, "migong", {})
+    state = territory.Migong()
+    for cell in ("h7", "a1" if "a1" in {c for m in state.legal_moves() for c in state.move_cells(m)} else "g1"):
+        choices = post(client, view, "choices", {"cells": [cell]}).json()["choices"]
+        legal = [m for m in state.legal_moves() if state.move_cells(m) == [cell]]
+        assert [c["move"] for c in choices] == legal
+        assert all(c["svg"].startswith("<svg") and c["label"] == c["move"].split(":")[1] for c in choices)
+
+
+# --- analysis -----------------------------------------------------------------------------
+
+
+def test_analysis_gives_a_heat_map_of_the_searchs_visits(client):
+    view = new(client)
+    result = post(client, view, "analyse", {"iterations": 500}).json()
+    analysis = territory.Uct(iterations=500, seed=0).analyse(territory.Tabik(size=4))
+    assert result["value"] == pytest.approx(analysis.value) and result["best"] == analysis.best
+    assert result["moves"][0]["visits"] == max(analysis.visits)
+    heat = re.findall(r'class="heat" data-cell="(\w+)" data-weight="([\d.]+)"', result["svg"])
+    assert heat and max(float(w) for _, w in heat) == 1.0
+    assert {c for c, _ in heat} == {c for m, v in zip(analysis.moves, analysis.visits) if v for c in territory.Tabik(size=4).move_cells(m)}
+    assert result["evaluations"] == [[0, pytest.approx(analysis.value)]]
+    assert post(client, view, "analyse", {"iterations": 0}).status_code == 400
+    assert post(client, view, "analyse", {"iterations": "many"}).status_code == 400
+
+
+def test_the_solver_answers_on_small_boards_and_says_why_not_on_large_ones(client):
+    small = new(client, params={"size": 3})
+    answer = post(client, small, "solve").json()
+    exact = territory.solve(territory.Tabik(size=3))
+    assert answer["solved"] and answer["value"] == exact.value and answer["best_moves"] == exact.best_moves
+    large = new(client, params={"size": 8})
+    answer = post(client, large, "solve").json()
+    assert not answer["solved"] and "too large" in answer["why"]
+
+
+def test_evaluating_the_game_gives_one_value_per_position(client):
+    view = new(client)
+    for move in ("a1-a2", "c3-c4"):
+        view = post(client, view, "move", {"move": move}).json()
+    values = post(client, view, "evaluate", {"iterations": 50}).json()["evaluations"]
+    assert [ply for ply, _ in values] == [0, 1, 2] and all(-1 <= v <= 1 for _, v in values)
+
+
+def test_a_search_past_the_time_limit_gets_503_and_the_game_is_unchanged():
+    with TestClient(create_app(search_seconds=0.01)) as client:
+        view = client.post("/api/sessions", json={"game": "migong", "mode": "agent", "agent_seat": 0, "strength": 20_000}).json()
+        answer = post(client, view, "agent")
+        assert answer.status_code == 503 and "longer than" in answer.json()["error"]
+        assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
+
+
+# --- records, positions -------------------------------------------------------------------
+
+
+def test_records_and_positions_round_trip(client):
+    view = new(client, "nume", {"n": 2})
+    for move in ("a3=2", "c1=4", "b3"):
+        view = post(client, view, "move", {"move": move}).json()
+    text = client.get(f"/api/sessions/{view['id']}/record").text
+    assert text == territory.load(text).to_record()
+    loaded = client.post("/api/sessions", json={"record": text, "mode": "humans"}).json()
+    assert loaded["history"] == view["history"] and loaded["position"] == view["position"]
+    reopened = client.post("/api/sessions", json={"game": "nume", "params": {"n": 2}, "position": view["position"], "mode": "humans"}).json()
+    assert reopened["position"] == view["position"] and reopened["history"] == []
+
+
+# --- pictures -----------------------------------------------------------------------------
+
+
+def test_heat_maps_and_piece_swatches_are_checked():
+    state = territory.Tabik(size=3)
+    picture = svg.render(state, heat={"a1": (1.0, 1.0), "b2": (0.0, -1.0)})
+    assert picture.count('class="heat"') == 2 and svg.HEAT[2] in picture and svg.HEAT[0] in picture
+    labelled = svg.render(state, heat={"c3": (0.5, 0.0, "42%")})
+    assert re.search(r'class="heat-text" data-cell="c3"[^>]*>42%</text>', labelled)
+    for bad in ({"z9": (1, 0)}, {"a1": (2, 0)}, {"a1": (0.5, -3)}, {"a1": "hot"}, {"a1": (1, 0, 3, 4)}):
+        with pytest.raises(ValueError):
+            svg.render(state, heat=bad)
+    swatch = svg.piece("BYBYBY")
+    assert swatch.count('class="wedge"') == 6 and "data-cell" not in swatch
+    with pytest.raises(ValueError):
+        svg.piece("BYBYB")
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+def test_serve_binds_to_loopback_unless_told(monkeypatch):
+    import uvicorn
+
+    from territory import cli
+
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+    assert cli.main(["serve"]) == 0
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8000
+    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert seen["host"] == "0.0.0.0" and seen["port"] == 8123
+
+
+def test_import_territory_does_not_import_the_web_server():
+    code = "import sys, territory, territory.cli; territory.cli.build_parser(); print(sorted(m for m in ('starlette', 'uvicorn', 'territory.web') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_the_assets_are_installed_with_the_package():
+    # CI runs the tests against the installed wheel: this checks the wheel carries them.
+    from importlib import resources
+
+    static = resources.files("territory.web") / "static"
+    for name in ("index.html", "app.js", "style.css"):
+        assert (static / name).is_file(), name
