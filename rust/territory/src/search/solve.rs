@@ -310,10 +310,10 @@ impl<G: Symmetric> Solver<'_, G> {
         beta: i8,
         depth: usize,
     ) -> Result<i8, SolveError> {
-        self.nodes += 1;
-        if self.nodes > self.max_nodes {
+        if self.nodes >= self.max_nodes {
             return Err(SolveError::NodeLimit(self.max_nodes));
         }
+        self.nodes += 1;
         if self.nodes % CHECK_EVERY == 0 {
             self.check()?;
         }
