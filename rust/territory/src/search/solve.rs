@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::result_for;
-use super::symmetry::{Feature, Symmetric, Symmetries};
+use super::symmetry::{smallest, Feature, Symmetric, Symmetries};
 
 /// The game-theoretic value of a position.
 #[derive(Clone, Debug, PartialEq)]
@@ -243,7 +243,10 @@ impl Table {
 struct Solver<'a, G: Symmetric> {
     table: Table,
     symmetries: Option<Symmetries>,
-    features: Vec<Feature>,
+    /// The keys of the position at each depth under each symmetry (depth-major), kept
+    /// up to date move by move.
+    symmetric_keys: Vec<u64>,
+    toggled: Vec<Feature>,
     /// Move lists, one per depth, reused.
     moves: Vec<Vec<G::Move>>,
     nodes: u64,
@@ -254,17 +257,41 @@ struct Solver<'a, G: Symmetric> {
 }
 
 impl<G: Symmetric> Solver<'_, G> {
-    /// The table key of the position: the smallest over the board's symmetries, and the
-    /// symmetry that gives it.
-    fn key(&mut self, game: &G) -> (u64, u8) {
+    /// The table key of the position at `depth`: the smallest over the board's
+    /// symmetries, and the symmetry that gives it.
+    fn key(&self, game: &G, depth: usize) -> (u64, u8) {
         match &self.symmetries {
             None => (game.key(), 0),
             Some(symmetries) => {
-                self.features.clear();
-                game.features(&mut self.features);
-                symmetries.canonical_key(game.turn_key(), &self.features)
+                let n = symmetries.len();
+                smallest(&self.symmetric_keys[depth * n..(depth + 1) * n])
             }
         }
+    }
+
+    /// The keys under each symmetry at `depth + 1`, after `mv` from the position at
+    /// `depth` whose turn key was `turn_before`.
+    fn update_keys(&mut self, game: &G, mv: G::Move, depth: usize, turn_before: u64) {
+        let Some(symmetries) = &self.symmetries else {
+            return;
+        };
+        let n = symmetries.len();
+        if self.symmetric_keys.len() < (depth + 2) * n {
+            self.symmetric_keys.resize((depth + 2) * n, 0);
+        }
+        self.toggled.clear();
+        game.toggled_features(mv, &mut self.toggled);
+        let (before, after) = self.symmetric_keys.split_at_mut((depth + 1) * n);
+        let after = &mut after[..n];
+        after.copy_from_slice(&before[depth * n..]);
+        symmetries.update(after, turn_before ^ game.turn_key(), &self.toggled);
+        debug_assert_eq!(after.to_vec(), {
+            let mut features = Vec::new();
+            game.features(&mut features);
+            let mut keys = vec![0; n];
+            symmetries.keys(game.turn_key(), &features, &mut keys);
+            keys
+        });
     }
 
     /// Publishes the figures, and stops on the clock or the cancel flag.
@@ -293,7 +320,15 @@ impl<G: Symmetric> Solver<'_, G> {
         depth: usize,
     ) -> Result<i8, SolveError> {
         let me = game.to_move().expect("running");
+        let turn_before = if self.symmetries.is_some() {
+            game.turn_key()
+        } else {
+            0
+        };
         game.play_unchecked(mv);
+        if game.to_move().is_some() {
+            self.update_keys(game, mv, depth, turn_before);
+        }
         let value = match game.to_move() {
             None => Ok(result_for(game, me)),
             Some(s) if s == me => self.negamax(game, alpha, beta, depth + 1),
@@ -318,7 +353,7 @@ impl<G: Symmetric> Solver<'_, G> {
             self.check()?;
         }
         let nodes_before = self.nodes;
-        let (key, symmetry) = self.key(game);
+        let (key, symmetry) = self.key(game, depth);
         let mut first = 0;
         if let Some(e) = self.table.get(key) {
             match e.bound() {
@@ -418,7 +453,8 @@ pub fn solve_with<G: Symmetric>(
     let mut solver = Solver::<G> {
         table: Table::new(limits.memory),
         symmetries: game.symmetries().filter(|s| s.len() > 1),
-        features: Vec::new(),
+        symmetric_keys: Vec::new(),
+        toggled: Vec::new(),
         moves: Vec::new(),
         nodes: 1,
         max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
@@ -440,6 +476,12 @@ fn solve_root<G: Symmetric>(
     game: &G,
 ) -> Result<Solution<G::Move>, SolveError> {
     solver.check()?;
+    if let Some(symmetries) = &solver.symmetries {
+        let mut features = Vec::new();
+        game.features(&mut features);
+        solver.symmetric_keys = vec![0; symmetries.len()];
+        symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
+    }
     let mut game = game.clone();
     let moves = game.legal_moves();
     let mut move_values = Vec::with_capacity(moves.len());

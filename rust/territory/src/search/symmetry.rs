@@ -19,7 +19,8 @@ use std::collections::HashMap;
 use crate::board::Board;
 use crate::game::Game;
 use crate::zobrist;
-use crate::{Migong, Nume, Tabik};
+use crate::board::Cell;
+use crate::{Migong, Nume, NumeMove, Tabik, TabikMove};
 
 /// One feature of a position: a slot (cell or edge) and what occupies it.
 pub type Feature = (u32, u64);
@@ -35,6 +36,11 @@ pub trait Symmetric: Game {
     /// The position's features (slots as [`Symmetries`] numbers them).
     fn features(&self, _out: &mut Vec<Feature>) {}
 
+    /// The features `mv` turned on or off, read in the position after it: the features
+    /// after `mv` are those before it, with these toggled (the solver updates its keys
+    /// from them).
+    fn toggled_features(&self, _mv: Self::Move, _out: &mut Vec<Feature>) {}
+
     /// The part of the position no board symmetry moves: side to move, pie, passes,
     /// komi state.
     fn turn_key(&self) -> u64 {
@@ -42,14 +48,13 @@ pub trait Symmetric: Game {
     }
 }
 
-/// Values per slot with a key table of their own; larger ones are hashed.
-const VALUES: usize = 64;
-
-/// The key tables of each symmetry: `keys[s][slot * VALUES + value]` is the key of
-/// `value` on the image of `slot` under symmetry `s` (identity first).
+/// The key tables of each symmetry: `keys[s][slot * values + value]` is the key of
+/// `value` on the image of `slot` under symmetry `s` (identity first); values from
+/// `values` up are hashed instead.
 pub struct Symmetries {
     keys: Vec<Vec<u64>>,
     images: Vec<Vec<u32>>,
+    values: usize,
 }
 
 fn slot_key(slot: u32, value: u64) -> u64 {
@@ -57,17 +62,51 @@ fn slot_key(slot: u32, value: u64) -> u64 {
 }
 
 impl Symmetries {
-    /// From the image of every slot under each symmetry (identity first).
-    fn new(images: Vec<Vec<u32>>) -> Symmetries {
+    /// From the image of every slot under each symmetry (identity first), with tables
+    /// for the values below `values`.
+    fn new(images: Vec<Vec<u32>>, values: usize) -> Symmetries {
         let keys = images
             .iter()
             .map(|image| {
-                (0..image.len() * VALUES)
-                    .map(|i| slot_key(image[i / VALUES], (i % VALUES) as u64))
+                (0..image.len() * values)
+                    .map(|i| slot_key(image[i / values], (i % values) as u64))
                     .collect()
             })
             .collect();
-        Symmetries { keys, images }
+        Symmetries {
+            keys,
+            images,
+            values,
+        }
+    }
+
+    /// The key of `feature` under symmetry `s`.
+    #[inline]
+    fn feature_key(&self, s: usize, (slot, value): Feature) -> u64 {
+        if (value as usize) < self.values {
+            self.keys[s][slot as usize * self.values + value as usize]
+        } else {
+            slot_key(self.images[s][slot as usize], value)
+        }
+    }
+
+    /// The position's key under each symmetry, into `out`.
+    pub fn keys(&self, turn_key: u64, features: &[Feature], out: &mut [u64]) {
+        for (s, key) in out.iter_mut().enumerate().take(self.len()) {
+            *key = features
+                .iter()
+                .fold(turn_key, |k, &f| k ^ self.feature_key(s, f));
+        }
+    }
+
+    /// The keys under each symmetry after a move: `keys` before it, updated in place by
+    /// the change of turn key and the toggled features.
+    pub fn update(&self, keys: &mut [u64], turn_change: u64, toggled: &[Feature]) {
+        for (s, key) in keys.iter_mut().enumerate().take(self.len()) {
+            *key = toggled
+                .iter()
+                .fold(*key ^ turn_change, |k, &f| k ^ self.feature_key(s, f));
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -80,21 +119,21 @@ impl Symmetries {
 
     /// The smallest key of the position over the symmetries, and the symmetry giving it.
     pub fn canonical_key(&self, turn_key: u64, features: &[Feature]) -> (u64, u8) {
-        let mut best = (u64::MAX, 0);
-        for (s, keys) in self.keys.iter().enumerate() {
-            let mut key = turn_key;
-            for &(slot, value) in features {
-                key ^= match keys.get(slot as usize * VALUES + value as usize) {
-                    Some(&k) if (value as usize) < VALUES => k,
-                    _ => slot_key(self.images[s][slot as usize], value),
-                };
-            }
-            if key < best.0 {
-                best = (key, s as u8);
-            }
-        }
-        best
+        let mut keys = vec![0; self.len()];
+        self.keys(turn_key, features, &mut keys);
+        smallest(&keys)
     }
+}
+
+/// The smallest of the keys under each symmetry, and its symmetry.
+pub fn smallest(keys: &[u64]) -> (u64, u8) {
+    let mut best = (u64::MAX, 0);
+    for (s, &key) in keys.iter().enumerate() {
+        if key < best.0 {
+            best = (key, s as u8);
+        }
+    }
+    best
 }
 
 /// The permutations of the cells of a board that map it onto itself and keep
@@ -181,7 +220,7 @@ impl Symmetric for Tabik {
                 image
             })
             .collect();
-        Some(Symmetries::new(images))
+        Some(Symmetries::new(images, 2))
     }
 
     fn features(&self, out: &mut Vec<Feature>) {
@@ -191,6 +230,31 @@ impl Symmetric for Tabik {
         out.extend(white.iter().map(|i| (i as u32, 1)));
         out.extend(east.iter().map(|i| (n + i as u32, 0)));
         out.extend(north.iter().map(|i| (2 * n + i as u32, 0)));
+    }
+
+    /// A placement adds two stones and a rod; a stone swap changes the colour of two
+    /// stones (each loses one colour and gains the other) and adds a rod.
+    fn toggled_features(&self, mv: TabikMove, out: &mut Vec<Feature>) {
+        let n = self.geometry().len();
+        let rod = |a: Cell, b: Cell| {
+            let (low, high) = (usize::from(a.min(b)), usize::from(a.max(b)));
+            (if high == low + 1 { n + low } else { 2 * n + low }) as u32
+        };
+        match mv {
+            TabikMove::Place { black, white } => out.extend([
+                (u32::from(black), 0),
+                (u32::from(white), 1),
+                (rod(black, white), 0),
+            ]),
+            TabikMove::StoneSwap { first, second } => out.extend([
+                (u32::from(first), 0),
+                (u32::from(first), 1),
+                (u32::from(second), 0),
+                (u32::from(second), 1),
+                (rod(first, second), 0),
+            ]),
+            TabikMove::Swap | TabikMove::Pass => {}
+        }
     }
 
     fn turn_key(&self) -> u64 {
@@ -206,7 +270,8 @@ impl Symmetric for Nume {
         } else {
             square_symmetries(board)
         };
-        Some(Symmetries::new(images))
+        // Stone values: 2 * (number + 1) + colour, the numbers listed are 0..=cells.
+        Some(Symmetries::new(images, 2 * board.len() + 4))
     }
 
     /// A stone's value: 2 * (its number + 1) + colour, 0 + colour for no number.
@@ -217,6 +282,17 @@ impl Symmetric for Nume {
                 let number = u64::from(numbers[i].wrapping_add(1));
                 (i as u32, 2 * number + color as u64)
             }));
+        }
+    }
+
+    /// A placement adds its stone; the komi-phase moves change no stone.
+    fn toggled_features(&self, mv: NumeMove, out: &mut Vec<Feature>) {
+        if let NumeMove::Place { cell, .. } = mv {
+            let (stones, numbers) = self.stones_and_numbers();
+            let i = usize::from(cell);
+            let color = u64::from(stones[1].contains(i));
+            let number = u64::from(numbers[i].wrapping_add(1));
+            out.push((u32::from(cell), 2 * number + color));
         }
     }
 
