@@ -240,6 +240,35 @@ impl Table {
     }
 }
 
+/// The swaps that ordered a move list (at most three), to find a move's index in the
+/// list as generated.
+#[derive(Default)]
+struct Swaps {
+    done: [(usize, usize); 3],
+    count: usize,
+}
+
+impl Swaps {
+    fn swap<M>(&mut self, moves: &mut [M], a: usize, b: usize) {
+        if a != b {
+            moves.swap(a, b);
+            self.done[self.count] = (a, b);
+            self.count += 1;
+        }
+    }
+
+    fn original_index(&self, mut i: usize) -> usize {
+        for &(a, b) in self.done[..self.count].iter().rev() {
+            if i == a {
+                i = b;
+            } else if i == b {
+                i = a;
+            }
+        }
+        i
+    }
+}
+
 struct Solver<'a, G: Symmetric> {
     table: Table,
     symmetries: Option<Symmetries>,
@@ -249,6 +278,8 @@ struct Solver<'a, G: Symmetric> {
     toggled: Vec<Feature>,
     /// Move lists, one per depth, reused.
     moves: Vec<Vec<G::Move>>,
+    /// The last two moves that cut the search off, per depth (tried early).
+    killers: Vec<[Option<G::Move>; 2]>,
     nodes: u64,
     max_nodes: u64,
     peak_bytes: u64,
@@ -338,6 +369,34 @@ impl<G: Symmetric> Solver<'_, G> {
         value
     }
 
+    /// Puts the table's best move first, then this depth's killer moves (those that
+    /// last cut the search off here), in the order tried.
+    fn order(&self, moves: &mut [G::Move], first: Option<usize>, depth: usize) -> Swaps {
+        let mut swaps = Swaps::default();
+        let mut next = 0;
+        if let Some(first) = first.filter(|&f| f < moves.len()) {
+            swaps.swap(moves, 0, first);
+            next = 1;
+        }
+        for killer in self.killers.get(depth).into_iter().flatten().flatten() {
+            if let Some(at) = moves[next..].iter().position(|m| m == killer) {
+                swaps.swap(moves, next, next + at);
+                next += 1;
+            }
+        }
+        swaps
+    }
+
+    fn remember_killer(&mut self, mv: G::Move, depth: usize) {
+        if self.killers.len() <= depth {
+            self.killers.resize(depth + 1, [None; 2]);
+        }
+        let killers = &mut self.killers[depth];
+        if killers[0] != Some(mv) {
+            *killers = [Some(mv), killers[0]];
+        }
+    }
+
     fn negamax(
         &mut self,
         game: &mut G,
@@ -354,7 +413,7 @@ impl<G: Symmetric> Solver<'_, G> {
         }
         let nodes_before = self.nodes;
         let (key, symmetry) = self.key(game, depth);
-        let mut first = 0;
+        let mut first = None;
         if let Some(e) = self.table.get(key) {
             match e.bound() {
                 Bound::Exact => return Ok(e.value),
@@ -363,7 +422,7 @@ impl<G: Symmetric> Solver<'_, G> {
                 _ => {}
             }
             if e.symmetry() == symmetry {
-                first = e.best as usize;
+                first = Some(e.best as usize);
             }
         }
         if self.moves.len() <= depth {
@@ -372,9 +431,7 @@ impl<G: Symmetric> Solver<'_, G> {
         let mut moves = std::mem::take(&mut self.moves[depth]);
         moves.clear();
         game.legal_moves_into(&mut moves);
-        if first < moves.len() {
-            moves.swap(0, first);
-        }
+        let order = self.order(&mut moves, first, depth);
         let alpha0 = alpha;
         let (mut best, mut best_i) = (-2, 0);
         let mut outcome = Ok(());
@@ -391,15 +448,11 @@ impl<G: Symmetric> Solver<'_, G> {
             }
             alpha = alpha.max(v);
             if alpha >= beta {
+                self.remember_killer(mv, depth);
                 break;
             }
         }
-        // The best move's index in the unswapped list.
-        let best_i = match best_i {
-            0 => first,
-            i if i == first => 0,
-            i => i,
-        };
+        let best_i = order.original_index(best_i);
         self.moves[depth] = moves;
         outcome?;
         let bound = if best <= alpha0 {
@@ -456,6 +509,7 @@ pub fn solve_with<G: Symmetric>(
         symmetric_keys: Vec::new(),
         toggled: Vec::new(),
         moves: Vec::new(),
+        killers: Vec::new(),
         nodes: 1,
         max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
         peak_bytes: 0,
