@@ -201,11 +201,21 @@ fn solve(
             )),
             Err(e @ SolveError::NodeLimit(_)) => {
                 let (nodes, bytes, seconds) = searched();
-                Err(NodeLimitError::new_err((e.to_string(), nodes, bytes, seconds)))
+                Err(NodeLimitError::new_err((
+                    e.to_string(),
+                    nodes,
+                    bytes,
+                    seconds,
+                )))
             }
             Err(e @ SolveError::TimeLimit(_)) => {
                 let (nodes, bytes, seconds) = searched();
-                Err(TimeLimitError::new_err((e.to_string(), nodes, bytes, seconds)))
+                Err(TimeLimitError::new_err((
+                    e.to_string(),
+                    nodes,
+                    bytes,
+                    seconds,
+                )))
             }
             // Only a signal (already raised above) or the progress callback cancels.
             Err(e @ SolveError::Cancelled) => Err(PyRuntimeError::new_err(e.to_string())),

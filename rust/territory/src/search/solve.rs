@@ -332,7 +332,11 @@ impl<G: Symmetric> Solver<'_, G> {
             p.nodes.store(self.nodes, Ordering::Relaxed);
             p.table_bytes.store(self.table.bytes(), Ordering::Relaxed);
         }
-        if self.limits.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if self
+            .limits
+            .cancel
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
             return Err(SolveError::Cancelled);
         }
         match self.limits.time_limit {

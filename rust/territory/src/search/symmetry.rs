@@ -17,9 +17,9 @@
 use std::collections::HashMap;
 
 use crate::board::Board;
+use crate::board::Cell;
 use crate::game::Game;
 use crate::zobrist;
-use crate::board::Cell;
 use crate::{Migong, Nume, NumeMove, Tabik, TabikMove};
 
 /// One feature of a position: a slot (cell or edge) and what occupies it.
@@ -139,7 +139,8 @@ pub fn smallest(keys: &[u64]) -> (u64, u8) {
 /// The permutations of the cells of a board that map it onto itself and keep
 /// adjacency, among the candidate maps of a cell's position (identity first).
 fn cell_symmetries(board: &Board, maps: &[&dyn Fn((i32, i32)) -> (i32, i32)]) -> Vec<Vec<u32>> {
-    let index: HashMap<(i32, i32), usize> = (0..board.len()).map(|i| (board.position(i), i)).collect();
+    let index: HashMap<(i32, i32), usize> =
+        (0..board.len()).map(|i| (board.position(i), i)).collect();
     let mut found = Vec::new();
     'map: for map in maps {
         let mut image = Vec::with_capacity(board.len());
@@ -165,7 +166,10 @@ fn cell_symmetries(board: &Board, maps: &[&dyn Fn((i32, i32)) -> (i32, i32)]) ->
 
 /// The eight symmetries of a k x k square board of (column, row) positions.
 fn square_symmetries(board: &Board) -> Vec<Vec<u32>> {
-    let m = (0..board.len()).map(|i| board.position(i).0).max().unwrap_or(0);
+    let m = (0..board.len())
+        .map(|i| board.position(i).0)
+        .max()
+        .unwrap_or(0);
     let maps: [&dyn Fn((i32, i32)) -> (i32, i32); 8] = [
         &|(c, r)| (c, r),
         &|(c, r)| (m - c, r),
@@ -212,7 +216,11 @@ impl Symmetric for Tabik {
                 let edge = |a: usize, b: usize| {
                     let (a, b) = (cells[a] as usize, cells[b] as usize);
                     let (low, high) = (a.min(b), a.max(b));
-                    (if high == low + 1 { n + low } else { 2 * n + low }) as u32
+                    (if high == low + 1 {
+                        n + low
+                    } else {
+                        2 * n + low
+                    }) as u32
                 };
                 let mut image = cells.clone();
                 image.extend((0..n).map(|i| if i % k + 1 < k { edge(i, i + 1) } else { 0 }));
@@ -238,7 +246,11 @@ impl Symmetric for Tabik {
         let n = self.geometry().len();
         let rod = |a: Cell, b: Cell| {
             let (low, high) = (usize::from(a.min(b)), usize::from(a.max(b)));
-            (if high == low + 1 { n + low } else { 2 * n + low }) as u32
+            (if high == low + 1 {
+                n + low
+            } else {
+                2 * n + low
+            }) as u32
         };
         match mv {
             TabikMove::Place { black, white } => out.extend([

@@ -92,7 +92,11 @@ fn solver_agrees_with_minimax_when_the_same_seat_moves_twice() {
     g.play_str("komi 0.5 black").unwrap();
     let me = g.to_move();
     g.play_str("side black").unwrap();
-    assert_eq!(g.to_move(), me, "seat 1 took Black and places the first stone");
+    assert_eq!(
+        g.to_move(),
+        me,
+        "seat 1 took Black and places the first stone"
+    );
     let n = agrees_with_minimax(start);
     assert!(n > 1000, "{n}");
 }
@@ -131,7 +135,11 @@ fn symmetries_of_each_board() {
 /// position up to symmetry, the others are not) get different keys.
 #[test]
 fn canonical_keys_identify_symmetric_positions() {
-    let t = Tabik::new(TabikConfig { size: 4, pie: false }).unwrap();
+    let t = Tabik::new(TabikConfig {
+        size: 4,
+        pie: false,
+    })
+    .unwrap();
     let symmetries = t.symmetries().unwrap();
     let key = |moves: &[&str]| {
         let mut g = t.clone();
@@ -142,7 +150,9 @@ fn canonical_keys_identify_symmetric_positions() {
         g.features(&mut features);
         symmetries.canonical_key(g.turn_key(), &features).0
     };
-    let edge_middle = ["b1-c1", "c1-b1", "b4-c4", "c4-b4", "a2-a3", "a3-a2", "d2-d3", "d3-d2"];
+    let edge_middle = [
+        "b1-c1", "c1-b1", "b4-c4", "c4-b4", "a2-a3", "a3-a2", "d2-d3", "d3-d2",
+    ];
     let first = key(&[edge_middle[0]]);
     for m in edge_middle {
         assert_eq!(key(&[m]), first, "{m}");
