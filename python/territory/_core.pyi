@@ -242,8 +242,12 @@ def uct_analyse(
     state: GameState, iterations: int, c: float, seed: int, threads: int
 ) -> tuple[list[str], list[int], list[float], float]: ...
 def solve(
-    state: GameState, max_nodes: Optional[int] = None
-) -> tuple[int, list[str], list[tuple[str, int]], int]: ...
+    state: GameState,
+    max_nodes: Optional[int] = None,
+    memory: Optional[int] = None,
+    time_limit: Optional[float] = None,
+    progress: Optional[Any] = None,
+) -> tuple[int, list[str], list[tuple[str, int]], int, int]: ...
 def run_match(
     state: GameState,
     agents: tuple[tuple[Any, ...], tuple[Any, ...]],

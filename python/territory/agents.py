@@ -35,7 +35,9 @@ from territory.registry import GAMES, game_names, is_native
 
 __all__ = [
     "AgentError",
+    "SolveLimitError",
     "NodeLimitError",
+    "TimeLimitError",
     "RandomAgent",
     "Uct",
     "Analysis",
@@ -53,8 +55,25 @@ __all__ = [
 MATCH_FIELDS = FIELDS + ("agent_winner", "seats_swapped")
 
 
-class NodeLimitError(RuntimeError):
+class SolveLimitError(RuntimeError):
+    """``solve`` stopped at a limit before solving the position. ``nodes`` (positions
+    searched), ``table_bytes`` (transposition table memory) and ``seconds`` tell how far
+    it got."""
+
+    def __init__(self, message: str, nodes: int = 0, table_bytes: int = 0, seconds: float = 0.0) -> None:
+        super().__init__(message)
+        self.nodes, self.table_bytes, self.seconds = nodes, table_bytes, seconds
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class NodeLimitError(SolveLimitError):
     """``solve`` visited more positions than its ``max_nodes`` allowed."""
+
+
+class TimeLimitError(SolveLimitError):
+    """``solve`` ran longer than its ``time_limit``."""
 
 
 class AgentError(RuntimeError):
@@ -426,22 +445,58 @@ class Solution:
     """The exact value of a position: ``value`` +1 (win), 0 (draw), -1 (loss) for the
     player to move with perfect play by both; ``best_moves`` every move achieving it;
     ``move_values`` each legal move with its value (for the player to move); ``nodes``
-    the positions searched."""
+    the positions searched; ``table_bytes`` the transposition table's memory at its
+    largest."""
 
     value: int
     best_moves: list[str]
     move_values: dict[str, int] = field(default_factory=dict)
     nodes: int = 0
+    table_bytes: int = 0
 
 
-def solve(state: Any, max_nodes: Optional[int] = None) -> Solution:
-    """Solves ``state`` exactly by negamax with alpha-beta and a transposition table
-    (GIL released). Raises ``NodeLimitError`` past ``max_nodes`` positions, and
-    ``ValueError`` if the game is over. Feasible on small boards only (docs/solved.md)."""
+#: The smallest table budget ``solve`` accepts (bytes).
+MIN_SOLVE_MEMORY = 2**20
+
+
+def default_solve_memory() -> int:
+    """Half of the memory available now (``MemAvailable`` on Linux; 1 GiB where it cannot
+    be read): the default table budget of ``solve``."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return max(MIN_SOLVE_MEMORY, int(line.split()[1]) * 1024 // 2)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 2**30
+
+
+def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] = None,
+          time_limit: Optional[float] = None, progress: Optional[Callable[[int, int, float], Any]] = None) -> Solution:
+    """Solves ``state`` exactly by negamax with alpha-beta and a transposition table keyed
+    up to the board's symmetries (docs/search.md), on a worker thread with the GIL
+    released. Feasible on small boards only (docs/solved.md).
+
+    ``memory`` bounds the table in bytes (default: half of the available memory,
+    ``default_solve_memory()``); a search that outgrows it goes on, replacing the
+    entries worth least (it only repeats work). ``time_limit`` (seconds) and
+    ``max_nodes`` (positions) stop it with ``TimeLimitError`` / ``NodeLimitError``
+    (both ``SolveLimitError``, carrying ``nodes``, ``table_bytes`` and ``seconds``).
+    Ctrl-C stops it within a fraction of a second with ``KeyboardInterrupt``.
+    ``progress(nodes, table_bytes, seconds)`` is called about once a second while it
+    runs. Raises ``ValueError`` if the game is over."""
     if max_nodes is not None:
         max_nodes = check_int("max_nodes", max_nodes, 1, 2**63)
+    memory = default_solve_memory() if memory is None else check_int("memory", memory, MIN_SOLVE_MEMORY, 2**62)
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < 1e12:
+            raise ValueError(f"time_limit must be a number of seconds > 0, or None for no limit, got {time_limit!r}")
+        time_limit = float(time_limit)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be callable, got {type(progress).__name__}")
     if not is_native(state):
         names = ", ".join(f"territory.{cls.__name__}" for cls in GAMES.values())
         raise ValueError(f"solve needs a native game state ({names}), got {type(state).__name__}")
-    value, best, move_values, nodes = _core.solve(state, max_nodes)
-    return Solution(value, best, dict(move_values), nodes)
+    value, best, move_values, nodes, table_bytes = _core.solve(state, max_nodes, memory, time_limit, progress)
+    return Solution(value, best, dict(move_values), nodes, table_bytes)

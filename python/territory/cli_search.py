@@ -43,16 +43,58 @@ def register(commands: Any) -> None:
         commands, "solve", "solve a small position exactly (value and best moves)",
         "Solves the start position (or the position at the end of a game record) by negamax\n"
         "with alpha-beta and a transposition table, and prints its value for the player to\n"
-        "move with perfect play, the best moves and every move's value (docs/solved.md).",
+        "move with perfect play, the best moves and every move's value (docs/solved.md).\n"
+        "The table stays within --memory (a search that outgrows it goes on, slower);\n"
+        "Ctrl-C stops the search (exit status 130).",
         "  territory solve tabik --size 3\n"
         "  territory solve nume --square 2 --komi none\n"
-        "  territory solve tabik --record game.txt --max-nodes 1000000\n",
+        "  territory solve tabik --record game.txt --max-nodes 1000000\n"
+        "  territory solve tabik --size 4 --memory 2G --time-limit 600 --progress\n",
         run_solve,
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
-    parser.add_argument("--record", metavar="FILE", help="solve the position at the end of this game record")
+    parser.add_argument("--record", metavar="FILE",
+                        help="solve the position at the end of this game record (game options, if given, must match it)")
     parser.add_argument("--max-nodes", type=integer(1), help="give up after this many positions (default: no limit)")
+    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="give up after this many seconds (default: no limit)")
+    parser.add_argument("--memory", type=memory_size, metavar="SIZE",
+                        help="memory for the transposition table: bytes, or with a unit, e.g. 500M, 4G "
+                        "(default: half of the available memory)")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="positions searched, table memory and time on stderr every second "
+                        "(default: when stderr is a terminal)")
     cli.add_game_options(parser)
+
+
+UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def memory_size(text: str) -> int:
+    """An argparse type: a memory size such as 4G, 500M, 1.5G or 1048576 (bytes)."""
+    shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
+    number, unit = text.strip().upper().rstrip("B"), ""
+    if number[-1:] in UNITS:
+        number, unit = number[:-1], number[-1]
+    try:
+        size = float(number) * UNITS[unit] if len(text) <= 30 else math.nan
+    except ValueError:
+        size = math.nan
+    low = agents_module.MIN_SOLVE_MEMORY
+    if not low <= size <= 2**62:
+        raise argparse.ArgumentTypeError(f"must be a size from 1M to 4096P (bytes, or with a unit K, M, G, T), got {shown}")
+    return int(size)
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a number of seconds > 0."""
+    shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
+    try:
+        value = float(text) if len(text) <= 30 else math.nan
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1e12:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {shown}")
+    return value
 
 
 def _fmt_elo(value: float) -> str:
@@ -119,25 +161,81 @@ def _scale_out(args: argparse.Namespace) -> Any:
         raise UsageError(str(error)) from None
 
 
-def run_solve(args: argparse.Namespace) -> int:
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:,.0f} MB" if size >= 2**20 else f"{size / 2**10:,.0f} KB"
+
+
+class SolveProgress:
+    """The solver's progress on stderr: one line rewritten every second on a terminal,
+    a line every 10 seconds otherwise. Remembers the last figures for messages."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled, self.tty = enabled, sys.stderr.isatty()
+        self.figures: tuple[int, int, float] | None = None
+        self.shown = False
+
+    def __call__(self, nodes: int, table_bytes: int, seconds: float) -> None:
+        self.figures = (nodes, table_bytes, seconds)
+        if not self.enabled or (not self.tty and round(seconds) % 10 != 0):
+            return
+        line = f"  searched {nodes:,} positions, table {_megabytes(table_bytes)}, {seconds:,.0f} s"
+        sys.stderr.write(f"\r{line}\033[K" if self.tty else line + "\n")
+        sys.stderr.flush()
+        self.shown = self.tty
+
+    def clear(self) -> None:
+        """Ends the rewritten line, before anything else is printed."""
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
+
+    def searched(self) -> str:
+        if self.figures is None:
+            return ""
+        nodes, table_bytes, _ = self.figures
+        return f", {nodes:,} positions searched, table {_megabytes(table_bytes)}"
+
+
+def _position_to_solve(args: argparse.Namespace) -> Any:
     from territory.playouts import new_game
 
     params = cli.game_params(args, args.game)
-    if args.record:
-        if params:
-            raise UsageError("game options come from the record: give either --record or game options")
-        state = cli.read_record(args.record)
-        if state.game != args.game:
-            raise UsageError(f"{args.record} is a {state.game} record, not {args.game}")
-    else:
-        state = new_game(args.game, **params)
+    if not args.record:
+        return new_game(args.game, **params)
+    state = cli.read_record(args.record)
+    if state.game != args.game:
+        raise UsageError(f"{args.record} is a {state.game} record, not {args.game}")
+    for name, value in params.items():
+        if state.params.get(name) != value:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} {cli.record.format_value(value)} disagrees with {args.record}, "
+                             f"whose {name} is {cli.record.format_value(state.params.get(name))} "
+                             "(game options come from the record)")
+    return state
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    state = _position_to_solve(args)
     if state.is_over:
         raise UsageError("the game is over: nothing to solve")
+    progress = SolveProgress(sys.stderr.isatty() if args.progress is None else args.progress)
     began = time.perf_counter()
     try:
-        solution = agents_module.solve(state, max_nodes=args.max_nodes)
-    except agents_module.NodeLimitError as error:
-        raise UsageError(str(error)) from None
+        solution = agents_module.solve(state, max_nodes=args.max_nodes, memory=args.memory,
+                                       time_limit=args.time_limit, progress=progress)
+    except agents_module.SolveLimitError as error:
+        progress.clear()
+        limit = (f"--time-limit {args.time_limit:g} s" if isinstance(error, agents_module.TimeLimitError)
+                 else f"--max-nodes {args.max_nodes:,}")
+        raise UsageError(f"not solved within {limit}: {error.nodes:,} positions searched in {error.seconds:.1f} s, "
+                         f"table {_megabytes(error.table_bytes)}") from None
+    except KeyboardInterrupt:
+        progress.clear()
+        print(f"{args.parser.prog}: interrupted after {time.perf_counter() - began:.1f} s{progress.searched()}; "
+              "nothing solved", file=sys.stderr)
+        return 130
+    progress.clear()
     seconds = time.perf_counter() - began
     shown = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
     after = f"after {len(state.history)} actions" if state.history else "at the start"
@@ -145,7 +243,7 @@ def run_solve(args: argparse.Namespace) -> int:
     print(f"{args.game} ({shown}), {after}: seat {seat} ({state.color_of(seat)}) to move")
     print(f"  value       {solution.value:+d} ({VALUE_WORDS[solution.value]} for seat {seat} with perfect play)")
     print(f"  best moves  {' '.join(solution.best_moves)}  ({len(solution.best_moves)} of {len(solution.move_values)})")
-    print(f"  positions   {solution.nodes:,} in {seconds:.2f} s")
+    print(f"  positions   {solution.nodes:,} in {seconds:.2f} s, table {_megabytes(solution.table_bytes)}")
     for value in (1, 0, -1):
         moves = [m for m, v in solution.move_values.items() if v == value]
         if moves:

@@ -1,17 +1,21 @@
 //! Bindings of the engine's search: position keys, UCT analysis, the exact solver and
 //! matches between native agents. The GIL is released while the engine works.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::arena::{self, Agent, MatchGame};
-use territory::search::{self, SolveError, UctConfig};
+use territory::search::{self, SolveError, SolveLimits, SolveProgress, UctConfig};
 use territory::Game;
 
 use crate::playouts::{with_native_game, MAX_THREADS};
 
 pyo3::import_exception!(territory.agents, NodeLimitError);
+pyo3::import_exception!(territory.agents, TimeLimitError);
 
 /// Checks a required `threads` argument (a search runs on at least one thread).
 fn check_search_threads(threads: usize) -> PyResult<()> {
@@ -79,17 +83,109 @@ fn uct_analyse(
     })
 }
 
-/// Solves `state`: (value, best moves, [(move, value)], nodes).
+/// How often a search run by [`run_interruptible`] looks for signals.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a worker thread with the GIL released, while this thread looks for
+/// signals every [`SIGNAL_POLL`] and calls `tick` about once a second. A signal whose
+/// handler raises (Ctrl-C: `KeyboardInterrupt`), or an error from `tick`, sets `cancel`
+/// (which `work` must watch), waits for `work` to stop and is returned.
+fn run_interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+    mut tick: impl FnMut(Python<'_>) -> PyResult<()>,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (done, finished) = std::sync::mpsc::channel();
+        // Only this thread receives; the mutex makes the receiver shareable with `detach`.
+        let finished = std::sync::Mutex::new(finished);
+        // Named, so that tests (and `top -H`) can see when the search runs.
+        let worker = std::thread::Builder::new()
+            .name("search-worker".into())
+            .spawn_scoped(scope, move || {
+                let value = work();
+                let _ = done.send(());
+                value
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
+        let mut stop = Ok(());
+        let mut next_tick = Instant::now() + Duration::from_secs(1);
+        while py
+            .detach(|| {
+                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
+                finished.recv_timeout(SIGNAL_POLL)
+            })
+            .is_err()
+        {
+            if stop.is_ok() {
+                stop = py.check_signals();
+                if stop.is_ok() && Instant::now() >= next_tick {
+                    next_tick += Duration::from_secs(1);
+                    stop = tick(py);
+                }
+                if stop.is_err() {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        let value = worker
+            .join()
+            .map_err(|_| PyRuntimeError::new_err("the search thread panicked"))?;
+        stop.map(|()| value)
+    })
+}
+
+/// Solves `state`: (value, best moves, [(move, value)], nodes, table bytes). Stops with
+/// `NodeLimitError` or `TimeLimitError` (args: message, nodes, table bytes, seconds)
+/// and on Ctrl-C; calls `progress(nodes, table_bytes, seconds)` about once a second.
 #[pyfunction]
-#[pyo3(signature = (state, max_nodes = None))]
+#[pyo3(signature = (state, max_nodes = None, memory = None, time_limit = None, progress = None))]
 #[allow(clippy::type_complexity)]
 fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
     max_nodes: Option<u64>,
-) -> PyResult<(i8, Vec<String>, Vec<(String, i8)>, u64)> {
+    memory: Option<u64>,
+    time_limit: Option<f64>,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<(i8, Vec<String>, Vec<(String, i8)>, u64, u64)> {
+    let time_limit = match time_limit {
+        Some(t) if t.is_finite() && t > 0.0 && t < 1e12 => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "time_limit must be a number of seconds > 0, or None for no limit, got {t}"
+            )))
+        }
+        None => None,
+    };
+    let (cancel, figures) = (AtomicBool::new(false), SolveProgress::default());
+    let limits = SolveLimits {
+        max_nodes,
+        time_limit,
+        memory: memory.unwrap_or(search::solve::DEFAULT_MEMORY),
+        cancel: Some(&cancel),
+        progress: Some(&figures),
+    };
+    let began = Instant::now();
+    let searched = || {
+        (
+            figures.nodes.load(Ordering::Relaxed),
+            figures.table_bytes.load(Ordering::Relaxed),
+            began.elapsed().as_secs_f64(),
+        )
+    };
     with_native_game!(state, |_Class, game| {
-        match py.detach(|| search::solve(&game, max_nodes)) {
+        let result = run_interruptible(
+            py,
+            &cancel,
+            || search::solve_with(&game, &limits),
+            |_py| match &progress {
+                Some(callback) => callback.call1(searched()).map(drop),
+                None => Ok(()),
+            },
+        )?;
+        match result {
             Ok(s) => Ok((
                 s.value,
                 s.best_moves
@@ -101,8 +197,28 @@ fn solve(
                     .map(|&(m, v)| (game.move_text(m).to_string(), v))
                     .collect(),
                 s.nodes,
+                s.table_bytes,
             )),
-            Err(e @ SolveError::NodeLimit(_)) => Err(NodeLimitError::new_err(e.to_string())),
+            Err(e @ SolveError::NodeLimit(_)) => {
+                let (nodes, bytes, seconds) = searched();
+                Err(NodeLimitError::new_err((
+                    e.to_string(),
+                    nodes,
+                    bytes,
+                    seconds,
+                )))
+            }
+            Err(e @ SolveError::TimeLimit(_)) => {
+                let (nodes, bytes, seconds) = searched();
+                Err(TimeLimitError::new_err((
+                    e.to_string(),
+                    nodes,
+                    bytes,
+                    seconds,
+                )))
+            }
+            // Only a signal (already raised above) or the progress callback cancels.
+            Err(e @ SolveError::Cancelled) => Err(PyRuntimeError::new_err(e.to_string())),
             Err(e @ SolveError::GameOver) => Err(PyValueError::new_err(e.to_string())),
         }
     })

@@ -445,9 +445,15 @@ impl Nume {
 
     /// The XOR of the keys of the stones on the board (kept, or recomputed after a
     /// random playout).
-    fn board_key(&self) -> u64 {
+    pub(crate) fn board_key(&self) -> u64 {
         self.board_key
             .unwrap_or_else(|| self.board_key_from_scratch())
+    }
+
+    /// The stones by colour and the number on each cell (`u32::MAX`: none), for the
+    /// solver's symmetric keys.
+    pub(crate) fn stones_and_numbers(&self) -> (&[Bits; 2], &[u32; 256]) {
+        (&self.stones, &self.numbers)
     }
 
     fn n_cells(&self) -> usize {

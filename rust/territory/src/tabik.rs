@@ -191,12 +191,12 @@ impl Tabik {
     }
 
     /// Stones by colour: [black, white].
-    fn stone_sets(&self) -> [Bits; 2] {
+    pub(crate) fn stone_sets(&self) -> [Bits; 2] {
         with_sets!(&self.sets, s => s.stones.map(CellSet::to_bits))
     }
 
     /// Rods across east edges and north edges, at each edge's first square.
-    fn rod_sets(&self) -> [Bits; 2] {
+    pub(crate) fn rod_sets(&self) -> [Bits; 2] {
         with_sets!(&self.sets, s => s.rods.map(CellSet::to_bits))
     }
 
@@ -363,7 +363,7 @@ impl Tabik {
 
     /// The XOR of the keys of the stones and rods on the board (kept, or recomputed
     /// after a random playout).
-    fn board_key(&self) -> u64 {
+    pub(crate) fn board_key(&self) -> u64 {
         self.board_key
             .unwrap_or_else(|| self.board_key_from_scratch())
     }

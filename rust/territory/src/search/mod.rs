@@ -2,9 +2,11 @@
 //! exact solver ([`solve()`]). See `docs/search.md`.
 
 pub mod solve;
+pub mod symmetry;
 pub mod uct;
 
-pub use solve::{solve, Solution, SolveError};
+pub use solve::{solve, solve_with, Solution, SolveError, SolveLimits, SolveProgress};
+pub use symmetry::Symmetric;
 pub use uct::{analyse, Analysis, UctConfig};
 
 use crate::game::{Game, Seat};

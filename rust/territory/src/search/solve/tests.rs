@@ -1,6 +1,7 @@
 use std::collections::HashSet;
 
 use super::*;
+use crate::game::Game;
 use crate::{Nume, NumeConfig, Tabik, TabikConfig};
 
 /// Plain minimax without pruning or table: the value for the player to move.
@@ -33,7 +34,7 @@ fn reachable<G: Game>(game: &mut G, seen: &mut HashSet<u64>, out: &mut Vec<G>) {
     }
 }
 
-fn agrees_with_minimax<G: Game>(start: G) -> usize {
+fn agrees_with_minimax<G: Symmetric>(start: G) -> usize {
     let mut positions = Vec::new();
     reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
     for p in &positions {
@@ -74,6 +75,137 @@ fn solver_agrees_with_minimax_on_nume_square_2x2() {
         let n = agrees_with_minimax(start);
         assert!(n > 100, "{n}");
     }
+}
+
+/// Nume with the komi phase: `komi ...` and `side ...` leave seat 1 then seat 0 to move
+/// twice in a row when seat 1 takes Black, so a solver negating every child's value
+/// (whoever moves next) gives wrong values here.
+#[test]
+fn solver_agrees_with_minimax_when_the_same_seat_moves_twice() {
+    let start = Nume::new(NumeConfig {
+        square: Some(2),
+        komi_phase: true,
+        ..NumeConfig::default()
+    })
+    .unwrap();
+    let mut g = start.clone();
+    g.play_str("komi 0.5 black").unwrap();
+    let me = g.to_move();
+    g.play_str("side black").unwrap();
+    assert_eq!(
+        g.to_move(),
+        me,
+        "seat 1 took Black and places the first stone"
+    );
+    let n = agrees_with_minimax(start);
+    assert!(n > 1000, "{n}");
+}
+
+#[test]
+fn symmetries_of_each_board() {
+    let count = |g: &dyn Fn() -> Option<Symmetries>| g().map_or(1, |s| s.len());
+    for size in [2, 3, 4, 5] {
+        let t = Tabik::new(TabikConfig { size, pie: true }).unwrap();
+        assert_eq!(count(&|| t.symmetries()), 8);
+    }
+    for square in [Some(2), Some(3), Some(4)] {
+        let g = Nume::new(NumeConfig {
+            square,
+            ..NumeConfig::default()
+        })
+        .unwrap();
+        assert_eq!(count(&|| g.symmetries()), 8);
+    }
+    for n in [1, 2, 3, 4] {
+        let g = Nume::new(NumeConfig {
+            n,
+            ..NumeConfig::default()
+        })
+        .unwrap();
+        assert_eq!(count(&|| g.symmetries()), 6, "hex n={n}");
+    }
+    assert!(crate::Migong::new(Default::default())
+        .unwrap()
+        .symmetries()
+        .is_none());
+}
+
+/// The canonical key of a position under every symmetry is the same; different
+/// positions (here, the eight placements across the middle of a 4x4 side are one
+/// position up to symmetry, the others are not) get different keys.
+#[test]
+fn canonical_keys_identify_symmetric_positions() {
+    let t = Tabik::new(TabikConfig {
+        size: 4,
+        pie: false,
+    })
+    .unwrap();
+    let symmetries = t.symmetries().unwrap();
+    let key = |moves: &[&str]| {
+        let mut g = t.clone();
+        for m in moves {
+            g.play_str(m).unwrap();
+        }
+        let mut features = Vec::new();
+        g.features(&mut features);
+        symmetries.canonical_key(g.turn_key(), &features).0
+    };
+    let edge_middle = [
+        "b1-c1", "c1-b1", "b4-c4", "c4-b4", "a2-a3", "a3-a2", "d2-d3", "d3-d2",
+    ];
+    let first = key(&[edge_middle[0]]);
+    for m in edge_middle {
+        assert_eq!(key(&[m]), first, "{m}");
+    }
+    let mut distinct = HashSet::new();
+    for m in t.legal_moves() {
+        distinct.insert(key(&[&t.move_text(m).to_string()]));
+    }
+    assert_eq!(distinct.len(), 48 / 8, "six placements up to symmetry");
+    assert_ne!(key(&["b1-c1", "a2-a3"]), key(&["b1-c1", "d2-d3"]));
+    assert_eq!(key(&["b1-c1", "a2-a3"]), key(&["c1-b1", "d2-d3"]));
+}
+
+/// A table far too small for the search gives the same values (with more work).
+#[test]
+fn a_tiny_table_gives_the_same_values() {
+    let g = Tabik::new(TabikConfig { size: 3, pie: true }).unwrap();
+    let big = solve(&g, None).unwrap();
+    let tiny = solve_with(
+        &g,
+        &SolveLimits {
+            memory: 1024,
+            ..SolveLimits::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(tiny.move_values, big.move_values);
+    assert!(tiny.nodes > big.nodes, "{} {}", tiny.nodes, big.nodes);
+    assert!(tiny.table_bytes <= 1024, "{}", tiny.table_bytes);
+}
+
+#[test]
+fn cancel_and_time_limit_stop_the_search() {
+    let g = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();
+    let cancel = AtomicBool::new(true);
+    let progress = SolveProgress::default();
+    let limits = SolveLimits {
+        cancel: Some(&cancel),
+        progress: Some(&progress),
+        ..SolveLimits::default()
+    };
+    assert_eq!(solve_with(&g, &limits), Err(SolveError::Cancelled));
+    let limit = Duration::from_millis(200);
+    let began = Instant::now();
+    let limits = SolveLimits {
+        time_limit: Some(limit),
+        progress: Some(&progress),
+        ..SolveLimits::default()
+    };
+    assert_eq!(solve_with(&g, &limits), Err(SolveError::TimeLimit(limit)));
+    assert!(began.elapsed() < Duration::from_secs(2));
+    assert!(progress.nodes.load(Ordering::Relaxed) > 1000);
+    assert!(progress.table_bytes.load(Ordering::Relaxed) > 0);
 }
 
 #[test]
