@@ -31,7 +31,7 @@ def register(commands: Any) -> None:
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
     parser.add_argument("--agents", nargs=2, required=True, metavar=("AGENT0", "AGENT1"),
                         help="two agents: 'random', 'uct' or 'uct:N' (UCT with N iterations per move)")
-    parser.add_argument("--games", type=integer(0, 2**40), default=100, help="number of games (default 100)")
+    parser.add_argument("--games", type=cli.games_count(2**40), default=100, help="number of games, at least 1 (default 100)")
     parser.add_argument("--no-swap-seats", dest="swap_seats", action="store_false",
                         help="agent 0 always takes seat 0 (default: seats alternate)")
     cli.add_run_options(parser)
@@ -136,8 +136,10 @@ def run_solve(args: argparse.Namespace) -> int:
     began = time.perf_counter()
     try:
         solution = agents_module.solve(state, max_nodes=args.max_nodes)
-    except agents_module.NodeLimitError as error:
-        raise UsageError(str(error)) from None
+    except agents_module.NodeLimitError:
+        raise UsageError(
+            f"not solved within --max-nodes {args.max_nodes} positions: raise --max-nodes, or leave it out for no limit"
+        ) from None
     seconds = time.perf_counter() - began
     shown = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
     after = f"after {len(state.history)} actions" if state.history else "at the start"

@@ -33,6 +33,7 @@ import numpy as np
 from territory import _core, distributed
 from territory._checks import check_int, check_threads
 from territory.agents import RandomAgent, Uct, match_games, parse_agent, play_match
+from territory._results import results_repr
 from territory.playouts import GAMES, new_game, wilson_interval
 
 Z95 = 1.959963984540054
@@ -352,6 +353,8 @@ class Evaluation:
     ``Metric`` with ``estimate`` and ``interval``) and the per-game arrays behind them
     (``traces``: winner, moves, turns, scores, ...)."""
 
+    __repr__ = results_repr
+
     game: str
     params: dict[str, Any]
     agent: str
@@ -506,6 +509,8 @@ class KomiFit:
     intervals, fitted), the logistic coefficients and the crossing ``estimate`` with its
     95% ``interval`` (delta method)."""
 
+    __repr__ = results_repr
+
     agent: str
     estimate: float
     interval: tuple[float, float]
@@ -530,6 +535,8 @@ class KomiFit:
 class FairKomi:
     """``fair_komi``'s result. ``estimate``, ``interval`` and ``curve`` are those of the
     first agent; ``fits`` holds one ``KomiFit`` per agent strength."""
+
+    __repr__ = results_repr
 
     params: dict[str, Any]
     games: int
@@ -667,6 +674,8 @@ class Openings:
     rate (draws half) when seat 1 plays on (games in which seat 1 took the pie are left
     out) and when it swaps at once (None without a pie rule), with Wilson intervals and
     game counts."""
+
+    __repr__ = results_repr
 
     game: str
     params: dict[str, Any]

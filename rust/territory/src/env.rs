@@ -49,11 +49,39 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
+/// A type observations are written as: `f32` (the games' own values) or `u8` (for
+/// games whose values are all whole numbers, [`Learn::WHOLE_OBSERVATIONS`]: each value
+/// v stored as v mod 256, so -1 becomes 255 and the bytes read as `i8` give v back).
+pub trait ObservationValue: Copy + Send + Sync + 'static {
+    /// Writes `game`'s observation into `out`; `scratch` is a buffer the caller keeps
+    /// between games.
+    fn write<G: Learn>(game: &G, out: &mut [Self], scratch: &mut Vec<f32>);
+}
+
+impl ObservationValue for f32 {
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [f32], _scratch: &mut Vec<f32>) {
+        game.observe(out);
+    }
+}
+
+impl ObservationValue for u8 {
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [u8], scratch: &mut Vec<f32>) {
+        debug_assert!(G::WHOLE_OBSERVATIONS, "{} has fractional observation values", G::NAME);
+        scratch.resize(out.len(), 0.0);
+        game.observe(scratch);
+        for (byte, &value) in out.iter_mut().zip(scratch.iter()) {
+            *byte = value as i8 as u8;
+        }
+    }
+}
+
 /// The buffers one step writes, for `batch` games: `observations` (batch x observation
-/// length), `masks` (batch x number of actions), `rewards` (batch x 2, per seat),
-/// `dones` and `to_move` (the seat to move in each game after the step).
-pub struct Outputs<'a> {
-    pub observations: &'a mut [f32],
+/// length, as `f32` or `u8`), `masks` (batch x number of actions), `rewards` (batch x
+/// 2, per seat), `dones` and `to_move` (the seat to move in each game after the step).
+pub struct Outputs<'a, O: ObservationValue = f32> {
+    pub observations: &'a mut [O],
     pub masks: &'a mut [bool],
     pub rewards: &'a mut [f32],
     pub dones: &'a mut [bool],
@@ -98,7 +126,7 @@ impl<G: Learn> VecEnv<G> {
     }
 
     /// Starts every game again; rewards are 0 and dones false.
-    pub fn reset(&mut self, out: Outputs<'_>) {
+    pub fn reset<O: ObservationValue>(&mut self, out: Outputs<'_, O>) {
         match self.split() {
             Some((pool, chunk)) => pool.install(|| self.apply(None, out, chunk)),
             None => self.apply(None, out, self.games.len()),
@@ -120,7 +148,11 @@ impl<G: Learn> VecEnv<G> {
     ///
     /// # Errors
     /// If an action is out of range or illegal in its game; then no game has changed.
-    pub fn step(&mut self, actions: &[usize], out: Outputs<'_>) -> Result<(), StepError> {
+    pub fn step<O: ObservationValue>(
+        &mut self,
+        actions: &[usize],
+        out: Outputs<'_, O>,
+    ) -> Result<(), StepError> {
         if actions.len() != self.games.len() {
             return Err(StepError {
                 index: actions.len().min(self.games.len()),
@@ -196,7 +228,12 @@ impl<G: Learn> VecEnv<G> {
     /// Plays the (validated) actions, or restarts every game for `None`, and fills `out`,
     /// in chunks of `chunk` games: in parallel (inside the pool) unless `chunk` is the
     /// whole batch.
-    fn apply(&mut self, actions: Option<&[usize]>, out: Outputs<'_>, chunk: usize) {
+    fn apply<O: ObservationValue>(
+        &mut self,
+        actions: Option<&[usize]>,
+        out: Outputs<'_, O>,
+        chunk: usize,
+    ) {
         let (obs_len, n_actions) = (self.observation_len(), self.num_actions());
         let batch = self.games.len();
         assert!(
@@ -209,7 +246,7 @@ impl<G: Learn> VecEnv<G> {
         );
         let start = &self.start;
         // One chunk of games, the first being game `first` of the batch, with its outputs.
-        let step_chunk = |first: usize, games: &mut [G], out: Outputs<'_>| {
+        let step_chunk = |first: usize, games: &mut [G], out: Outputs<'_, O>| {
             let Outputs {
                 observations: obs,
                 masks,
@@ -217,6 +254,7 @@ impl<G: Learn> VecEnv<G> {
                 dones,
                 to_move,
             } = out;
+            let mut scratch = Vec::new();
             for (i, game) in games.iter_mut().enumerate() {
                 let mut reward = [0.0; 2];
                 let mut done = false;
@@ -235,7 +273,7 @@ impl<G: Learn> VecEnv<G> {
                 rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
                 dones[i] = done;
                 to_move[i] = game.to_move().map_or(-1, |s: Seat| s.index() as i8);
-                game.observe(&mut obs[i * obs_len..(i + 1) * obs_len]);
+                O::write(game, &mut obs[i * obs_len..(i + 1) * obs_len], &mut scratch);
                 game.legal_mask(&mut masks[i * n_actions..(i + 1) * n_actions]);
             }
         };
@@ -360,5 +398,34 @@ mod tests {
             assert!(runs[0] == runs[1] && runs[0] == runs[2]);
             assert_eq!(runs[0].4.len(), batch);
         }
+    }
+
+    #[test]
+    fn byte_observations_are_the_whole_values_mod_256() {
+        let start = crate::Migong::new(crate::MigongConfig::default()).unwrap();
+        assert!(crate::Migong::WHOLE_OBSERVATIONS && !crate::Nume::WHOLE_OBSERVATIONS);
+        let batch = 20;
+        let mut floats = VecEnv::new(start.clone(), batch, 1, 1);
+        let mut bytes = VecEnv::new(start, batch, 1, 1);
+        let mut buf = Buffers::new(&floats);
+        let mut obs = vec![0u8; buf.obs.len()];
+        let (mut masks, mut rewards) = (buf.masks.clone(), buf.rewards.clone());
+        let (mut dones, mut to_move) = (buf.dones.clone(), buf.to_move.clone());
+        let mut actions = vec![0; batch];
+        for _ in 0..30 {
+            floats.sample_actions(&mut actions);
+            floats.step(&actions, buf.out()).unwrap();
+            let out = Outputs {
+                observations: &mut obs,
+                masks: &mut masks,
+                rewards: &mut rewards,
+                dones: &mut dones,
+                to_move: &mut to_move,
+            };
+            bytes.step(&actions, out).unwrap();
+            assert!(buf.obs.iter().zip(&obs).all(|(&f, &b)| f == b as i8 as f32));
+            assert_eq!(buf.masks, masks);
+        }
+        assert!(obs.contains(&255), "opponent-coloured border edges are -1");
     }
 }
