@@ -236,7 +236,7 @@ mod tests {
             ("2/b>b 1 - 0 0", 1),
             // An empty board is only the start: nothing placed, nobody passed.
             ("2/2 1 - 0 -", 5),
-            ("2/2 0 w 0 1", 11),
+            ("2/2 0 w 0 1", 7),
             ("2/2 0 - 0 -", 7),
         ] {
             match Tabik::from_position(c, text) {
