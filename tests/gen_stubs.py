@@ -151,14 +151,21 @@ def run_match(
 @final
 class VecEnv:
     def __new__(
-        cls, game: Any, batch: int, seed: int = 0, threads: Optional[int] = None, obs_dtype: Any = "float32", **params: Any
+        cls,
+        game: Any,
+        batch: int,
+        seed: int = 0,
+        threads: Optional[int] = None,
+        obs_dtype: Any = "float32",
+        packed_masks: bool = False,
+        **params: Any,
     ) -> VecEnv: ...
-    def reset(self) -> tuple[np.ndarray[Any, np.dtype[Any]], np.ndarray[Any, np.dtype[np.bool_]]]: ...
+    def reset(self) -> tuple[np.ndarray[Any, np.dtype[Any]], np.ndarray[Any, np.dtype[Any]]]: ...
     def step(self, actions: Any) -> tuple[
         np.ndarray[Any, np.dtype[Any]],
         np.ndarray[Any, np.dtype[np.float32]],
         np.ndarray[Any, np.dtype[np.bool_]],
-        np.ndarray[Any, np.dtype[np.bool_]],
+        np.ndarray[Any, np.dtype[Any]],
     ]: ...
     def sample_actions(self) -> np.ndarray[Any, np.dtype[np.int64]]: ...
     @property

@@ -160,6 +160,29 @@ def test_vecenv_byte_observations_match_the_float_ones(game):
         np.testing.assert_array_equal(bm, fm)
 
 
+@pytest.mark.parametrize("game", ["tabik", "nume", "migong"])
+def test_vecenv_packed_masks_unpack_to_the_bool_ones(game):
+    plain = territory.VecEnv(game, 16, seed=2, threads=1)
+    packed = territory.VecEnv(game, 16, seed=2, threads=1, packed_masks=True)
+    _, mask = plain.reset()
+    _, bits = packed.reset()
+    assert bits.dtype == np.uint8 and bits.shape == (16, (plain.num_actions + 7) // 8)
+    for _ in range(30):
+        unpacked = np.unpackbits(bits, axis=-1, count=plain.num_actions, bitorder="little").astype(bool)
+        np.testing.assert_array_equal(unpacked, mask)
+        actions = plain.sample_actions()
+        _, _, _, mask = plain.step(actions)
+        _, _, _, bits = packed.step(actions)
+
+
+def test_migong_bytes_per_step_fall_more_than_4x():
+    plain = territory.VecEnv("migong", 1)
+    small = territory.VecEnv("migong", 1, obs_dtype="uint8", packed_masks=True)
+    before = sum(a.nbytes for a in plain.reset())
+    after = sum(a.nbytes for a in small.reset())
+    assert before == 24_966 and after == 5_234 and before / after > 4.7
+
+
 def test_vecenv_obs_dtype_is_checked():
     assert territory.VecEnv("tabik", 2, obs_dtype="float32").reset()[0].dtype == np.float32
     with pytest.raises(ValueError, match="Nume's planes hold fractions|nume's planes hold fractions"):

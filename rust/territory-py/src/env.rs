@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
-use territory::env::{ObservationValue, Outputs, VecEnv};
+use territory::env::{MaskValue, ObservationValue, Outputs, VecEnv};
 use territory::{Learn, Migong, Nume, Tabik};
 
 use crate::migong::PyMigong;
@@ -40,11 +40,19 @@ enum Observations {
     U8(Py<PyArrayDyn<u8>>),
 }
 
+/// The mask buffer: one bool per action, or the bits packed eight to a byte.
+enum Masks {
+    Bool(Py<PyArray2<bool>>),
+    Bits(Py<PyArray2<u8>>),
+}
+
 /// A batch of games for reinforcement learning.
 /// `VecEnv(game, batch, seed=0, threads=None, obs_dtype="float32", **params)`: `game` is
 /// a name ("migong", "nume", "tabik") or a state to start every game from; `obs_dtype`
 /// "uint8" writes the planes as bytes (games with whole values only: Migong, Tabik;
-/// -1 is stored as 255). `reset()` -> (obs, mask);
+/// -1 is stored as 255); `packed_masks=True` gives each game's mask as uint8 bytes, eight
+/// actions a byte (numpy.unpackbits(mask, axis=-1, count=num_actions, bitorder="little")
+/// unpacks them). `reset()` -> (obs, mask);
 /// `step(actions)` -> (obs, rewards, dones, mask); finished games restart at once.
 /// The returned arrays are the env's own buffers, refilled by the next call: copy
 /// what you keep.
@@ -53,7 +61,7 @@ pub struct PyVecEnv {
     inner: Inner,
     actions: Vec<usize>,
     obs: Observations,
-    masks: Py<PyArray2<bool>>,
+    masks: Masks,
     rewards: Py<PyArray2<f32>>,
     dones: Py<PyArray1<bool>>,
     to_move: Py<PyArray1<i8>>,
@@ -121,6 +129,7 @@ impl PyVecEnv {
         py: Python<'_>,
         env: VecEnv<G>,
         bytes: bool,
+        packed_masks: bool,
         inner: impl FnOnce(VecEnv<G>) -> Inner,
     ) -> PyResult<Self> {
         let b = env.batch();
@@ -140,7 +149,12 @@ impl PyVecEnv {
         Ok(PyVecEnv {
             actions: vec![0; b],
             obs,
-            masks: PyArray2::<bool>::zeros(py, [b, env.num_actions()], false).unbind(),
+            masks: if packed_masks {
+                let width = <u8 as MaskValue>::len(env.num_actions());
+                Masks::Bits(PyArray2::<u8>::zeros(py, [b, width], false).unbind())
+            } else {
+                Masks::Bool(PyArray2::<bool>::zeros(py, [b, env.num_actions()], false).unbind())
+            },
             rewards: PyArray2::<f32>::zeros(py, [b, 2], false).unbind(),
             dones: PyArray1::<bool>::zeros(py, b, false).unbind(),
             to_move: PyArray1::<i8>::zeros(py, b, false).unbind(),
@@ -150,26 +164,37 @@ impl PyVecEnv {
 
     /// Fills the buffers by `reset` (`step` false) or by playing `self.actions`.
     fn run(&mut self, py: Python<'_>, step: bool) -> PyResult<()> {
-        match &self.obs {
-            Observations::F32(obs) => {
-                let obs = obs.clone_ref(py);
-                self.run_as(py, step, obs.bind(py))
+        use Masks::{Bits, Bool};
+        use Observations::{F32, U8};
+        match (&self.obs, &self.masks) {
+            (F32(o), Bool(m)) => {
+                let (o, m) = (o.clone_ref(py), m.clone_ref(py));
+                self.run_as(py, step, o.bind(py), m.bind(py))
             }
-            Observations::U8(obs) => {
-                let obs = obs.clone_ref(py);
-                self.run_as(py, step, obs.bind(py))
+            (F32(o), Bits(m)) => {
+                let (o, m) = (o.clone_ref(py), m.clone_ref(py));
+                self.run_as(py, step, o.bind(py), m.bind(py))
+            }
+            (U8(o), Bool(m)) => {
+                let (o, m) = (o.clone_ref(py), m.clone_ref(py));
+                self.run_as(py, step, o.bind(py), m.bind(py))
+            }
+            (U8(o), Bits(m)) => {
+                let (o, m) = (o.clone_ref(py), m.clone_ref(py));
+                self.run_as(py, step, o.bind(py), m.bind(py))
             }
         }
     }
 
-    fn run_as<O: ObservationValue + numpy::Element>(
+    fn run_as<O: ObservationValue + numpy::Element, M: MaskValue + numpy::Element>(
         &mut self,
         py: Python<'_>,
         step: bool,
         obs: &Bound<'_, PyArrayDyn<O>>,
+        masks: &Bound<'_, PyArray2<M>>,
     ) -> PyResult<()> {
         let mut obs = obs.try_readwrite()?;
-        let mut masks = self.masks.bind(py).try_readwrite()?;
+        let mut masks = masks.try_readwrite()?;
         let mut rewards = self.rewards.bind(py).try_readwrite()?;
         let mut dones = self.dones.bind(py).try_readwrite()?;
         let mut to_move = self.to_move.bind(py).try_readwrite()?;
@@ -182,7 +207,7 @@ impl PyVecEnv {
         };
         let b = self.actions.len();
         let (obs_len, n_actions) =
-            dispatch!(&self.inner, env => (env.observation_len(), env.num_actions()));
+            dispatch!(&self.inner, env => (env.observation_len(), M::len(env.num_actions())));
         // Someone may have resized the env's arrays in place (numpy's resize with
         // refcheck=False): refuse rather than write past or short of them.
         if out.observations.len() != b * obs_len
@@ -216,13 +241,21 @@ impl PyVecEnv {
             Observations::U8(obs) => obs.bind(py).clone().into_any(),
         }
     }
+
+    /// The env's mask buffer, as a Python object.
+    fn mask_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match &self.masks {
+            Masks::Bool(masks) => masks.bind(py).clone().into_any(),
+            Masks::Bits(masks) => masks.bind(py).clone().into_any(),
+        }
+    }
 }
 
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(text_signature = "(game, batch, seed=0, threads=None, obs_dtype='float32', **params)")]
-    #[pyo3(signature = (game, batch, seed = crate::params::default(0), threads = None, obs_dtype = None, **params))]
+    #[pyo3(text_signature = "(game, batch, seed=0, threads=None, obs_dtype='float32', packed_masks=False, **params)")]
+    #[pyo3(signature = (game, batch, seed = crate::params::default(0), threads = None, obs_dtype = None, packed_masks = false, **params))]
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
@@ -230,6 +263,7 @@ impl PyVecEnv {
         seed: Py<PyAny>,
         threads: Option<&Bound<'_, PyAny>>,
         obs_dtype: Option<&Bound<'_, PyAny>>,
+        packed_masks: bool,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let bytes = wants_bytes(py, obs_dtype)?;
@@ -252,13 +286,13 @@ impl PyVecEnv {
         }
         if let Ok(s) = state.cast::<PyTabik>() {
             let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, Inner::Tabik)
+            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, packed_masks, Inner::Tabik)
         } else if let Ok(s) = state.cast::<PyMigong>() {
             let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, Inner::Migong)
+            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, packed_masks, Inner::Migong)
         } else if let Ok(s) = state.cast::<PyNume>() {
             let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, Inner::Nume)
+            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, packed_masks, Inner::Nume)
         } else {
             Err(PyValueError::new_err(format!(
                 "game must be 'migong', 'nume', 'tabik' or a native game state, got {}",
@@ -272,7 +306,7 @@ impl PyVecEnv {
         let py = slf.py();
         let mut this = Self::borrow_mut(slf)?;
         this.run(py, false)?;
-        PyTuple::new(py, [this.obs_array(py), this.masks.bind(py).clone().into_any()])
+        PyTuple::new(py, [this.obs_array(py), this.mask_array(py)])
     }
 
     /// Plays one action per game (for the seat to move); returns (observations,
@@ -333,7 +367,7 @@ impl PyVecEnv {
                 this.obs_array(py),
                 this.rewards.bind(py).clone().into_any(),
                 this.dones.bind(py).clone().into_any(),
-                this.masks.bind(py).clone().into_any(),
+                this.mask_array(py),
             ],
         )
     }

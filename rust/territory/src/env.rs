@@ -89,12 +89,53 @@ impl ObservationValue for u8 {
     }
 }
 
+/// A type legal masks are written as: `bool` (one per action) or `u8` (packed bits:
+/// action `a` is bit `a % 8` of byte `a / 8`, numpy's `bitorder="little"`).
+pub trait MaskValue: Copy + Send + Sync + 'static {
+    /// The values of one game's mask, for `num_actions` actions.
+    fn len(num_actions: usize) -> usize;
+    /// Writes `game`'s legal mask into `out`; `scratch` is a buffer the caller keeps.
+    fn write<G: Learn>(game: &G, out: &mut [Self], scratch: &mut Vec<bool>);
+}
+
+impl MaskValue for bool {
+    #[inline]
+    fn len(num_actions: usize) -> usize {
+        num_actions
+    }
+
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [bool], _scratch: &mut Vec<bool>) {
+        game.legal_mask(out);
+    }
+}
+
+impl MaskValue for u8 {
+    #[inline]
+    fn len(num_actions: usize) -> usize {
+        num_actions.div_ceil(8)
+    }
+
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [u8], scratch: &mut Vec<bool>) {
+        scratch.resize(game.num_actions(), false);
+        game.legal_mask(scratch);
+        for (byte, bits) in out.iter_mut().zip(scratch.chunks(8)) {
+            *byte = bits
+                .iter()
+                .enumerate()
+                .fold(0, |packed, (i, &bit)| packed | (bit as u8) << i);
+        }
+    }
+}
+
 /// The buffers one step writes, for `batch` games: `observations` (batch x observation
-/// length, as `f32` or `u8`), `masks` (batch x number of actions), `rewards` (batch x
-/// 2, per seat), `dones` and `to_move` (the seat to move in each game after the step).
-pub struct Outputs<'a, O: ObservationValue = f32> {
+/// length, as `f32` or `u8`), `masks` (batch x number of actions as `bool`, or their
+/// packed bits as `u8`), `rewards` (batch x 2, per seat), `dones` and `to_move` (the
+/// seat to move in each game after the step).
+pub struct Outputs<'a, O: ObservationValue = f32, M: MaskValue = bool> {
     pub observations: &'a mut [O],
-    pub masks: &'a mut [bool],
+    pub masks: &'a mut [M],
     pub rewards: &'a mut [f32],
     pub dones: &'a mut [bool],
     pub to_move: &'a mut [i8],
@@ -138,7 +179,7 @@ impl<G: Learn> VecEnv<G> {
     }
 
     /// Starts every game again; rewards are 0 and dones false.
-    pub fn reset<O: ObservationValue>(&mut self, out: Outputs<'_, O>) {
+    pub fn reset<O: ObservationValue, M: MaskValue>(&mut self, out: Outputs<'_, O, M>) {
         match self.split() {
             Some((pool, chunk)) => pool.install(|| self.apply(None, out, chunk)),
             None => self.apply(None, out, self.games.len()),
@@ -160,10 +201,10 @@ impl<G: Learn> VecEnv<G> {
     ///
     /// # Errors
     /// If an action is out of range or illegal in its game; then no game has changed.
-    pub fn step<O: ObservationValue>(
+    pub fn step<O: ObservationValue, M: MaskValue>(
         &mut self,
         actions: &[usize],
-        out: Outputs<'_, O>,
+        out: Outputs<'_, O, M>,
     ) -> Result<(), StepError> {
         if actions.len() != self.games.len() {
             return Err(StepError {
@@ -240,13 +281,13 @@ impl<G: Learn> VecEnv<G> {
     /// Plays the (validated) actions, or restarts every game for `None`, and fills `out`,
     /// in chunks of `chunk` games: in parallel (inside the pool) unless `chunk` is the
     /// whole batch.
-    fn apply<O: ObservationValue>(
+    fn apply<O: ObservationValue, M: MaskValue>(
         &mut self,
         actions: Option<&[usize]>,
-        out: Outputs<'_, O>,
+        out: Outputs<'_, O, M>,
         chunk: usize,
     ) {
-        let (obs_len, n_actions) = (self.observation_len(), self.num_actions());
+        let (obs_len, n_actions) = (self.observation_len(), M::len(self.num_actions()));
         let batch = self.games.len();
         assert!(
             out.observations.len() == batch * obs_len
@@ -258,7 +299,7 @@ impl<G: Learn> VecEnv<G> {
         );
         let start = &self.start;
         // One chunk of games, the first being game `first` of the batch, with its outputs.
-        let step_chunk = |first: usize, games: &mut [G], out: Outputs<'_, O>| {
+        let step_chunk = |first: usize, games: &mut [G], out: Outputs<'_, O, M>| {
             let Outputs {
                 observations: obs,
                 masks,
@@ -266,7 +307,7 @@ impl<G: Learn> VecEnv<G> {
                 dones,
                 to_move,
             } = out;
-            let mut scratch = Vec::new();
+            let (mut scratch, mut mask_scratch) = (Vec::new(), Vec::new());
             for (i, game) in games.iter_mut().enumerate() {
                 let mut reward = [0.0; 2];
                 let mut done = false;
@@ -286,7 +327,8 @@ impl<G: Learn> VecEnv<G> {
                 dones[i] = done;
                 to_move[i] = game.to_move().map_or(-1, |s: Seat| s.index() as i8);
                 O::write(game, &mut obs[i * obs_len..(i + 1) * obs_len], &mut scratch);
-                game.legal_mask(&mut masks[i * n_actions..(i + 1) * n_actions]);
+                let mask = &mut masks[i * n_actions..(i + 1) * n_actions];
+                M::write(game, mask, &mut mask_scratch);
             }
         };
         if chunk >= batch {
@@ -437,6 +479,24 @@ mod tests {
             bytes.step(&actions, out).unwrap();
             assert!(buf.obs.iter().zip(&obs).all(|(&f, &b)| f == b as i8 as f32));
             assert_eq!(buf.masks, masks);
+        }
+        // Packed masks: bit a % 8 of byte a / 8, per game.
+        let n = floats.num_actions();
+        let width = n.div_ceil(8);
+        let mut packed = vec![0u8; batch * width];
+        let out = Outputs {
+            observations: &mut obs,
+            masks: &mut packed,
+            rewards: &mut rewards,
+            dones: &mut dones,
+            to_move: &mut to_move,
+        };
+        bytes.reset(out);
+        floats.reset(buf.out());
+        for (a, &legal) in buf.masks.iter().enumerate() {
+            let (game, action) = (a / n, a % n);
+            let bit = packed[game * width + action / 8] >> (action % 8) & 1;
+            assert_eq!(bit == 1, legal, "game {game} action {action}");
         }
         assert!(obs.contains(&255), "opponent-coloured border edges are -1");
     }
