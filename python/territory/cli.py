@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from territory import __version__, distributed, playouts, record
 from territory import svg as svg_module
@@ -67,7 +67,7 @@ class ArgumentParser(argparse.ArgumentParser):
     """An argparse parser whose errors are one line, ``territory CMD: error: ...``, exit
     2, without the usage block (``--help`` shows it). Subcommands inherit it."""
 
-    def error(self, message: str) -> Any:
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
@@ -222,12 +222,20 @@ def check_output(path: str | None, option: str) -> None:
         raise UsageError(f"{option} {path}: cannot write in {str(parent)!r}: {error.strerror or error}") from None
 
 
-def write_output(path: str, text: str, option: str) -> None:
+def write_output(path: str, text: str | bytes, option: str) -> None:
+    """Writes text (UTF-8) or bytes to ``path`` (``-``: stdout)."""
     if path == "-":
-        sys.stdout.write(text)
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+        else:
+            sys.stdout.write(text)
         return
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            Path(path).write_bytes(text)
+        else:
+            Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"{option} {path}: cannot write: {error.strerror or error}") from None
 
@@ -435,14 +443,8 @@ def run_show(args: argparse.Namespace) -> int:
             raise UsageError(f"--moves must be from 0 to {len(state.history)} (the record's moves), got {args.moves}")
         while len(state.history) > args.moves:
             state.undo()
-    if kind == "png":
-        try:
-            Path(args.svg).write_bytes(state.png())
-        except OSError as error:
-            raise UsageError(f"--svg {args.svg}: cannot write: {error.strerror or error}") from None
-        print(f"picture of the position after {len(state.history)} moves written to {args.svg}")
-    elif args.svg:
-        write_output(args.svg, state.svg(), "--svg")
+    if args.svg:
+        write_output(args.svg, state.png() if kind == "png" else state.svg(), "--svg")
         if args.svg != "-":
             print(f"picture of the position after {len(state.history)} moves written to {args.svg}")
     else:
