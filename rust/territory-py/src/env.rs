@@ -254,8 +254,11 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(text_signature = "(game, batch, seed=0, threads=None, obs_dtype='float32', packed_masks=False, **params)")]
+    #[pyo3(
+        text_signature = "(game, batch, seed=0, threads=None, obs_dtype='float32', packed_masks=False, **params)"
+    )]
     #[pyo3(signature = (game, batch, seed = crate::params::default(0), threads = None, obs_dtype = None, packed_masks = false, **params))]
+    #[allow(clippy::too_many_arguments)] // the Python keyword arguments, one each
     fn new(
         py: Python<'_>,
         game: &Bound<'_, PyAny>,
@@ -286,13 +289,31 @@ impl PyVecEnv {
         }
         if let Ok(s) = state.cast::<PyTabik>() {
             let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, packed_masks, Inner::Tabik)
+            Self::make(
+                py,
+                VecEnv::new(start, batch, seed, threads),
+                bytes,
+                packed_masks,
+                Inner::Tabik,
+            )
         } else if let Ok(s) = state.cast::<PyMigong>() {
             let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, packed_masks, Inner::Migong)
+            Self::make(
+                py,
+                VecEnv::new(start, batch, seed, threads),
+                bytes,
+                packed_masks,
+                Inner::Migong,
+            )
         } else if let Ok(s) = state.cast::<PyNume>() {
             let start = s.borrow().game.clone();
-            Self::make(py, VecEnv::new(start, batch, seed, threads), bytes, packed_masks, Inner::Nume)
+            Self::make(
+                py,
+                VecEnv::new(start, batch, seed, threads),
+                bytes,
+                packed_masks,
+                Inner::Nume,
+            )
         } else {
             Err(PyValueError::new_err(format!(
                 "game must be 'migong', 'nume', 'tabik' or a native game state, got {}",
@@ -381,7 +402,10 @@ impl PyVecEnv {
         let actions = &mut this.actions;
         let inner = &mut this.inner;
         py.detach(|| dispatch!(inner, env => env.sample_actions(actions)));
-        Ok(PyArray1::from_iter(py, this.actions.iter().map(|&a| a as i64)))
+        Ok(PyArray1::from_iter(
+            py,
+            this.actions.iter().map(|&a| a as i64),
+        ))
     }
 
     /// The seat to move in each game (int8 array; games never stay over, so 0 or 1).

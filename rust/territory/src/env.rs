@@ -79,7 +79,11 @@ const BYTE_OF_TOP_BITS: [u8; 256] = {
 impl ObservationValue for u8 {
     #[inline]
     fn write<G: Learn>(game: &G, out: &mut [u8], scratch: &mut Vec<f32>) {
-        debug_assert!(G::WHOLE_OBSERVATIONS, "{} has fractional observation values", G::NAME);
+        debug_assert!(
+            G::WHOLE_OBSERVATIONS,
+            "{} has fractional observation values",
+            G::NAME
+        );
         scratch.resize(out.len(), 0.0);
         game.observe(scratch);
         for (byte, &value) in out.iter_mut().zip(scratch.iter()) {
@@ -120,11 +124,19 @@ impl MaskValue for u8 {
     fn write<G: Learn>(game: &G, out: &mut [u8], scratch: &mut Vec<bool>) {
         scratch.resize(game.num_actions(), false);
         game.legal_mask(scratch);
-        for (byte, bits) in out.iter_mut().zip(scratch.chunks(8)) {
-            *byte = bits
-                .iter()
-                .enumerate()
-                .fold(0, |packed, (i, &bit)| packed | (bit as u8) << i);
+        // Eight 0/1 bytes as one word; the multiply gathers byte i's bit into bit 56 + i
+        // (the shifted copies never overlap, so nothing carries).
+        let pack = |word: [u8; 8]| {
+            (u64::from_le_bytes(word).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+        };
+        let mut chunks = scratch.chunks_exact(8);
+        for (byte, bits) in out.iter_mut().zip(&mut chunks) {
+            *byte = pack(std::array::from_fn(|i| bits[i] as u8));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let last = out.len() - 1;
+            out[last] = pack(std::array::from_fn(|i| rest.get(i).map_or(0, |&b| b as u8)));
         }
     }
 }

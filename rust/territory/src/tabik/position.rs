@@ -192,14 +192,20 @@ mod tests {
         // share a key (the empty-board positions "1 - 0 -" and "1 - 0 0" once did).
         let mut keys = std::collections::HashMap::new();
         for seed in 0..40 {
-            let config = TabikConfig { size: 3, pie: seed % 2 == 0 };
+            let config = TabikConfig {
+                size: 3,
+                pie: seed % 2 == 0,
+            };
             let mut g = Tabik::new(config).unwrap();
             let mut rng = crate::playout::game_rng(seed, 7);
             loop {
                 let p = format!("{} {}", config.pie, g.position());
                 let set_up = Tabik::from_position(config, &g.position()).unwrap();
                 let old = keys.insert((config.pie, set_up.key()), p.clone());
-                assert!(old.is_none() || old.as_deref() == Some(p.as_str()), "{old:?} and {p}");
+                assert!(
+                    old.is_none() || old.as_deref() == Some(p.as_str()),
+                    "{old:?} and {p}"
+                );
                 let Some(mv) = g.random_move(&mut rng) else {
                     break;
                 };
