@@ -83,8 +83,10 @@ def test_the_sdist_carries_the_licence_docs_and_tests(tmp_path):
     # build from the sdist is the same as a wheel (territory::cpu).
     assert not any(name.startswith(".cargo/") for name in names)
     assert not any("__pycache__" in name for name in names)
-    for field in ("Name: territory-games", "License-Expression: MIT", "License-File: LICENSE", "Author: ", "Project-URL: Repository", "Keywords: "):
+    for field in ("Name: territory-games", "License-Expression: MIT", "License-File: LICENSE", "Author: ", "Keywords: "):
         assert field in pkg_info, field
+    # There is no public repository yet: no placeholder address either.
+    assert "example.invalid" not in pkg_info
 
 
 # --- docs match the code ------------------------------------------------------------------

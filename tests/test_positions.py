@@ -163,6 +163,13 @@ BAD = {
         ("8/8/8/8/8/8/8/b>w6 1 - 0 1", {}),  # last mover is the seat to move
         ("8/8/8/8/8/8/8/b>w6 0 - 1 0", {}),  # a pass while moves are available
         ("8/8/8/8/8/8/8/8 1 s 0 0", {}),  # a swap on an empty board
+        ("8/8/8/8/8/8/8/w>w6 1 - 0 0", {}),  # two white stones, no black
+        ("8/8/8/8/8/8/8/w>w6/ 1 - 0 0", {}),  # (and a row too many)
+        ("8/8/8/8/8/8/8/8 1 - 0 -", {}),  # an empty board but seat 1 to move
+        ("8/8/8/8/8/8/8/8 1 - 0 0", {}),  # an empty board with a last mover
+        ("8/8/8/8/8/8/8/8 0 - 0 -", {}),  # the pie rule on, seat 1's first turn gone
+        ("8/8/8/8/8/8/8/8 0 - 1 1", {"pie": False}),  # a pass on an empty board
+        ("8/8/8/8/8/8/8/b>w6 - - 2 0", {}),  # two passes while moves are available
     ],
     "migong": [
         ("7/8/9/10/11/12/13/12/11/10/9/8/7 0 w 0 -", {}),  # no '*'
@@ -176,6 +183,8 @@ BAD = {
         ("7/8/9/10/11/12/6*BbBYBB5/12/11/10/9/8/7 1 a 0 0", {}),  # mixed case
         ("7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 a 0 1", {}),  # last mover is to move
         ("7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 - 1 1", {}),  # a pass with moves left
+        ("7/8/9/10/11/12/6*6/12/11/10/9/8/7 1 - 0 -", {}),  # an empty board, seat 1 to move
+        ("7/8/9/10/11/12/6*6/12/11/10/9/8/7 1 - 0 0", {}),  # an empty board with a last mover
     ],
     "nume": [
         ("3/3/3 0 - 0.5b bw x", {"square": 3}),
@@ -218,6 +227,29 @@ def test_the_error_column_points_at_the_offence():
         territory.Nume.from_position(5)
     with pytest.raises(ValueError, match="size"):
         territory.Tabik.from_position("2/2 0 w 0 -", size=1)
+
+
+def test_an_empty_board_is_only_the_start():
+    """Every action but a pass or the swap places pieces, and an empty board always has
+    moves: the two empty-board positions that once shared the start's key (though their
+    last movers and observations differ) are refused, by the engine and the reference."""
+    for cls in (territory.Tabik, RefTabik):
+        for text in ("8/8/8/8/8/8/8/8 1 - 0 -", "8/8/8/8/8/8/8/8 1 - 0 0"):
+            with pytest.raises(ValueError, match=r"column 17: to move field '1': the board is empty"):
+                cls.from_position(text)
+        assert cls.from_position("8/8/8/8/8/8/8/8 0 w 0 -") == cls()
+        assert cls.from_position("8/8/8/8/8/8/8/8 0 - 0 -", pie=False) == cls(pie=False)
+
+
+def test_position_errors_quote_at_most_40_characters():
+    field = "x" * 10_000_000
+    for cls in (territory.Nume, RefNume):
+        with pytest.raises(ValueError) as info:
+            cls.from_position(f"3/3/3 0 - {field} bw", square=3)
+        assert len(str(info.value)) < 300 and "(10000000 characters)" in str(info.value)
+        with pytest.raises(ValueError) as info:
+            cls.from_position(f"3/3/b({'9' * 100_000})2 1 - 0.5b bw", square=3)
+        assert len(str(info.value)) < 300
 
 
 def test_documented_examples():

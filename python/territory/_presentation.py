@@ -153,6 +153,17 @@ def svg(state: GameState, size: float | None = None, coordinates: bool = True, h
     return svg_module.render(state, size=size, coordinates=coordinates, highlight=highlight)
 
 
+def png(state: GameState, path: Any = None, size: float | None = None, coordinates: bool = True,
+        highlight: Highlight = None) -> bytes:
+    from territory import svg as svg_module
+
+    data = svg_module.to_png(svg(state, size, coordinates, highlight))
+    if path is not None:
+        with open(path, "wb") as file:
+            file.write(data)
+    return data
+
+
 class Presentation:
     """Mixin giving a pure-Python state the same diagram, repr, record and picture."""
 
@@ -174,6 +185,13 @@ class Presentation:
 
     def _repr_svg_(self) -> SvgText:
         return svg(cast(GameState, self))
+
+    def png(self, path: Any = None, *, size: float | None = None, coordinates: bool = True,
+            highlight: Highlight = None) -> bytes:
+        """The picture of ``svg()`` as PNG bytes, also written to ``path`` (a file name)
+        when given. Needs the ``png`` extra (``pip install "territory-games[png]"``);
+        without it, ImportError says so."""
+        return png(cast(GameState, self), path, size, coordinates, highlight)
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:
@@ -202,5 +220,5 @@ def attach(cls: type) -> None:
     """Gives a native game class its text diagram, repr, record, picture, groups and
     pickling, from the Python side (as python-chess attaches ``chess.svg``): the Rust
     bindings import no Python module."""
-    for name in ("__str__", "__repr__", "to_record", "svg", "_repr_svg_", "groups", "__reduce__"):
+    for name in ("__str__", "__repr__", "to_record", "svg", "_repr_svg_", "png", "groups", "__reduce__"):
         setattr(cls, name, getattr(_Native, name))

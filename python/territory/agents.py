@@ -30,6 +30,7 @@ from territory import _core, distributed
 from territory._checks import check_int, check_threads
 from territory._seeds import mix
 from territory.errors import IllegalMoveError
+from territory._results import rate_text, results_repr
 from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 from territory.registry import GAMES, game_names, is_native
 
@@ -201,6 +202,14 @@ class MatchResults(PlayoutResults):
     #: Each game's action numbers (a uint32 array per game, in game-index order, from
     #: the start state on), or None with ``keep_actions=False``.
     actions: Optional[list[np.ndarray]] = None
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        rates = "; ".join(
+            f"agent {k} {self.agents[k]} wins {rate_text(s[f'agent{k}_win_rate'], s[f'agent{k}_win_rate_ci95'])}"
+            for k in range(2)
+        )
+        return results_repr(self, f"{rates}; {self.agent_wins[2]:,} draws")
 
     def summary(self) -> dict[str, Any]:
         out = super().summary()

@@ -28,9 +28,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, NoReturn, Sequence, TextIO
 
 from territory import __version__, distributed, playouts, record
+from territory import svg as svg_module
 from territory._core import MAX_THREADS
 from territory.registry import GAMES
 from territory.errors import RecordError
@@ -62,6 +63,14 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Keeps the examples' line breaks."""
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line, ``territory CMD: error: ...``, exit
+    2, without the usage block (``--help`` shows it). Subcommands inherit it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 # --- shared options -----------------------------------------------------------------------
 
 
@@ -84,6 +93,12 @@ def integer(low: int, high: int | None = None, what: str = "") -> Callable[[str]
 
 
 SEED = integer(0, 2**64 - 1, " (2**64 - 1)")
+
+
+def games_count(most: int) -> Callable[[str], int]:
+    """The ``--games`` of every command: at least 1 (a run of no games has nothing to
+    report), at most ``most``."""
+    return integer(1, most)
 
 
 def add_command(
@@ -174,8 +189,9 @@ def given_game_options(args: argparse.Namespace) -> list[str]:
 
 
 def _param_value(text: str) -> Any:
-    value = record.parse_value(text) if len(text) <= 30 else text
-    return "none" if value is None else value  # None means "not given"
+    if text.lower() == "none":  # `none` as in records, `None` as the help shows defaults
+        return "none"  # (None itself means "not given")
+    return record.parse_value(text) if len(text) <= 30 else text
 
 
 def _option_text(value: Any) -> str:
@@ -206,12 +222,20 @@ def check_output(path: str | None, option: str) -> None:
         raise UsageError(f"{option} {path}: cannot write in {str(parent)!r}: {error.strerror or error}") from None
 
 
-def write_output(path: str, text: str, option: str) -> None:
+def write_output(path: str, text: str | bytes, option: str) -> None:
+    """Writes text (UTF-8) or bytes to ``path`` (``-``: stdout)."""
     if path == "-":
-        sys.stdout.write(text)
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+        else:
+            sys.stdout.write(text)
         return
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        if isinstance(text, bytes):
+            Path(path).write_bytes(text)
+        else:
+            Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"{option} {path}: cannot write: {error.strerror or error}") from None
 
@@ -222,9 +246,12 @@ def human_stream(*outputs: str | None) -> TextIO:
 
 
 def json_safe(value: Any) -> Any:
-    """``value`` with tuples as lists and NaN or infinities as None."""
+    """``value`` with tuples as lists, NaN (a value that does not exist) as None and the
+    infinities as the strings ``"inf"`` and ``"-inf"`` (docs/command-line.md)."""
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        if math.isnan(value):
+            return None
+        return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
     if isinstance(value, dict):
         return {str(k): json_safe(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -333,7 +360,7 @@ def add_simulate(commands: Any) -> None:
         run_simulate,
     )
     parser.add_argument("game", choices=GAME_CHOICES + ("all",), help="the game, or 'all' for each game in turn")
-    parser.add_argument("--games", type=integer(0, 2**64 - 1), default=100_000, help="number of games (default 100000)")
+    parser.add_argument("--games", type=games_count(2**64 - 1), default=100_000, help="number of games, at least 1 (default 100000)")
     add_run_options(parser)
     add_json_option(parser)
     distributed.add_scheduler_option(parser)
@@ -382,23 +409,34 @@ def add_replay(commands: Any) -> None:
 
 
 def read_record(path: str) -> Any:
-    """The state a record file describes; a UsageError naming the file and the problem."""
+    """The state a record file describes (``-``: standard input); a UsageError naming the
+    file and the problem."""
+    source = sys.stdin.buffer if path == "-" else Path(path)
     try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise UsageError(f"{path}: not a UTF-8 text file (byte {data[error.start]:#04x} at offset {error.start})") from None
-    try:
-        return record.load(text)
+        return record.load(source)
     except RecordError as error:
-        raise UsageError(f"{path}: {error}") from None
+        raise UsageError(f"{'standard input' if path == '-' else path}: {error}") from None
+
+
+def picture_format(path: str | None, option: str) -> str | None:
+    """``"svg"`` or ``"png"`` from a picture path's ending (``-``: SVG on stdout); a
+    UsageError for any other ending, and for PNG without its optional rasteriser."""
+    if path is None:
+        return None
+    kind = "svg" if path == "-" else Path(path).suffix.lower().lstrip(".")
+    if kind not in ("svg", "png"):
+        raise UsageError(f"{option} {path}: the file name must end in .svg or .png (or be '-' for SVG on stdout)")
+    if kind == "png":
+        try:  # found out now, not after reading the record
+            svg_module.rasteriser()
+        except ImportError as error:
+            raise UsageError(f"{option} {path}: {error}") from None
+    return kind
 
 
 def run_show(args: argparse.Namespace) -> int:
     check_output(args.svg, "--svg")
+    kind = picture_format(args.svg, "--svg")
     state = read_record(args.record_file)
     if args.moves is not None:
         if args.moves > len(state.history):
@@ -406,7 +444,7 @@ def run_show(args: argparse.Namespace) -> int:
         while len(state.history) > args.moves:
             state.undo()
     if args.svg:
-        write_output(args.svg, state.svg(), "--svg")
+        write_output(args.svg, state.png() if kind == "png" else state.svg(), "--svg")
         if args.svg != "-":
             print(f"picture of the position after {len(state.history)} moves written to {args.svg}")
     else:
@@ -421,11 +459,18 @@ def add_show(commands: Any) -> None:
         "position as a text diagram, or the position after the first K moves.",
         "  territory show game.txt\n"
         "  territory show game.txt --moves 10\n"
-        "  territory show game.txt --moves 10 --svg position.svg\n",
+        "  territory show game.txt --moves 10 --svg position.svg\n"
+        "  territory show game.txt --svg position.png        # PNG: pip install \"territory-games[png]\"\n"
+        "  territory replay tabik --index 3 --record - | territory show -\n",
         run_show,
     )
-    parser.add_argument("record_file", metavar="RECORD", help="a game record file, as written by replay --record or to_record()")
-    parser.add_argument("--svg", metavar="FILE", help="write an SVG picture to FILE ('-': stdout) instead of printing")
+    parser.add_argument(
+        "record_file", metavar="RECORD", help="a game record file, as written by replay --record or to_record() ('-': stdin)"
+    )
+    parser.add_argument(
+        "--svg", metavar="FILE",
+        help="write a picture to FILE instead of printing: SVG for FILE.svg or '-' (stdout), PNG for FILE.png",
+    )
     parser.add_argument(
         "--moves", metavar="K", type=integer(0), default=None,
         help="show the position after the first K moves of the record (passes and swaps count; default: all)",
@@ -437,7 +482,7 @@ def add_show(commands: Any) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="territory", formatter_class=HelpFormatter,
         description="Fast, exact rules engine for the territory games Migong, Nume and Tabik.",
         epilog="Run `territory COMMAND --help` for a command's options and examples.\n"
@@ -465,7 +510,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # named by the subcommand that was given them, not by `territory`
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         code = args.run(args)
         sys.stdout.flush()

@@ -6,13 +6,17 @@ conventions of :mod:`territory.cli`."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
 from territory import cli, distributed
 from territory.cli import UsageError, add_command, integer
 from territory.agents import parse_agent
-from territory.evaluate import DEFAULT_KOMI, evaluate, fair_komi, openings
+from territory.evaluate import (
+    DEFAULT_KOMI, DEFAULT_OPENING_SAMPLE, MAX_DEFAULT_OPENINGS, evaluate, fair_komi, openings,
+)
+from territory.evaluate_plots import _pyplot
 
 AGENT_HELP = "random | uct:N (UCT with N iterations per move)"
 
@@ -22,7 +26,7 @@ def _common(parser: argparse.ArgumentParser, games_default: int, games_help: str
         parser.add_argument("--agent", action="append", help=AGENT_HELP + "; repeat for several strengths (default random)")
     else:
         parser.add_argument("--agent", default="random", help=AGENT_HELP + " (default random)")
-    parser.add_argument("--games", type=integer(1, 2**40), default=games_default, help=games_help)
+    parser.add_argument("--games", type=cli.games_count(2**40), default=games_default, help=games_help)
     cli.add_run_options(parser)
     parser.add_argument("--json", metavar="FILE", help=f"also write the result as JSON to FILE ('-': stdout): a list of one object, format {cli.JSON_FORMAT}")
     parser.add_argument("--plot", metavar="FILE", help="draw the result to FILE (.png or .svg; needs territory-games[plot])")
@@ -68,7 +72,12 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
     _common(parser, 200, "games per first move and branch (default 200)")
-    parser.add_argument("--moves", help="comma-separated first moves (default: all; for Migong an evenly spaced sample of 252)")
+    parser.add_argument(
+        "--moves",
+        help=f"comma-separated first moves (default: all of them, or an evenly spaced sample of {DEFAULT_OPENING_SAMPLE} "
+        f"when there are more than {MAX_DEFAULT_OPENINGS:,}: Migong, and Nume's larger boards, the default n=4 with "
+        "3,660 first moves among them)",
+    )
     parser.add_argument("--top", type=integer(0), default=20, help="print the best and worst TOP first moves (default 20; 0: all)")
     cli.add_game_options(parser)
 
@@ -80,6 +89,10 @@ def _prepare(args: argparse.Namespace) -> bool:
         if not args.plot.lower().endswith((".png", ".svg")):
             raise UsageError(f"--plot must end in .png or .svg, got {args.plot!r}")
         cli.check_output(args.plot, "--plot")
+        try:  # found out now, not after the games
+            _pyplot()
+        except ImportError as error:
+            raise UsageError(f"--plot {args.plot}: {error}") from None
     return sys.stderr.isatty() if args.progress is None else bool(args.progress)
 
 
@@ -130,11 +143,19 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def run_komi(args: argparse.Namespace) -> int:
     show = _prepare(args)
     agents = [_agent(a) for a in (args.agent or ["random"])]
+    for option, value in (("--komi-min", args.komi_min), ("--komi-max", args.komi_max)):
+        if not (math.isfinite(value) and (value - 0.5).is_integer()):
+            raise UsageError(f"{option} must be a number k + 0.5 (k a whole number), like -20.5 or 3.5, got {value}")
     values = []
     komi = args.komi_min
     while komi <= args.komi_max + 1e-9:
         values.append(komi)
         komi += args.komi_step
+    if len(values) < 2:
+        raise UsageError(
+            f"--komi-min {args.komi_min}, --komi-max {args.komi_max} and --komi-step {args.komi_step} give "
+            f"{len(values)} komi value{'' if len(values) == 1 else 's'}: the fit needs at least two"
+        )
     params = cli.game_params(args, "nume")
     try:
         with _scale_out(args) as executor:

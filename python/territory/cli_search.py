@@ -31,7 +31,7 @@ def register(commands: Any) -> None:
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
     parser.add_argument("--agents", nargs=2, required=True, metavar=("AGENT0", "AGENT1"),
                         help="two agents: 'random', 'uct' or 'uct:N' (UCT with N iterations per move)")
-    parser.add_argument("--games", type=integer(0, 2**40), default=100, help="number of games (default 100)")
+    parser.add_argument("--games", type=cli.games_count(2**40), default=100, help="number of games, at least 1 (default 100)")
     parser.add_argument("--no-swap-seats", dest="swap_seats", action="store_false",
                         help="agent 0 always takes seat 0 (default: seats alternate)")
     cli.add_run_options(parser)

@@ -19,6 +19,7 @@ import numpy as np
 
 from territory import _core, distributed
 from territory._checks import check_int, check_threads
+from territory._results import rate_text, results_repr
 from territory.registry import GAMES, new_game
 from territory.types import GameState
 
@@ -104,7 +105,10 @@ def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> t
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 (or 1) the bound is exactly 0 (or 1); rounding would leave about 1e-19.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass
@@ -129,6 +133,12 @@ class PlayoutResults:
     scores: np.ndarray | None = None
     seconds: float = 0.0
     _tally: _Tally = field(default_factory=_Tally, repr=False)
+
+    def __repr__(self) -> str:
+        s = self.summary()
+        return results_repr(
+            self, f"seat 0 win rate {rate_text(s['seat0_win_rate'], s['seat0_win_rate_ci95'])}, {s['draws']:,} draws"
+        )
 
     def summary(self) -> dict[str, Any]:
         """Seat-0 win rate with its 95% Wilson interval, draw and swap rates, game length

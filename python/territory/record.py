@@ -20,9 +20,11 @@ After ``moves:`` comes one move per line, optionally numbered ``N.``.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Tuple
+from pathlib import Path
+from typing import IO, Any, Optional, Tuple, Union
 
 from territory import registry
 from territory.errors import IllegalMoveError, RecordError, excerpt
@@ -191,14 +193,49 @@ def parse(text: str) -> Record:
     return record
 
 
-def load(text: str, *, reference: bool = False) -> GameState:
+#: What ``load`` and ``positions`` read: a record's text, a file name or an open file.
+Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+
+
+def read_source(source: Source) -> str:
+    """A record's text from ``source``: a ``str`` holding a line break is the text itself
+    (every record has at least two lines: ``game = ...`` and ``moves:``), and so is
+    ``""``; any other ``str`` and an ``os.PathLike`` name a file; an object with ``read()`` is an open file
+    (text or binary). Files are read as UTF-8. Raises RecordError if it cannot be read."""
+    if isinstance(source, str) and (not source or "\n" in source or "\r" in source):
+        return source
+    data: Any
+    if isinstance(source, (str, os.PathLike)):
+        try:
+            data = Path(source).read_bytes()
+        except OSError as error:
+            why = error.strerror or error
+            hint = " (a str without a line break is a file name)" if isinstance(source, str) else ""
+            raise RecordError(f"cannot read {excerpt(str(source))}: {why}{hint}") from None
+    elif callable(getattr(source, "read", None)):
+        data = source.read()  # type: ignore[union-attr]
+        if isinstance(data, str):
+            return data
+    else:
+        raise RecordError(f"a record is its text, a file name or an open file, got {excerpt(source)}")
+    if not isinstance(data, bytes):
+        raise RecordError(f"reading the file gave {type(data).__name__}, not text or bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"not a UTF-8 text file (byte {data[error.start]:#04x} at offset {error.start})") from None
+
+
+def load(source: Source, *, reference: bool = False) -> GameState:
     """The state a record describes, with every move replayed and checked.
 
+    ``source``: the record's text, a file name or an open file (see ``read_source``:
+    a ``str`` with a line break is text, any other ``str`` a file name).
     ``reference=True`` builds it with ``territory.reference`` instead of the engine.
     Raises RecordError (a ValueError) naming the line and the problem; nothing
     half-loaded is returned.
     """
-    record = parse(text)
+    record = parse(read_source(source))
     state = new_game(record, reference=reference)
     for move, line in zip(record.moves, record.move_lines):
         try:
@@ -208,6 +245,19 @@ def load(text: str, *, reference: bool = False) -> GameState:
     if record.result is not None and record.result != result_text(state):
         raise RecordError(f"result says {excerpt(record.result)} but the moves give {result_text(state)!r}")
     return state
+
+
+def positions(source: Source, *, reference: bool = False) -> list[GameState]:
+    """Every position of a record, as independent states: ``positions(r)[0]`` is the
+    start (or the set-up position), ``positions(r)[i]`` the state after the first i
+    moves, the last one ``load(r)``. ``source`` as for ``load``; the whole record is
+    checked first, so an error comes before any state."""
+    state: Any = load(source, reference=reference)
+    states = [state.copy()]
+    while state.history:
+        state.undo()
+        states.append(state.copy())
+    return states[::-1]
 
 
 def new_game(record: Record, *, reference: bool = False) -> GameState:

@@ -242,6 +242,25 @@ def _heat_map(d: _Drawing, board: geometry.Board, heat: Heat) -> None:
             )
 
 
+#: How to get the optional PNG rasteriser.
+PNG_EXTRA = 'pip install "territory-games[png]" (or pip install resvg-py)'
+
+
+def rasteriser() -> Any:
+    """The ``resvg_py`` module (the optional ``png`` extra: resvg, a self-contained wheel
+    with no system libraries), or ImportError saying what to install."""
+    try:
+        import resvg_py  # type: ignore[import-not-found, unused-ignore]
+    except ImportError as error:
+        raise ImportError(f"PNG pictures need resvg-py: {PNG_EXTRA}") from error
+    return resvg_py
+
+
+def to_png(svg_text: str) -> bytes:
+    """The PNG image of an SVG document, on a white background, rasterised by resvg."""
+    return bytes(rasteriser().svg_to_bytes(svg_string=str(svg_text), background="white"))
+
+
 # --- what to mark -------------------------------------------------------------------------
 
 

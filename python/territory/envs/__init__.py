@@ -12,10 +12,15 @@ from typing import Any
 
 __all__ = ["pettingzoo_env"]
 
+RL_EXTRA = 'pip install "territory-games[rl]"'
+
 
 def pettingzoo_env(game: Any, **params: Any) -> Any:
     """A PettingZoo AEC environment playing ``game`` (a key of ``territory.GAMES``, or a
     state to start from) with these parameters; see ``territory.envs.pettingzoo``."""
-    from territory.envs.pettingzoo import TerritoryAEC
+    try:
+        from territory.envs.pettingzoo import TerritoryAEC
+    except ImportError as error:
+        raise ImportError(f'pettingzoo_env needs PettingZoo and Gymnasium: {RL_EXTRA} ({error})') from error
 
     return TerritoryAEC(game, **params)

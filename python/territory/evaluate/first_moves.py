@@ -12,6 +12,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from territory._checks import check_int, check_threads
+from territory._results import results_repr
 from territory.agents import start_state
 from territory.evaluate.runs import MAX_GAMES, Progress, _agent_name, _parse, _traces
 from territory.evaluate.stats import _json_float
@@ -29,6 +30,8 @@ class Openings:
     rate (draws half) when seat 1 plays on (games in which seat 1 took the pie are left
     out) and when it swaps at once (None without a pie rule), with Wilson intervals and
     game counts."""
+
+    __repr__ = results_repr
 
     game: str
     params: dict[str, Any]

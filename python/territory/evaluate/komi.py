@@ -12,6 +12,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from territory._checks import check_int, check_threads
+from territory._results import results_repr
 from territory.evaluate.runs import MAX_GAMES, Progress, _agent_name, _parse, _traces
 from territory.evaluate.stats import Z95
 from territory.playouts import new_game, wilson_interval
@@ -46,6 +47,8 @@ class KomiFit:
     intervals, fitted), the logistic coefficients and the crossing ``estimate`` with its
     95% ``interval`` (delta method)."""
 
+    __repr__ = results_repr
+
     agent: str
     estimate: float
     interval: tuple[float, float]
@@ -70,6 +73,8 @@ class KomiFit:
 class FairKomi:
     """``fair_komi``'s result. ``estimate``, ``interval`` and ``curve`` are those of the
     first agent; ``fits`` holds one ``KomiFit`` per agent strength."""
+
+    __repr__ = results_repr
 
     params: dict[str, Any]
     games: int

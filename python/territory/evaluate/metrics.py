@@ -12,6 +12,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from territory._checks import check_int, check_threads
+from territory._results import results_repr
 from territory._seeds import GOLDEN, mix
 from territory.agents import Uct, play_match, start_state
 from territory.evaluate.runs import MAX_GAMES, Progress, _agent_name, _parse, _traces
@@ -61,6 +62,8 @@ class Evaluation:
     """What ``evaluate`` found: ``metrics`` (dict keyed by Ludii's names, each a
     ``Metric`` with ``estimate`` and ``interval``) and the per-game arrays behind them
     (``traces``: winner, moves, turns, scores, ...)."""
+
+    __repr__ = results_repr
 
     game: str
     params: dict[str, Any]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from territory.errors import excerpt
+
 
 def error(column, message):
     return ValueError(f"bad position: column {column}: {message}")
@@ -162,13 +164,22 @@ class SetUpTurns:
         (mover, mc), (pie, pc), (passes, sc), (last, lc) = fields
         seats = {"0": 0, "1": 1, "-": None}
         if mover not in seats:
-            raise error(mc, f"to move must be 0, 1 or -, got {mover!r}")
+            raise error(mc, f"to move must be 0, 1 or -, got {excerpt(mover)}")
         if last not in seats:
-            raise error(lc, f"last mover must be 0, 1 or -, got {last!r}")
+            raise error(lc, f"last mover must be 0, 1 or -, got {excerpt(last)}")
         if passes not in ("0", "1", "2"):
-            raise error(sc, f"passes must be 0, 1 or 2, got {passes!r}")
+            raise error(sc, f"passes must be 0, 1 or 2, got {excerpt(passes)}")
         if pie not in ("w", "a", "s", "-"):
-            raise error(pc, f"pie must be w, a, s or -, got {pie!r}")
+            raise error(pc, f"pie must be w, a, s or -, got {excerpt(pie)}")
+        if board_empty:
+            # Every action but a pass or the swap places pieces, the swap follows a
+            # placement, and an empty board always has moves, so no pass is forced.
+            start_turn = ["0", "w" if self._pie else "-", "0", "-"]
+            names = ("to move", "pie", "passes", "last mover")
+            for name, (text, column), expected in zip(names, fields, start_turn):
+                if text != expected:
+                    raise error(column, f"{name} field {excerpt(text)}: the board is empty, so nothing was placed yet: "
+                                        f"only the start's turn fields '{' '.join(start_turn)}' go with it")
         mover, last, passes = seats[mover], seats[last], int(passes)
         if (passes == 2) != (mover is None):
             raise error(mc, "the seat to move is '-' exactly when two passes ended the game")

@@ -563,7 +563,7 @@ class Nume(Presentation):
             raise _position.error(fields[0][1], "black stones must equal white stones or exceed them by one")
         (mover, mc), (phase, pc), (komi, kc), (colours, cc) = fields[1:]
         if phase not in ("k", "s", "-"):
-            raise _position.error(pc, f"phase must be k, s or -, got {phase!r}")
+            raise _position.error(pc, f"phase must be k, s or -, got {excerpt(phase)}")
         phase = {"k": "komi", "s": "side", "-": "play"}[phase]
         if phase != "play" and not (game._komi_phase and not board):
             raise _position.error(pc, "the komi phase needs komi_phase=True and an empty board")
@@ -572,7 +572,7 @@ class Nume(Presentation):
         else:
             match = re.fullmatch(r"(0|[1-9][0-9]*)\.5([bw])", komi)
             if match is None:
-                raise _position.error(kc, f"komi must be '-' or like '2.5b', got {komi!r}")
+                raise _position.error(kc, f"komi must be '-' or like '2.5b', got {excerpt(komi)}")
             komi_value = (int(match.group(1)) + 0.5, "black" if match.group(2) == "b" else "white")
         if phase == "komi" and komi_value is not None:
             raise _position.error(kc, "no komi is chosen yet in phase k")
@@ -584,7 +584,7 @@ class Nume(Presentation):
             if komi_value != expected:
                 raise _position.error(kc, "the komi must be the game's komi parameter")
         if colours not in ("bw", "wb"):
-            raise _position.error(cc, f"colours must be bw or wb, got {colours!r}")
+            raise _position.error(cc, f"colours must be bw or wb, got {excerpt(colours)}")
         if colours == "wb" and not (game._komi_phase and phase == "play"):
             raise _position.error(cc, "seat 1 plays Black only after choosing it in the komi phase")
         game._base = {

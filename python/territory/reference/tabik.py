@@ -480,7 +480,9 @@ class Tabik(_position.SetUpTurns, Presentation):
         base.update(stones=stones, rods=rods, text=None)
         game._base = base
         game._reset()
-        if base["passes"] and any(game._why_illegal(a) is None for a in range(3 * game._num_edges)):
+        passes, base["passes"] = base["passes"], 0  # the moves of the board, as if nobody had passed
+        if passes and any(game._why_illegal(a) is None for a in range(3 * game._num_edges)):
             raise _position.error(fields[3][1], "a pass is only legal without other moves, and moves are available")
+        base["passes"] = passes
         return _position.finish_setup(game, cls(**params))
 

@@ -30,6 +30,59 @@ pub fn unit(u: &Bound<'_, PyAny>) -> PyResult<f64> {
     }
 }
 
+/// The array given as `out=`: a C-contiguous numpy array of element type `T` (named
+/// `dtype` in messages) and exactly `shape`; a ValueError saying what differs otherwise.
+pub fn out_array<'py, T: numpy::Element>(
+    out: &Bound<'py, PyAny>,
+    dtype: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, numpy::PyArrayDyn<T>>> {
+    use numpy::PyUntypedArrayMethods;
+    let shown = |s: &[usize]| match s {
+        [one] => format!("({one},)"),
+        _ => format!("{s:?}").replace('[', "(").replace(']', ")"),
+    };
+    let Ok(untyped) = out.cast::<numpy::PyUntypedArray>() else {
+        return Err(PyValueError::new_err(format!(
+            "out must be a numpy array of dtype {dtype} and shape {}, got {}",
+            shown(shape),
+            crate::game_class::short_repr(out)
+        )));
+    };
+    let Ok(array) = out.cast::<numpy::PyArrayDyn<T>>() else {
+        return Err(PyValueError::new_err(format!(
+            "out must have dtype {dtype}, got {}",
+            untyped.dtype()
+        )));
+    };
+    if untyped.shape() != shape {
+        return Err(PyValueError::new_err(format!(
+            "out must have shape {}, got {}",
+            shown(shape),
+            shown(untyped.shape())
+        )));
+    }
+    if !untyped.is_c_contiguous() {
+        return Err(PyValueError::new_err(
+            "out must be C-contiguous (a whole array, not a strided view)",
+        ));
+    }
+    Ok(array.clone())
+}
+
+/// Fills `array` (checked by [`out_array`]) with `fill`.
+pub fn fill_out<T: numpy::Element>(
+    array: &Bound<'_, numpy::PyArrayDyn<T>>,
+    fill: impl FnOnce(&mut [T]),
+) -> PyResult<()> {
+    use numpy::PyArrayMethods;
+    let mut view = array.try_readwrite().map_err(|_| {
+        PyValueError::new_err("out must be writeable and not in use by another call")
+    })?;
+    fill(view.as_slice_mut()?);
+    Ok(())
+}
+
 #[macro_export]
 macro_rules! learn_methods {
     ($class:ident, $game:ty) => {
@@ -71,22 +124,31 @@ macro_rules! learn_methods {
             }
 
             /// Observation planes (float32) from the point of view of `seat` (default:
-            /// the seat to move, or seat 0 once the game is over).
-            #[pyo3(signature = (seat = None))]
+            /// the seat to move, or seat 0 once the game is over). With `out` (a
+            /// C-contiguous float32 array of `observation_shape`), fills it in place and
+            /// returns it instead of allocating a new array.
+            #[pyo3(signature = (seat = None, out = None))]
             fn observation<'py>(
                 &self,
                 py: Python<'py>,
                 seat: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
-                use numpy::PyArrayMethods;
+                out: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
                 let seat = match seat {
                     Some(s) if !s.is_none() => $crate::game_class::seat(s)?,
                     _ => self.game.to_move().unwrap_or(territory::Seat::First),
                 };
-                let [c, h, w] = territory::Learn::observation_shape(&self.game);
-                let array = numpy::PyArray3::<f32>::zeros(py, [c, h, w], false);
-                territory::Learn::observe_as(&self.game, seat, array.readwrite().as_slice_mut()?);
-                Ok(array)
+                let shape = territory::Learn::observation_shape(&self.game);
+                let array = match out {
+                    Some(out) if !out.is_none() => {
+                        $crate::learn::out_array::<f32>(out, "float32", &shape)?
+                    }
+                    _ => numpy::PyArrayDyn::<f32>::zeros(py, shape.to_vec(), false),
+                };
+                $crate::learn::fill_out(&array, |values| {
+                    territory::Learn::observe_as(&self.game, seat, values)
+                })?;
+                Ok(array.into_any())
             }
 
             /// (r0, r1): +1 for the winner and -1 for the loser once over; (0, 0) after
@@ -97,14 +159,25 @@ macro_rules! learn_methods {
             }
 
             /// A bool array of length num_actions, True exactly at the legal actions.
+            /// With `out` (a C-contiguous bool array of that length), fills it in place
+            /// and returns it instead of allocating a new array.
+            #[pyo3(signature = (out = None))]
             fn legal_mask<'py>(
                 &self,
                 py: Python<'py>,
-            ) -> PyResult<Bound<'py, numpy::PyArray1<bool>>> {
-                use numpy::PyArrayMethods;
-                let array = numpy::PyArray1::<bool>::zeros(py, self.game.num_actions(), false);
-                territory::Learn::legal_mask(&self.game, array.readwrite().as_slice_mut()?);
-                Ok(array)
+                out: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let shape = [self.game.num_actions()];
+                let array = match out {
+                    Some(out) if !out.is_none() => {
+                        $crate::learn::out_array::<bool>(out, "bool", &shape)?
+                    }
+                    _ => numpy::PyArrayDyn::<bool>::zeros(py, shape.to_vec(), false),
+                };
+                $crate::learn::fill_out(&array, |values| {
+                    territory::Learn::legal_mask(&self.game, values)
+                })?;
+                Ok(array.into_any())
             }
 
             /// The legal action at index floor(u * L) of legal_actions() (L of them), for

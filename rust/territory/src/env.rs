@@ -49,12 +49,105 @@ impl fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
+/// A type observations are written as: `f32` (the games' own values) or `u8` (for
+/// games whose values are all whole numbers, [`Learn::WHOLE_OBSERVATIONS`]: each value
+/// v stored as v mod 256, so -1 becomes 255 and the bytes read as `i8` give v back).
+pub trait ObservationValue: Copy + Send + Sync + 'static {
+    /// Writes `game`'s observation into `out`; `scratch` is a buffer the caller keeps
+    /// between games.
+    fn write<G: Learn>(game: &G, out: &mut [Self], scratch: &mut Vec<f32>);
+}
+
+impl ObservationValue for f32 {
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [f32], _scratch: &mut Vec<f32>) {
+        game.observe(out);
+    }
+}
+
+/// The byte of each whole observation value, by the top byte of its `f32` bits: 0.0
+/// (0x00), 1.0 (0x3F), 2.0 (0x40) and -1.0 (0xBF, stored as 255). A table lookup is
+/// several times faster than a float-to-int conversion, which must saturate.
+const BYTE_OF_TOP_BITS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    table[0x3F] = 1;
+    table[0x40] = 2;
+    table[0xBF] = 255;
+    table
+};
+
+impl ObservationValue for u8 {
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [u8], scratch: &mut Vec<f32>) {
+        debug_assert!(
+            G::WHOLE_OBSERVATIONS,
+            "{} has fractional observation values",
+            G::NAME
+        );
+        scratch.resize(out.len(), 0.0);
+        game.observe(scratch);
+        for (byte, &value) in out.iter_mut().zip(scratch.iter()) {
+            *byte = BYTE_OF_TOP_BITS[(value.to_bits() >> 24) as usize];
+            debug_assert_eq!(*byte as i8 as f32, value, "not a whole value from -1 to 2");
+        }
+    }
+}
+
+/// A type legal masks are written as: `bool` (one per action) or `u8` (packed bits:
+/// action `a` is bit `a % 8` of byte `a / 8`, numpy's `bitorder="little"`).
+pub trait MaskValue: Copy + Send + Sync + 'static {
+    /// The values of one game's mask, for `num_actions` actions.
+    fn len(num_actions: usize) -> usize;
+    /// Writes `game`'s legal mask into `out`; `scratch` is a buffer the caller keeps.
+    fn write<G: Learn>(game: &G, out: &mut [Self], scratch: &mut Vec<bool>);
+}
+
+impl MaskValue for bool {
+    #[inline]
+    fn len(num_actions: usize) -> usize {
+        num_actions
+    }
+
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [bool], _scratch: &mut Vec<bool>) {
+        game.legal_mask(out);
+    }
+}
+
+impl MaskValue for u8 {
+    #[inline]
+    fn len(num_actions: usize) -> usize {
+        num_actions.div_ceil(8)
+    }
+
+    #[inline]
+    fn write<G: Learn>(game: &G, out: &mut [u8], scratch: &mut Vec<bool>) {
+        scratch.resize(game.num_actions(), false);
+        game.legal_mask(scratch);
+        // Eight 0/1 bytes as one word; the multiply gathers byte i's bit into bit 56 + i
+        // (the shifted copies never overlap, so nothing carries).
+        let pack = |word: [u8; 8]| {
+            (u64::from_le_bytes(word).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+        };
+        let mut chunks = scratch.chunks_exact(8);
+        for (byte, bits) in out.iter_mut().zip(&mut chunks) {
+            *byte = pack(std::array::from_fn(|i| bits[i] as u8));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let last = out.len() - 1;
+            out[last] = pack(std::array::from_fn(|i| rest.get(i).map_or(0, |&b| b as u8)));
+        }
+    }
+}
+
 /// The buffers one step writes, for `batch` games: `observations` (batch x observation
-/// length), `masks` (batch x number of actions), `rewards` (batch x 2, per seat),
-/// `dones` and `to_move` (the seat to move in each game after the step).
-pub struct Outputs<'a> {
-    pub observations: &'a mut [f32],
-    pub masks: &'a mut [bool],
+/// length, as `f32` or `u8`), `masks` (batch x number of actions as `bool`, or their
+/// packed bits as `u8`), `rewards` (batch x 2, per seat), `dones` and `to_move` (the
+/// seat to move in each game after the step).
+pub struct Outputs<'a, O: ObservationValue = f32, M: MaskValue = bool> {
+    pub observations: &'a mut [O],
+    pub masks: &'a mut [M],
     pub rewards: &'a mut [f32],
     pub dones: &'a mut [bool],
     pub to_move: &'a mut [i8],
@@ -98,7 +191,7 @@ impl<G: Learn> VecEnv<G> {
     }
 
     /// Starts every game again; rewards are 0 and dones false.
-    pub fn reset(&mut self, out: Outputs<'_>) {
+    pub fn reset<O: ObservationValue, M: MaskValue>(&mut self, out: Outputs<'_, O, M>) {
         match self.split() {
             Some((pool, chunk)) => pool.install(|| self.apply(None, out, chunk)),
             None => self.apply(None, out, self.games.len()),
@@ -120,7 +213,11 @@ impl<G: Learn> VecEnv<G> {
     ///
     /// # Errors
     /// If an action is out of range or illegal in its game; then no game has changed.
-    pub fn step(&mut self, actions: &[usize], out: Outputs<'_>) -> Result<(), StepError> {
+    pub fn step<O: ObservationValue, M: MaskValue>(
+        &mut self,
+        actions: &[usize],
+        out: Outputs<'_, O, M>,
+    ) -> Result<(), StepError> {
         if actions.len() != self.games.len() {
             return Err(StepError {
                 index: actions.len().min(self.games.len()),
@@ -196,8 +293,13 @@ impl<G: Learn> VecEnv<G> {
     /// Plays the (validated) actions, or restarts every game for `None`, and fills `out`,
     /// in chunks of `chunk` games: in parallel (inside the pool) unless `chunk` is the
     /// whole batch.
-    fn apply(&mut self, actions: Option<&[usize]>, out: Outputs<'_>, chunk: usize) {
-        let (obs_len, n_actions) = (self.observation_len(), self.num_actions());
+    fn apply<O: ObservationValue, M: MaskValue>(
+        &mut self,
+        actions: Option<&[usize]>,
+        out: Outputs<'_, O, M>,
+        chunk: usize,
+    ) {
+        let (obs_len, n_actions) = (self.observation_len(), M::len(self.num_actions()));
         let batch = self.games.len();
         assert!(
             out.observations.len() == batch * obs_len
@@ -209,7 +311,7 @@ impl<G: Learn> VecEnv<G> {
         );
         let start = &self.start;
         // One chunk of games, the first being game `first` of the batch, with its outputs.
-        let step_chunk = |first: usize, games: &mut [G], out: Outputs<'_>| {
+        let step_chunk = |first: usize, games: &mut [G], out: Outputs<'_, O, M>| {
             let Outputs {
                 observations: obs,
                 masks,
@@ -217,6 +319,7 @@ impl<G: Learn> VecEnv<G> {
                 dones,
                 to_move,
             } = out;
+            let (mut scratch, mut mask_scratch) = (Vec::new(), Vec::new());
             for (i, game) in games.iter_mut().enumerate() {
                 let mut reward = [0.0; 2];
                 let mut done = false;
@@ -235,8 +338,9 @@ impl<G: Learn> VecEnv<G> {
                 rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
                 dones[i] = done;
                 to_move[i] = game.to_move().map_or(-1, |s: Seat| s.index() as i8);
-                game.observe(&mut obs[i * obs_len..(i + 1) * obs_len]);
-                game.legal_mask(&mut masks[i * n_actions..(i + 1) * n_actions]);
+                O::write(game, &mut obs[i * obs_len..(i + 1) * obs_len], &mut scratch);
+                let mask = &mut masks[i * n_actions..(i + 1) * n_actions];
+                M::write(game, mask, &mut mask_scratch);
             }
         };
         if chunk >= batch {
@@ -360,5 +464,52 @@ mod tests {
             assert!(runs[0] == runs[1] && runs[0] == runs[2]);
             assert_eq!(runs[0].4.len(), batch);
         }
+    }
+
+    #[test]
+    fn byte_observations_are_the_whole_values_mod_256() {
+        let start = crate::Migong::new(crate::MigongConfig::default()).unwrap();
+        assert!(crate::Migong::WHOLE_OBSERVATIONS && !crate::Nume::WHOLE_OBSERVATIONS);
+        let batch = 20;
+        let mut floats = VecEnv::new(start.clone(), batch, 1, 1);
+        let mut bytes = VecEnv::new(start, batch, 1, 1);
+        let mut buf = Buffers::new(&floats);
+        let mut obs = vec![0u8; buf.obs.len()];
+        let (mut masks, mut rewards) = (buf.masks.clone(), buf.rewards.clone());
+        let (mut dones, mut to_move) = (buf.dones.clone(), buf.to_move.clone());
+        let mut actions = vec![0; batch];
+        for _ in 0..30 {
+            floats.sample_actions(&mut actions);
+            floats.step(&actions, buf.out()).unwrap();
+            let out = Outputs {
+                observations: &mut obs,
+                masks: &mut masks,
+                rewards: &mut rewards,
+                dones: &mut dones,
+                to_move: &mut to_move,
+            };
+            bytes.step(&actions, out).unwrap();
+            assert!(buf.obs.iter().zip(&obs).all(|(&f, &b)| f == b as i8 as f32));
+            assert_eq!(buf.masks, masks);
+        }
+        // Packed masks: bit a % 8 of byte a / 8, per game.
+        let n = floats.num_actions();
+        let width = n.div_ceil(8);
+        let mut packed = vec![0u8; batch * width];
+        let out = Outputs {
+            observations: &mut obs,
+            masks: &mut packed,
+            rewards: &mut rewards,
+            dones: &mut dones,
+            to_move: &mut to_move,
+        };
+        bytes.reset(out);
+        floats.reset(buf.out());
+        for (a, &legal) in buf.masks.iter().enumerate() {
+            let (game, action) = (a / n, a % n);
+            let bit = packed[game * width + action / 8] >> (action % 8) & 1;
+            assert_eq!(bit == 1, legal, "game {game} action {action}");
+        }
+        assert!(obs.contains(&255), "opponent-coloured border edges are -1");
     }
 }

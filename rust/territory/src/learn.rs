@@ -8,6 +8,10 @@ use crate::game::{Game, Seat};
 
 /// Observations, masks and counting of legal actions, for every game.
 pub trait Learn: Game {
+    /// Whether every observation value is a whole number (-1, 0, 1 or 2), so that the
+    /// planes fit in bytes (`VecEnv` with `u8` observations); Nume's scaled values are not.
+    const WHOLE_OBSERVATIONS: bool = true;
+
     /// The shape (planes, height, width) of [`Learn::observe`]'s output; fixed by the
     /// game's parameters.
     fn observation_shape(&self) -> [usize; 3];

@@ -47,7 +47,11 @@ impl Field<'_> {
     pub fn error(&self, message: impl fmt::Display) -> PositionError {
         PositionError::new(
             self.column,
-            format!("{} field '{}': {message}", self.name, self.text),
+            format!(
+                "{} field {}: {message}",
+                self.name,
+                crate::error::Excerpt::new(self.text)
+            ),
         )
     }
 
@@ -388,6 +392,23 @@ pub fn read_turn(pie: bool, f: &[Field<'_>]) -> Result<(Start, bool), PositionEr
         },
         pie_state == 2,
     ))
+}
+
+/// Checks the turn fields of a position with an empty board (Migong, Tabik) against
+/// those of the start position, `start_turn` (e.g. `0 w 0 -`): every action but a pass
+/// or the pie swap puts pieces on the board, the swap needs a placement before it, and a
+/// pass is only legal without other moves, which an empty board always has. So an empty
+/// board is only ever seen at the start.
+pub fn check_empty_board_turn(turn: &[Field<'_>], start_turn: &str) -> Result<(), PositionError> {
+    for (field, expected) in turn.iter().zip(start_turn.split(' ')) {
+        if field.text != expected {
+            return Err(field.error(format!(
+                "the board is empty, so nothing was placed yet: only the start's turn \
+                 fields '{start_turn}' go with it"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Whether two games were set up from the same position (both from the start, or

@@ -142,10 +142,10 @@ impl Migong {
         if !pieces.is_empty() && start.last_mover.is_none() {
             return Err(f[4].error("pieces are on the board, so someone has moved"));
         }
-        if pieces.is_empty() && (swapped || start.ply == 1) {
-            return Err(
-                f[2].error("the pie swap comes after a first placement, and the board is empty")
-            );
+        if pieces.is_empty() {
+            let start_position = Migong::new(config).expect("valid config").position();
+            let start_turn = start_position.split_once(' ').map_or("", |(_, turn)| turn);
+            position::check_empty_board_turn(&f[1..], start_turn)?;
         }
         let passers: &[Seat] = match (start.passes, game.to_move()) {
             (0, _) => &[],

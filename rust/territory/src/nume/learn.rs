@@ -17,6 +17,9 @@ impl Nume {
 }
 
 impl Learn for Nume {
+    /// Numbers, group prices and komi are divided by the number of cells.
+    const WHOLE_OBSERVATIONS: bool = false;
+
     fn observation_shape(&self) -> [usize; 3] {
         let side = self.grid_side();
         [PLANES, side, side]

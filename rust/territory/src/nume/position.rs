@@ -85,8 +85,8 @@ impl Nume {
             let close = inner.find(')').ok_or("a '(' without its ')'")?;
             let w = position::number(&inner[..close], MAX_NUMBER as u64).ok_or_else(|| {
                 format!(
-                    "'{}' is not a stone's number: a whole number from 0 to {MAX_NUMBER}",
-                    &inner[..close]
+                    "{} is not a stone's number: a whole number from 0 to {MAX_NUMBER}",
+                    crate::error::Excerpt::new(&inner[..close])
                 )
             })?;
             Ok(((color, Some(w as u32)), close + 3))

@@ -135,10 +135,10 @@ impl Tabik {
         if occupied.any() && start.last_mover.is_none() {
             return Err(f[4].error("stones are on the board, so someone has moved"));
         }
-        if occupied.is_empty() && (swapped || start.ply == 1) {
-            return Err(
-                f[2].error("the pie swap comes after a first placement, and the board is empty")
-            );
+        if occupied.is_empty() {
+            let start_position = Tabik::new(config).expect("valid config").position();
+            let start_turn = start_position.split_once(' ').map_or("", |(_, turn)| turn);
+            position::check_empty_board_turn(&f[1..], start_turn)?;
         }
         if start.passes > 0 {
             let moves = game.choices().count() - game.pie_available() as usize;
@@ -187,6 +187,34 @@ mod tests {
     }
 
     #[test]
+    fn distinct_positions_have_distinct_keys() {
+        // Every position of random games, keyed; two different position strings never
+        // share a key (the empty-board positions "1 - 0 -" and "1 - 0 0" once did).
+        let mut keys = std::collections::HashMap::new();
+        for seed in 0..40 {
+            let config = TabikConfig {
+                size: 3,
+                pie: seed % 2 == 0,
+            };
+            let mut g = Tabik::new(config).unwrap();
+            let mut rng = crate::playout::game_rng(seed, 7);
+            loop {
+                let p = format!("{} {}", config.pie, g.position());
+                let set_up = Tabik::from_position(config, &g.position()).unwrap();
+                let old = keys.insert((config.pie, set_up.key()), p.clone());
+                assert!(
+                    old.is_none() || old.as_deref() == Some(p.as_str()),
+                    "{old:?} and {p}"
+                );
+                let Some(mv) = g.random_move(&mut rng) else {
+                    break;
+                };
+                g.play_unchecked(mv);
+            }
+        }
+    }
+
+    #[test]
     fn start_and_example() {
         let mut g = Tabik::new(TabikConfig::default()).unwrap();
         assert_eq!(g.position(), "8/8/8/8/8/8/8/8 0 w 0 -");
@@ -209,6 +237,13 @@ mod tests {
             ("2/b1 1 - 0 0", 3),
             ("b>w/b>w 0 - 1 1", 15),
             ("b>w/b>w 0 - 1 0", 0),
+            // More white than black stones, or more black than white.
+            ("2/w>w 1 - 0 0", 1),
+            ("2/b>b 1 - 0 0", 1),
+            // An empty board is only the start: nothing placed, nobody passed.
+            ("2/2 1 - 0 -", 5),
+            ("2/2 0 w 0 1", 7),
+            ("2/2 0 - 0 -", 7),
         ] {
             match Tabik::from_position(c, text) {
                 Err(err) => assert_eq!(err.column, column, "{text}: {err}"),
