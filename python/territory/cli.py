@@ -454,6 +454,9 @@ def build_parser() -> argparse.ArgumentParser:
     from territory import cli_search  # match, solve
 
     cli_search.register(commands)
+    from territory import cli_train  # train
+
+    cli_train.register(commands)
     return parser
 
 

@@ -14,6 +14,7 @@ mod migong;
 mod nume;
 mod params;
 mod playouts;
+mod puct;
 mod search;
 mod tabik;
 
@@ -33,6 +34,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     playouts::register(m)?;
     evaluate::register(m)?;
     search::register(m)?;
+    puct::register(m)?;
     m.add_class::<env::PyVecEnv>()?;
     Ok(())
 }

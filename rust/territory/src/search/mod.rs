@@ -1,9 +1,11 @@
 //! Game-playing search over any [`crate::Game`]: Monte Carlo tree search ([`uct`]) and an
 //! exact solver ([`solve()`]). See `docs/search.md`.
 
+pub mod puct;
 pub mod solve;
 pub mod uct;
 
+pub use puct::{PuctBatch, PuctConfig, PuctTree};
 pub use solve::{solve, Solution, SolveError};
 pub use uct::{analyse, Analysis, UctConfig};
 

@@ -1,0 +1,587 @@
+//! PUCT: tree search guided by a policy and a value (AlphaZero), whose evaluations the
+//! caller makes, in batches.
+//!
+//! The engine does the game work and the caller (Python, with a neural network) only
+//! evaluates positions: [`PuctTree::select`] walks from the root to a leaf and stops at
+//! a position to evaluate; the caller reads its observation ([`PuctTree::observe`]) and
+//! hands back the network's logits over all actions and its value for the player to move
+//! ([`PuctTree::expand_and_backup`]). Many trees (one per game played in parallel) make
+//! the caller's batches: [`PuctBatch`] gathers one leaf per tree and spreads the answers
+//! back.
+//!
+//! - Each node holds its visits and the summed values from the point of view of the
+//!   seat that made its move, as UCT does; values are seats' results (+1 win, 0 draw,
+//!   -1 loss), so passes, the pie swap and any order of turns need nothing special.
+//! - A leaf is expanded once, when evaluated: all its legal moves become children with
+//!   the softmax of the logits over the legal actions as priors (plus Dirichlet noise at
+//!   the root with `noise_fraction > 0`, for self-play).
+//! - Selection follows the child maximising `Q + c * P * sqrt(N) / (1 + n)`, `N` the
+//!   parent's visits, `n` the child's, `Q` its mean value for the player choosing;
+//!   unvisited children count the parent's own mean (for that player) as their `Q`.
+//!   Ties go to the first child in legal-move order.
+//! - A finished game met on the way is a leaf with its exact result: it is backed up at
+//!   once (it counts as a simulation) without asking the caller.
+//! - Every random draw (the noise) comes from the tree's seed: the same seed and the
+//!   same evaluations give the same search.
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::Seat;
+use crate::learn::Learn;
+use crate::playout::game_rng;
+use crate::search::result_for;
+
+/// Parameters of a PUCT search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PuctConfig {
+    /// Simulations (evaluated leaves plus finished games reached), at least 1.
+    pub iterations: u32,
+    /// The exploration constant `c`.
+    pub c_puct: f32,
+    /// Concentration of the Dirichlet noise mixed into the root's priors.
+    pub noise_alpha: f32,
+    /// Weight of that noise, 0 (none: for play) to 1.
+    pub noise_fraction: f32,
+    pub seed: u64,
+}
+
+impl Default for PuctConfig {
+    fn default() -> PuctConfig {
+        PuctConfig {
+            iterations: 100,
+            c_puct: 1.5,
+            noise_alpha: 0.3,
+            noise_fraction: 0.0,
+            seed: 0,
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    mv: M,
+    /// The seat that played `mv`.
+    mover: Seat,
+    prior: f32,
+    visits: u32,
+    total: f32,
+    /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
+    first_child: u32,
+    n_children: u32,
+}
+
+/// One search from one root position.
+#[derive(Clone, Debug)]
+pub struct PuctTree<G: Learn> {
+    config: PuctConfig,
+    root: G,
+    /// The position of the current leaf (the root's copy, moves played on it).
+    game: G,
+    nodes: Vec<Node<G::Move>>,
+    path: Vec<u32>,
+    moves: Vec<G::Move>,
+    done: u32,
+    /// A leaf waits for its evaluation.
+    pending: bool,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl<G: Learn> PuctTree<G> {
+    /// A search from `root`, which must be a running game.
+    ///
+    /// # Panics
+    /// If `root` is over or `config.iterations` is 0.
+    pub fn new(root: &G, config: PuctConfig) -> PuctTree<G> {
+        let to_move = root.to_move().expect("the root must be a running game");
+        assert!(config.iterations > 0, "a search needs at least one iteration");
+        let mut moves = Vec::new();
+        root.legal_moves_into(&mut moves);
+        PuctTree {
+            config,
+            root: root.clone(),
+            game: root.clone(),
+            nodes: vec![Node {
+                // Never played: any move of the right type serves.
+                mv: moves[0],
+                mover: to_move.other(),
+                prior: 1.0,
+                visits: 0,
+                total: 0.0,
+                first_child: NONE,
+                n_children: 0,
+            }],
+            path: Vec::new(),
+            moves,
+            done: 0,
+            pending: false,
+            rng: game_rng(config.seed, 0),
+        }
+    }
+
+    /// Whether every simulation has been run.
+    pub fn is_done(&self) -> bool {
+        self.done >= self.config.iterations
+    }
+
+    /// Walks to the next leaf to evaluate and returns true, or returns false once the
+    /// search is done. Finished games met on the way are backed up here. A leaf already
+    /// waiting is returned again.
+    pub fn select(&mut self) -> bool {
+        if self.pending {
+            return true;
+        }
+        while !self.is_done() {
+            self.game.clone_from(&self.root);
+            self.path.clear();
+            self.path.push(0);
+            let mut node = 0;
+            while self.nodes[node].first_child != NONE {
+                node = self.best_child(node);
+                self.game.play_unchecked(self.nodes[node].mv);
+                self.path.push(node as u32);
+            }
+            if !self.game.is_over() {
+                self.pending = true;
+                return true;
+            }
+            let results = Seat::BOTH.map(|seat| f32::from(result_for(&self.game, seat)));
+            self.backup(|seat| results[seat.index()]);
+        }
+        false
+    }
+
+    /// Writes the observation of the leaf waiting for its evaluation (from the point of
+    /// view of the seat to move there) into `out`.
+    pub fn observe(&self, out: &mut [f32]) {
+        debug_assert!(self.pending);
+        self.game.observe(out);
+    }
+
+    /// Expands the waiting leaf with the priors `softmax(logits)` over its legal actions
+    /// (`logits` has one entry per action of the game) and backs up `value`, the leaf's
+    /// value in [-1, 1] for the seat to move there.
+    ///
+    /// # Panics
+    /// If no leaf is waiting, or `logits` is shorter than the game's actions.
+    pub fn expand_and_backup(&mut self, logits: &[f32], value: f32) {
+        assert!(self.pending, "no leaf waits for an evaluation");
+        self.pending = false;
+        let leaf = *self.path.last().expect("a path has the root") as usize;
+        let to_move = self.game.to_move().expect("a waiting leaf is a running game");
+        self.moves.clear();
+        self.game.legal_moves_into(&mut self.moves);
+        let first = self.nodes.len();
+        let max = self
+            .moves
+            .iter()
+            .map(|&mv| logits[self.game.action_of(mv).expect("legal moves have actions")])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let mut sum = 0.0;
+        for &mv in &self.moves {
+            let p = (logits[self.game.action_of(mv).expect("legal moves have actions")] - max).exp();
+            sum += p;
+            self.nodes.push(Node {
+                mv,
+                mover: to_move,
+                prior: p,
+                visits: 0,
+                total: 0.0,
+                first_child: NONE,
+                n_children: 0,
+            });
+        }
+        for node in &mut self.nodes[first..] {
+            node.prior /= sum;
+        }
+        if leaf == 0 && self.config.noise_fraction > 0.0 {
+            self.add_noise(first);
+        }
+        self.nodes[leaf].first_child = first as u32;
+        self.nodes[leaf].n_children = self.moves.len() as u32;
+        let value = value.clamp(-1.0, 1.0);
+        self.backup(|seat| if seat == to_move { value } else { -value });
+    }
+
+    /// Mixes Dirichlet(alpha) noise into the priors of the children from `first` on.
+    fn add_noise(&mut self, first: usize) {
+        let alpha = self.config.noise_alpha;
+        let fraction = self.config.noise_fraction;
+        let noise: Vec<f32> = (first..self.nodes.len())
+            .map(|_| gamma(alpha, &mut self.rng))
+            .collect();
+        let sum: f32 = noise.iter().sum();
+        if !(sum > 0.0) {
+            return;
+        }
+        for (node, n) in self.nodes[first..].iter_mut().zip(noise) {
+            node.prior = (1.0 - fraction) * node.prior + fraction * n / sum;
+        }
+    }
+
+    fn backup(&mut self, value_for: impl Fn(Seat) -> f32) {
+        for &i in &self.path {
+            let node = &mut self.nodes[i as usize];
+            node.visits += 1;
+            node.total += value_for(node.mover);
+        }
+        self.done += 1;
+    }
+
+    /// The child of the expanded `node` to follow.
+    fn best_child(&self, node: usize) -> usize {
+        let parent = &self.nodes[node];
+        let first = parent.first_child as usize;
+        let children = &self.nodes[first..first + parent.n_children as usize];
+        let chooser = children[0].mover;
+        let parent_mean = if parent.visits == 0 {
+            0.0
+        } else {
+            parent.total / parent.visits as f32
+        };
+        let first_play = if parent.mover == chooser {
+            parent_mean
+        } else {
+            -parent_mean
+        };
+        let scale = self.config.c_puct * (parent.visits.max(1) as f32).sqrt();
+        let mut best = first;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, child) in children.iter().enumerate() {
+            let q = if child.visits == 0 {
+                first_play
+            } else {
+                child.total / child.visits as f32
+            };
+            let score = q + scale * child.prior / (1 + child.visits) as f32;
+            if score > best_score {
+                best_score = score;
+                best = first + i;
+            }
+        }
+        best
+    }
+
+    /// The root's children: (action, visits, mean value for the player to move, prior),
+    /// in legal-move order; empty before the root's evaluation.
+    pub fn root_stats(&self) -> Vec<(usize, u32, f32, f32)> {
+        let root = &self.nodes[0];
+        if root.first_child == NONE {
+            return Vec::new();
+        }
+        let first = root.first_child as usize;
+        self.nodes[first..first + root.n_children as usize]
+            .iter()
+            .map(|c| {
+                let action = self.root.action_of(c.mv).expect("legal moves have actions");
+                let mean = if c.visits == 0 {
+                    0.0
+                } else {
+                    c.total / c.visits as f32
+                };
+                (action, c.visits, mean, c.prior)
+            })
+            .collect()
+    }
+
+    /// The root's mean value for the player to move there.
+    pub fn root_value(&self) -> f32 {
+        let root = &self.nodes[0];
+        if root.visits == 0 {
+            0.0
+        } else {
+            -root.total / root.visits as f32
+        }
+    }
+
+    /// The most visited root action (ties: the higher mean, then the higher prior, then
+    /// the first in legal-move order); `None` before the root's evaluation.
+    pub fn best_action(&self) -> Option<usize> {
+        let stats = self.root_stats();
+        (0..stats.len())
+            .max_by(|&a, &b| {
+                (stats[a].1, stats[a].2, stats[a].3)
+                    .partial_cmp(&(stats[b].1, stats[b].2, stats[b].3))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(b.cmp(&a))
+            })
+            .map(|i| stats[i].0)
+    }
+
+    /// The game at the root.
+    pub fn root(&self) -> &G {
+        &self.root
+    }
+}
+
+/// A Gamma(alpha, 1) draw (Marsaglia and Tsang; alpha < 1 by boosting).
+fn gamma(alpha: f32, rng: &mut Xoshiro256PlusPlus) -> f32 {
+    let alpha = f64::from(alpha.max(1e-3));
+    let (a, boost) = if alpha < 1.0 {
+        (alpha + 1.0, rng.random::<f64>().powf(1.0 / alpha))
+    } else {
+        (alpha, 1.0)
+    };
+    let d = a - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        // A standard normal draw (Box-Muller).
+        let u1: f64 = 1.0 - rng.random::<f64>();
+        let u2: f64 = rng.random();
+        let x = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u: f64 = 1.0 - rng.random::<f64>();
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return (d * v * boost) as f32;
+        }
+    }
+}
+
+/// Searches from many roots at once, asking for one leaf evaluation per unfinished tree
+/// per round: the caller's batches are as large as the number of trees.
+#[derive(Clone, Debug)]
+pub struct PuctBatch<G: Learn> {
+    pub trees: Vec<PuctTree<G>>,
+    /// The trees whose leaves the last [`PuctBatch::collect`] returned, in order.
+    waiting: Vec<usize>,
+}
+
+impl<G: Learn> PuctBatch<G> {
+    /// One tree per root; tree `i` is seeded from `(config.seed, i)`.
+    pub fn new(roots: &[G], config: PuctConfig) -> PuctBatch<G> {
+        let trees = roots
+            .iter()
+            .enumerate()
+            .map(|(i, root)| {
+                let seed = game_rng(config.seed, i as u64).random::<u64>();
+                PuctTree::new(root, PuctConfig { seed, ..config })
+            })
+            .collect();
+        PuctBatch {
+            trees,
+            waiting: Vec::new(),
+        }
+    }
+
+    /// Selects a leaf in every unfinished tree and writes their observations, one after
+    /// the other, into `obs` (cleared first). Returns the number of leaves (0: every
+    /// search is done).
+    pub fn collect(&mut self, obs: &mut Vec<f32>) -> usize {
+        self.waiting.clear();
+        obs.clear();
+        for (i, tree) in self.trees.iter_mut().enumerate() {
+            if tree.select() {
+                let len = tree.game.observation_len();
+                let start = obs.len();
+                obs.resize(start + len, 0.0);
+                tree.observe(&mut obs[start..]);
+                self.waiting.push(i);
+            }
+        }
+        self.waiting.len()
+    }
+
+    /// Hands back the evaluations of the leaves of the last `collect`: `logits` holds
+    /// one row of `num_actions` per leaf, `values` one value per leaf.
+    ///
+    /// # Panics
+    /// If the lengths do not match the leaves waiting.
+    pub fn backup(&mut self, logits: &[f32], values: &[f32]) {
+        assert_eq!(values.len(), self.waiting.len(), "one value per leaf");
+        let width = logits.len() / values.len().max(1);
+        assert_eq!(width * values.len(), logits.len(), "one row of logits per leaf");
+        for (k, &i) in self.waiting.iter().enumerate() {
+            self.trees[i].expand_and_backup(&logits[k * width..(k + 1) * width], values[k]);
+        }
+        self.waiting.clear();
+    }
+
+    /// How many leaves the last `collect` returned and still wait.
+    pub fn waiting(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// Runs every search to the end with `evaluate(observations, leaves) -> (logits,
+    /// values)`.
+    pub fn run(&mut self, mut evaluate: impl FnMut(&[f32], usize) -> (Vec<f32>, Vec<f32>)) {
+        let mut obs = Vec::new();
+        loop {
+            let n = self.collect(&mut obs);
+            if n == 0 {
+                return;
+            }
+            let (logits, values) = evaluate(&obs, n);
+            self.backup(&logits, &values);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::solve;
+    use crate::{Game, Tabik, TabikConfig};
+
+    fn uniform<G: Learn>(game: &G) -> impl FnMut(&[f32], usize) -> (Vec<f32>, Vec<f32>) {
+        let actions = game.num_actions();
+        move |_, n| (vec![0.0; n * actions], vec![0.0; n])
+    }
+
+    fn tabik(size: usize, pie: bool) -> Tabik {
+        Tabik::new(TabikConfig { size, pie }).unwrap()
+    }
+
+    #[test]
+    fn uniform_priors_and_zero_values_spread_the_visits_evenly() {
+        let g = tabik(6, true);
+        let config = PuctConfig {
+            iterations: 1 + 3 * 120,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone()], config);
+        batch.run(uniform(&g));
+        let stats = batch.trees[0].root_stats();
+        assert_eq!(stats.len(), g.legal_moves().len());
+        // The root's own evaluation is the first simulation; the rest go round the
+        // 120 moves, three times each (ties: legal-move order).
+        assert!(stats.iter().all(|s| s.1 == 3), "{stats:?}");
+        assert!(stats.iter().all(|s| (s.3 - 1.0 / 120.0).abs() < 1e-6));
+        assert_eq!(batch.trees[0].root_value(), 0.0);
+        assert_eq!(batch.trees[0].best_action(), Some(stats[0].0));
+    }
+
+    #[test]
+    fn visits_add_up_and_the_same_seed_gives_the_same_search() {
+        let mut roots = vec![tabik(4, true), tabik(4, true)];
+        roots[1].play_str("b2-b3").unwrap();
+        let config = PuctConfig {
+            iterations: 300,
+            noise_fraction: 0.25,
+            seed: 7,
+            ..PuctConfig::default()
+        };
+        let run = || {
+            let mut batch = PuctBatch::new(&roots, config);
+            // Logits that favour low actions, values that depend on the observation.
+            batch.run(|obs, n| {
+                let logits = (0..n * 74).map(|i| -((i % 74) as f32) * 0.01).collect();
+                let per = obs.len() / n;
+                let values = (0..n)
+                    .map(|k| obs[k * per..(k + 1) * per].iter().sum::<f32>() % 1.0 - 0.5)
+                    .collect();
+                (logits, values)
+            });
+            batch.trees.iter().map(|t| t.root_stats()).collect::<Vec<_>>()
+        };
+        let a = run();
+        for stats in &a {
+            // The root's evaluation is a simulation without a child.
+            assert_eq!(stats.iter().map(|s| s.1).sum::<u32>(), 299);
+            let priors: f32 = stats.iter().map(|s| s.3).sum();
+            assert!((priors - 1.0).abs() < 1e-4);
+        }
+        assert_eq!(a, run());
+    }
+
+    /// On boards small enough, the search with no knowledge (uniform priors, zero
+    /// values) still finds the solver's moves from the exact results of finished games.
+    #[test]
+    fn finished_games_give_exact_values_pie_swap_included() {
+        // Tabik 2x2 with the pie rule: after any placement, only the swap wins.
+        let mut g = tabik(2, true);
+        let first = g.legal_moves()[0];
+        g.play_unchecked(first);
+        let config = PuctConfig {
+            iterations: 3000,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone()], config);
+        batch.run(uniform(&g));
+        let best = batch.trees[0].best_action().unwrap();
+        let solution = solve(&g, None).unwrap();
+        assert_eq!(solution.value, 1);
+        let best_move = g.move_of(best).unwrap();
+        assert!(Tabik::is_pie_swap(best_move));
+        assert!(solution.best_moves.contains(&best_move));
+        assert!(batch.trees[0].root_value() > 0.5);
+    }
+
+    /// Positions of random Tabik 3x3 games (pie rule on) where every legal move ends the
+    /// game, and positions where the only legal move is a pass.
+    fn near_the_end() -> (Vec<Tabik>, Vec<Tabik>) {
+        let (mut last, mut passes) = (Vec::new(), Vec::new());
+        for index in 0..40 {
+            let mut g = tabik(3, true);
+            let mut rng = game_rng(3, index);
+            while let Some(mv) = g.random_move(&mut rng) {
+                let moves = g.legal_moves();
+                if moves.iter().all(|&m| Tabik::is_pass(m)) {
+                    passes.push(g.clone());
+                }
+                let ends = |&m: &_| {
+                    let mut after = g.clone();
+                    after.play_unchecked(m);
+                    after.is_over()
+                };
+                if moves.iter().all(ends) {
+                    last.push(g.clone());
+                }
+                g.play_unchecked(mv);
+            }
+        }
+        (last, passes)
+    }
+
+    #[test]
+    fn finished_games_are_backed_up_exactly_without_evaluation() {
+        let (last, passes) = near_the_end();
+        assert!(!last.is_empty() && !passes.is_empty());
+        for g in &last {
+            let mut calls = 0;
+            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default());
+            let actions = g.num_actions();
+            batch.run(|_, n| {
+                calls += 1;
+                (vec![0.0; n * actions], vec![0.0; n])
+            });
+            // Only the root is evaluated; every other simulation ends a game.
+            assert_eq!(calls, 1);
+            let tree = &batch.trees[0];
+            let seat = g.to_move().unwrap();
+            let mut best_result = -1.0f32;
+            for (action, visits, mean, _) in tree.root_stats() {
+                let mut after = g.clone();
+                after.play_unchecked(g.move_of(action).unwrap());
+                let result = f32::from(result_for(&after, seat));
+                best_result = best_result.max(result);
+                assert!(visits == 0 || mean == result, "{action}: {mean} vs {result}");
+            }
+            let mut after = g.clone();
+            after.play_unchecked(g.move_of(tree.best_action().unwrap()).unwrap());
+            assert_eq!(f32::from(result_for(&after, seat)), best_result);
+        }
+        // A forced pass: the search goes through it (the other seat's pass or moves).
+        for g in &passes {
+            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default());
+            batch.run(uniform(g));
+            let stats = batch.trees[0].root_stats();
+            assert_eq!(stats.len(), 1);
+            assert!(Tabik::is_pass(g.move_of(stats[0].0).unwrap()));
+            assert_eq!(stats[0].1, 99);
+        }
+    }
+
+    #[test]
+    fn gamma_draws_have_the_right_mean() {
+        let mut rng = game_rng(1, 2);
+        for alpha in [0.3f32, 1.0, 2.5] {
+            let mean: f32 = (0..20_000).map(|_| gamma(alpha, &mut rng)).sum::<f32>() / 20_000.0;
+            assert!((mean - alpha).abs() < 0.05 * alpha.max(1.0), "{alpha}: {mean}");
+        }
+    }
+}
