@@ -183,9 +183,34 @@ def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 8, seed: 
     return max(1, round(probe * puct_time / uct_time))
 
 
-def _elo(summary: dict[str, Any]) -> dict[str, Any]:
-    low, high = summary["elo_ci95"]
-    return {"elo": summary["elo_difference"], "elo_ci95": [low, high], "wins": summary["agent_wins"]}
+def match_from_openings(start: Any, agents: list[Any], games: int, seed: int, opening_moves: int = 2
+                        ) -> dict[str, Any]:
+    """Plays ``games`` games between two agents (rounded up to an even number): pairs of
+    games from the same opening, ``opening_moves`` random moves from ``start`` (seeded
+    by ``(seed, pair)``), agent 0 in seat 0 in one game of the pair and in seat 1 in the
+    other. Deterministic agents (``Puct``) would otherwise play the same two games over
+    and over. Returns agent 0's wins, losses and draws, its score, and the Elo
+    difference with its 95% interval (Wilson)."""
+    from territory.agents import _elo, _mix
+    from territory.playouts import wilson_interval
+
+    wins = [0, 0, 0]
+    for pair in range((games + 1) // 2):
+        rng = np.random.default_rng(_mix(seed, pair))
+        state = start.copy()
+        for _ in range(opening_moves):
+            if not state.is_over:
+                state.play_random(float(rng.random()))
+        if state.is_over:
+            continue
+        result = play_match(state, agents, 2, seed=_mix(seed, pair, 1))
+        for k in range(3):
+            wins[k] += result.agent_wins[k]
+    n = sum(wins)
+    score = wins[0] + 0.5 * wins[2]
+    low, high = wilson_interval(score, n)
+    return {"wins": wins, "score": score / n if n else float("nan"), "elo": _elo(score / n) if n else float("nan"),
+            "elo_ci95": [_elo(low), _elo(high)], "games": n}
 
 
 def train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]] = None) -> Path:
@@ -259,11 +284,11 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
                     if uct_iterations is None:
                         uct_iterations = equal_time_uct_iterations(puct, start, seed=config.seed)
                     seed = int(rng.integers(2**63))
-                    vs_previous = play_match(start, [puct, Puct(previous, config.eval_iterations)],
-                                             config.eval_games, seed=seed)
-                    vs_uct = play_match(start, [puct, Uct(iterations=uct_iterations)], config.eval_games, seed=seed)
-                    record["vs_previous"] = _elo(vs_previous.summary())
-                    record["vs_uct"] = {**_elo(vs_uct.summary()), "uct_iterations": uct_iterations}
+                    record["vs_previous"] = match_from_openings(
+                        start, [puct, Puct(previous, config.eval_iterations)], config.eval_games, seed)
+                    record["vs_uct"] = {
+                        **match_from_openings(start, [puct, Uct(iterations=uct_iterations)], config.eval_games, seed),
+                        "uct_iterations": uct_iterations}
                     previous = current
                 record["eval_seconds"] = round(time.perf_counter() - began - record["seconds"], 2)
                 write(record)
@@ -276,3 +301,46 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     finally:
         log.close()
     return last
+
+
+def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min_moves: int = 2,
+                      max_nodes: int = 2_000_000) -> dict[str, Any]:
+    """How often ``agent`` picks an optimal move (by ``territory.solve``) in positions
+    where some legal move is not optimal. The positions: ``min_moves`` or more random
+    moves from ``start`` (the number drawn uniformly up to the game's end, seeded by
+    ``(seed, k)``), distinct; those the solver cannot settle within ``max_nodes`` are
+    left out and counted."""
+    from territory.agents import NodeLimitError, _mix, solve
+
+    seen: set[str] = set()
+    counted = optimal = too_big = all_optimal = 0
+    misses: list[str] = []
+    k = 0
+    while counted < positions and k < 50 * positions:
+        rng = np.random.default_rng(_mix(seed, k))
+        k += 1
+        state = start.copy()
+        length = int(rng.integers(min_moves, 40))
+        for _ in range(length):
+            if state.is_over:
+                break
+            state.play_random(float(rng.random()))
+        if state.is_over or state.position() in seen:
+            continue
+        seen.add(state.position())
+        try:
+            solution = solve(state, max_nodes=max_nodes)
+        except NodeLimitError:
+            too_big += 1
+            continue
+        if len(solution.best_moves) == len(solution.move_values):
+            all_optimal += 1
+            continue
+        counted += 1
+        move = agent.choose(state.copy())
+        if move in solution.best_moves:
+            optimal += 1
+        else:
+            misses.append(state.position())
+    return {"positions": counted, "optimal": optimal, "rate": optimal / counted if counted else float("nan"),
+            "skipped_all_moves_optimal": all_optimal, "skipped_over_node_limit": too_big, "misses": misses}

@@ -31,8 +31,9 @@ macro_rules! dispatch {
 /// PUCT searches, one per root state, guided by evaluations given from Python.
 ///
 /// `PuctSearch(states, iterations, c_puct=1.5, noise_alpha=0.3, noise_fraction=0.0,
-/// seed=0)`: `states` is a list of running games of one class with the same
-/// observation shape and number of actions. Then, until `leaves()` returns None, pass
+/// seed=0, leaves_per_search=1)`: `states` is a list of running games of one class with
+/// the same observation shape and number of actions; each search gives up to
+/// `leaves_per_search` leaves per round (virtual loss spreads them). Then, until `leaves()` returns None, pass
 /// the network's answer for the observations it returned to `backup(logits, values)`:
 /// logits over all actions (float32, shape (leaves, num_actions)) and values in [-1, 1]
 /// for the seat to move at each leaf (float32, shape (leaves,)). `visits()` then holds
@@ -91,7 +92,7 @@ fn number(name: &str, value: f32, low: f32, high: f32) -> PyResult<f32> {
 #[pymethods]
 impl PyPuctSearch {
     #[new]
-    #[pyo3(signature = (states, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.0, seed = 0))]
+    #[pyo3(signature = (states, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.0, seed = 0, leaves_per_search = 1))]
     fn new(
         states: Vec<Bound<'_, PyAny>>,
         iterations: u32,
@@ -99,12 +100,18 @@ impl PyPuctSearch {
         noise_alpha: f32,
         noise_fraction: f32,
         seed: u64,
+        leaves_per_search: usize,
     ) -> PyResult<Self> {
         if states.is_empty() {
             return Err(PyValueError::new_err("states must hold at least one state"));
         }
         if iterations == 0 {
             return Err(PyValueError::new_err("iterations must be at least 1"));
+        }
+        if !(1..=4096).contains(&leaves_per_search) {
+            return Err(PyValueError::new_err(format!(
+                "leaves_per_search must be from 1 to 4096, got {leaves_per_search}"
+            )));
         }
         let config = PuctConfig {
             iterations,
@@ -116,25 +123,26 @@ impl PyPuctSearch {
         fn make<G: Native + Learn>(
             games: Vec<G>,
             config: PuctConfig,
+            leaves_per_search: usize,
             wrap: fn(PuctBatch<G>) -> Inner,
         ) -> PyPuctSearch {
             let shape = games[0].observation_shape();
             let num_actions = games[0].num_actions();
             PyPuctSearch {
-                inner: wrap(PuctBatch::new(&games, config)),
+                inner: wrap(PuctBatch::new(&games, config, leaves_per_search)),
                 shape,
                 num_actions,
                 obs: Vec::new(),
             }
         }
         if let Some(games) = roots::<Tabik>(&states)? {
-            return Ok(make(games, config, Inner::Tabik));
+            return Ok(make(games, config, leaves_per_search, Inner::Tabik));
         }
         if let Some(games) = roots::<Migong>(&states)? {
-            return Ok(make(games, config, Inner::Migong));
+            return Ok(make(games, config, leaves_per_search, Inner::Migong));
         }
         if let Some(games) = roots::<Nume>(&states)? {
-            return Ok(make(games, config, Inner::Nume));
+            return Ok(make(games, config, leaves_per_search, Inner::Nume));
         }
         Err(PyValueError::new_err(format!(
             "states must be native game states (territory.Migong, Nume or Tabik), got {}",

@@ -65,12 +65,24 @@ struct Node<M> {
     mv: M,
     /// The seat that played `mv`.
     mover: Seat,
+    /// The leaf waits for its evaluation (selected in the current round).
+    waiting: bool,
     prior: f32,
+    /// Visits, the simulations in flight through the node included.
     visits: u32,
+    /// Summed values for `mover`; each simulation in flight counts a loss until its
+    /// value comes back (virtual loss).
     total: f32,
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
     n_children: u32,
+}
+
+/// A leaf selected and waiting for its evaluation.
+#[derive(Clone, Debug)]
+struct Leaf<G> {
+    game: G,
+    path: Vec<u32>,
 }
 
 /// One search from one root position.
@@ -78,14 +90,13 @@ struct Node<M> {
 pub struct PuctTree<G: Learn> {
     config: PuctConfig,
     root: G,
-    /// The position of the current leaf (the root's copy, moves played on it).
-    game: G,
     nodes: Vec<Node<G::Move>>,
-    path: Vec<u32>,
+    /// The leaves waiting, `leaves[..waiting]` (entries past it are kept for reuse).
+    leaves: Vec<Leaf<G>>,
+    waiting: usize,
     moves: Vec<G::Move>,
+    /// Simulations backed up.
     done: u32,
-    /// A leaf waits for its evaluation.
-    pending: bool,
     rng: Xoshiro256PlusPlus,
 }
 
@@ -102,21 +113,21 @@ impl<G: Learn> PuctTree<G> {
         PuctTree {
             config,
             root: root.clone(),
-            game: root.clone(),
             nodes: vec![Node {
                 // Never played: any move of the right type serves.
                 mv: moves[0],
                 mover: to_move.other(),
+                waiting: false,
                 prior: 1.0,
                 visits: 0,
                 total: 0.0,
                 first_child: NONE,
                 n_children: 0,
             }],
-            path: Vec::new(),
+            leaves: Vec::new(),
+            waiting: 0,
             moves,
             done: 0,
-            pending: false,
             rng: game_rng(config.seed, 0),
         }
     }
@@ -126,66 +137,102 @@ impl<G: Learn> PuctTree<G> {
         self.done >= self.config.iterations
     }
 
-    /// Walks to the next leaf to evaluate and returns true, or returns false once the
-    /// search is done. Finished games met on the way are backed up here. A leaf already
-    /// waiting is returned again.
-    pub fn select(&mut self) -> bool {
-        if self.pending {
-            return true;
-        }
-        while !self.is_done() {
-            self.game.clone_from(&self.root);
-            self.path.clear();
-            self.path.push(0);
+    /// Selects up to `max` leaves to evaluate (at least one unless the search is done
+    /// or leaves wait already) and appends their observations (from the point of view
+    /// of the seat to move there) to `obs`; returns how many. Each leaf selected counts
+    /// as a loss on its path until its value comes back (virtual loss), so the next
+    /// selections go elsewhere; selection stops early when it meets a leaf already
+    /// waiting. Finished games met on the way are backed up at once.
+    pub fn select_leaves(&mut self, max: usize, obs: &mut Vec<f32>) -> usize {
+        let first = self.waiting;
+        while self.waiting - first < max
+            && self.done + (self.waiting as u32) < self.config.iterations
+        {
+            if self.leaves.len() == self.waiting {
+                self.leaves.push(Leaf {
+                    game: self.root.clone(),
+                    path: Vec::new(),
+                });
+            }
+            let mut leaf = std::mem::replace(
+                &mut self.leaves[self.waiting],
+                Leaf {
+                    game: self.root.clone(),
+                    path: Vec::new(),
+                },
+            );
+            leaf.game.clone_from(&self.root);
+            leaf.path.clear();
+            leaf.path.push(0);
             let mut node = 0;
             while self.nodes[node].first_child != NONE {
                 node = self.best_child(node);
-                self.game.play_unchecked(self.nodes[node].mv);
-                self.path.push(node as u32);
+                leaf.game.play_unchecked(self.nodes[node].mv);
+                leaf.path.push(node as u32);
             }
-            if !self.game.is_over() {
-                self.pending = true;
-                return true;
+            if leaf.game.is_over() {
+                let results = Seat::BOTH.map(|seat| f32::from(result_for(&leaf.game, seat)));
+                self.add_along(&leaf.path, 1, |seat| results[seat.index()]);
+                self.done += 1;
+                self.leaves[self.waiting] = leaf;
+                continue;
             }
-            let results = Seat::BOTH.map(|seat| f32::from(result_for(&self.game, seat)));
-            self.backup(|seat| results[seat.index()]);
+            if self.nodes[node].waiting {
+                self.leaves[self.waiting] = leaf;
+                break;
+            }
+            self.nodes[node].waiting = true;
+            self.add_along(&leaf.path, 1, |_| -1.0);
+            let len = leaf.game.observation_len();
+            let start = obs.len();
+            obs.resize(start + len, 0.0);
+            leaf.game.observe(&mut obs[start..]);
+            self.leaves[self.waiting] = leaf;
+            self.waiting += 1;
         }
-        false
+        self.waiting - first
     }
 
-    /// Writes the observation of the leaf waiting for its evaluation (from the point of
-    /// view of the seat to move there) into `out`.
-    pub fn observe(&self, out: &mut [f32]) {
-        debug_assert!(self.pending);
-        self.game.observe(out);
+    /// The number of leaves waiting for their evaluations.
+    pub fn waiting(&self) -> usize {
+        self.waiting
     }
 
-    /// Expands the waiting leaf with the priors `softmax(logits)` over its legal actions
-    /// (`logits` has one entry per action of the game) and backs up `value`, the leaf's
-    /// value in [-1, 1] for the seat to move there.
+    /// Expands the `k`-th waiting leaf with the priors `softmax(logits)` over its legal
+    /// actions (`logits` has one entry per action of the game) and backs up `value`, the
+    /// leaf's value in [-1, 1] for the seat to move there. Once every waiting leaf has
+    /// its evaluation, call [`PuctTree::finish_round`].
     ///
     /// # Panics
-    /// If no leaf is waiting, or `logits` is shorter than the game's actions.
-    pub fn expand_and_backup(&mut self, logits: &[f32], value: f32) {
-        assert!(self.pending, "no leaf waits for an evaluation");
-        self.pending = false;
-        let leaf = *self.path.last().expect("a path has the root") as usize;
-        let to_move = self.game.to_move().expect("a waiting leaf is a running game");
+    /// If no `k`-th leaf waits, or `logits` is shorter than the game's actions.
+    pub fn expand_and_backup(&mut self, k: usize, logits: &[f32], value: f32) {
+        assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
+        let leaf = std::mem::replace(
+            &mut self.leaves[k],
+            Leaf {
+                game: self.root.clone(),
+                path: Vec::new(),
+            },
+        );
+        let node = *leaf.path.last().expect("a path has the root") as usize;
+        let game = &leaf.game;
+        let to_move = game.to_move().expect("a waiting leaf is a running game");
         self.moves.clear();
-        self.game.legal_moves_into(&mut self.moves);
+        game.legal_moves_into(&mut self.moves);
         let first = self.nodes.len();
         let max = self
             .moves
             .iter()
-            .map(|&mv| logits[self.game.action_of(mv).expect("legal moves have actions")])
+            .map(|&mv| logits[game.action_of(mv).expect("legal moves have actions")])
             .fold(f32::NEG_INFINITY, f32::max);
         let mut sum = 0.0;
         for &mv in &self.moves {
-            let p = (logits[self.game.action_of(mv).expect("legal moves have actions")] - max).exp();
+            let p = (logits[game.action_of(mv).expect("legal moves have actions")] - max).exp();
             sum += p;
             self.nodes.push(Node {
                 mv,
                 mover: to_move,
+                waiting: false,
                 prior: p,
                 visits: 0,
                 total: 0.0,
@@ -193,16 +240,35 @@ impl<G: Learn> PuctTree<G> {
                 n_children: 0,
             });
         }
-        for node in &mut self.nodes[first..] {
-            node.prior /= sum;
+        for child in &mut self.nodes[first..] {
+            child.prior /= sum;
         }
-        if leaf == 0 && self.config.noise_fraction > 0.0 {
+        if node == 0 && self.config.noise_fraction > 0.0 {
             self.add_noise(first);
         }
-        self.nodes[leaf].first_child = first as u32;
-        self.nodes[leaf].n_children = self.moves.len() as u32;
+        let n = &mut self.nodes[node];
+        n.waiting = false;
+        n.first_child = first as u32;
+        n.n_children = self.moves.len() as u32;
         let value = value.clamp(-1.0, 1.0);
-        self.backup(|seat| if seat == to_move { value } else { -value });
+        // The virtual loss (-1) is taken back as the value comes in.
+        self.add_along(&leaf.path, 0, |seat| {
+            1.0 + if seat == to_move { value } else { -value }
+        });
+        self.done += 1;
+        self.leaves[k] = leaf;
+    }
+
+    /// Ends a round: every waiting leaf has had its evaluation.
+    ///
+    /// # Panics
+    /// If a waiting leaf has not been expanded.
+    pub fn finish_round(&mut self) {
+        for leaf in &self.leaves[..self.waiting] {
+            let node = *leaf.path.last().expect("a path has the root") as usize;
+            assert!(!self.nodes[node].waiting, "a leaf still waits for its evaluation");
+        }
+        self.waiting = 0;
     }
 
     /// Mixes Dirichlet(alpha) noise into the priors of the children from `first` on.
@@ -221,13 +287,13 @@ impl<G: Learn> PuctTree<G> {
         }
     }
 
-    fn backup(&mut self, value_for: impl Fn(Seat) -> f32) {
-        for &i in &self.path {
+    /// Adds `visits` and `value_for(mover)` to every node of `path`.
+    fn add_along(&mut self, path: &[u32], visits: u32, value_for: impl Fn(Seat) -> f32) {
+        for &i in path {
             let node = &mut self.nodes[i as usize];
-            node.visits += 1;
+            node.visits += visits;
             node.total += value_for(node.mover);
         }
-        self.done += 1;
     }
 
     /// The child of the expanded `node` to follow.
@@ -347,13 +413,17 @@ fn gamma(alpha: f32, rng: &mut Xoshiro256PlusPlus) -> f32 {
 #[derive(Clone, Debug)]
 pub struct PuctBatch<G: Learn> {
     pub trees: Vec<PuctTree<G>>,
-    /// The trees whose leaves the last [`PuctBatch::collect`] returned, in order.
-    waiting: Vec<usize>,
+    /// Leaves selected per tree and round, at most.
+    leaves_per_tree: usize,
+    /// The trees whose leaves the last [`PuctBatch::collect`] returned, in order, with
+    /// their number of leaves.
+    waiting: Vec<(usize, usize)>,
 }
 
 impl<G: Learn> PuctBatch<G> {
-    /// One tree per root; tree `i` is seeded from `(config.seed, i)`.
-    pub fn new(roots: &[G], config: PuctConfig) -> PuctBatch<G> {
+    /// One tree per root, tree `i` seeded from `(config.seed, i)`, each giving up to
+    /// `leaves_per_tree` leaves (at least 1) per round.
+    pub fn new(roots: &[G], config: PuctConfig, leaves_per_tree: usize) -> PuctBatch<G> {
         let trees = roots
             .iter()
             .enumerate()
@@ -364,26 +434,29 @@ impl<G: Learn> PuctBatch<G> {
             .collect();
         PuctBatch {
             trees,
+            leaves_per_tree: leaves_per_tree.max(1),
             waiting: Vec::new(),
         }
     }
 
-    /// Selects a leaf in every unfinished tree and writes their observations, one after
+    /// Selects leaves in every unfinished tree and writes their observations, one after
     /// the other, into `obs` (cleared first). Returns the number of leaves (0: every
     /// search is done).
+    ///
+    /// # Panics
+    /// If the leaves of the last `collect` have not been backed up.
     pub fn collect(&mut self, obs: &mut Vec<f32>) -> usize {
-        self.waiting.clear();
+        assert!(self.waiting.is_empty(), "the last leaves wait for their evaluations");
         obs.clear();
+        let mut total = 0;
         for (i, tree) in self.trees.iter_mut().enumerate() {
-            if tree.select() {
-                let len = tree.game.observation_len();
-                let start = obs.len();
-                obs.resize(start + len, 0.0);
-                tree.observe(&mut obs[start..]);
-                self.waiting.push(i);
+            let n = tree.select_leaves(self.leaves_per_tree, obs);
+            if n > 0 {
+                self.waiting.push((i, n));
+                total += n;
             }
         }
-        self.waiting.len()
+        total
     }
 
     /// Hands back the evaluations of the leaves of the last `collect`: `logits` holds
@@ -392,18 +465,24 @@ impl<G: Learn> PuctBatch<G> {
     /// # Panics
     /// If the lengths do not match the leaves waiting.
     pub fn backup(&mut self, logits: &[f32], values: &[f32]) {
-        assert_eq!(values.len(), self.waiting.len(), "one value per leaf");
+        assert_eq!(values.len(), self.waiting(), "one value per leaf");
         let width = logits.len() / values.len().max(1);
         assert_eq!(width * values.len(), logits.len(), "one row of logits per leaf");
-        for (k, &i) in self.waiting.iter().enumerate() {
-            self.trees[i].expand_and_backup(&logits[k * width..(k + 1) * width], values[k]);
+        let mut row = 0;
+        for &(i, n) in &self.waiting {
+            let tree = &mut self.trees[i];
+            for k in 0..n {
+                tree.expand_and_backup(k, &logits[row * width..(row + 1) * width], values[row]);
+                row += 1;
+            }
+            tree.finish_round();
         }
         self.waiting.clear();
     }
 
     /// How many leaves the last `collect` returned and still wait.
     pub fn waiting(&self) -> usize {
-        self.waiting.len()
+        self.waiting.iter().map(|&(_, n)| n).sum()
     }
 
     /// Runs every search to the end with `evaluate(observations, leaves) -> (logits,
@@ -443,7 +522,7 @@ mod tests {
             iterations: 1 + 3 * 120,
             ..PuctConfig::default()
         };
-        let mut batch = PuctBatch::new(&[g.clone()], config);
+        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
         batch.run(uniform(&g));
         let stats = batch.trees[0].root_stats();
         assert_eq!(stats.len(), g.legal_moves().len());
@@ -466,7 +545,7 @@ mod tests {
             ..PuctConfig::default()
         };
         let run = || {
-            let mut batch = PuctBatch::new(&roots, config);
+            let mut batch = PuctBatch::new(&roots, config, 1);
             // Logits that favour low actions, values that depend on the observation.
             batch.run(|obs, n| {
                 let logits = (0..n * 74).map(|i| -((i % 74) as f32) * 0.01).collect();
@@ -500,7 +579,7 @@ mod tests {
             iterations: 3000,
             ..PuctConfig::default()
         };
-        let mut batch = PuctBatch::new(&[g.clone()], config);
+        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
         batch.run(uniform(&g));
         let best = batch.trees[0].best_action().unwrap();
         let solution = solve(&g, None).unwrap();
@@ -543,7 +622,7 @@ mod tests {
         assert!(!last.is_empty() && !passes.is_empty());
         for g in &last {
             let mut calls = 0;
-            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default());
+            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default(), 1);
             let actions = g.num_actions();
             batch.run(|_, n| {
                 calls += 1;
@@ -567,13 +646,51 @@ mod tests {
         }
         // A forced pass: the search goes through it (the other seat's pass or moves).
         for g in &passes {
-            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default());
+            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default(), 1);
             batch.run(uniform(g));
             let stats = batch.trees[0].root_stats();
             assert_eq!(stats.len(), 1);
             assert!(Tabik::is_pass(g.move_of(stats[0].0).unwrap()));
             assert_eq!(stats[0].1, 99);
         }
+    }
+
+    #[test]
+    fn several_leaves_per_round_take_their_virtual_losses_back() {
+        let g = tabik(6, true);
+        let config = PuctConfig {
+            iterations: 500,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone(), g.clone()], config, 8);
+        let mut rounds = 0;
+        let mut largest = 0;
+        batch.run(|_, n| {
+            rounds += 1;
+            largest = largest.max(n);
+            (vec![0.0; n * g.num_actions()], vec![0.0; n])
+        });
+        assert_eq!(largest, 16);
+        assert!(rounds < 500 / 4, "{rounds} rounds");
+        for tree in &batch.trees {
+            let stats = tree.root_stats();
+            assert_eq!(stats.iter().map(|s| s.1).sum::<u32>(), 499);
+            // Every value was 0: no virtual loss is left in any mean.
+            assert!(stats.iter().all(|s| s.2 == 0.0), "{stats:?}");
+            assert_eq!(tree.root_value(), 0.0);
+            assert_eq!(tree.waiting(), 0);
+        }
+        // Tabik 2x2 after a placement: the swap still wins with 8 leaves a round.
+        let mut g = tabik(2, true);
+        g.play_unchecked(g.legal_moves()[0]);
+        let config = PuctConfig {
+            iterations: 3000,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone()], config, 8);
+        batch.run(uniform(&g));
+        let best = g.move_of(batch.trees[0].best_action().unwrap()).unwrap();
+        assert!(Tabik::is_pie_swap(best));
     }
 
     #[test]
