@@ -92,7 +92,7 @@ class Model:
         replaced only once the new one is complete."""
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp.npz")
-        arrays = {n: w.astype(np.float16) for n, w in self.weights.items()}
+        arrays: dict[str, Any] = {n: w.astype(np.float16) for n, w in self.weights.items()}
         np.savez_compressed(tmp, meta=np.array(json.dumps(self.meta)), **arrays)
         os.replace(tmp, path)
 
@@ -174,7 +174,7 @@ def single_threaded_blas() -> ContextManager[Any]:
     70 times slower (44 ms instead of 0.6 ms), and one thread also keeps a seeded
     training run the same from run to run."""
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
     except ImportError:
         return contextlib.nullcontext()
     return threadpool_limits(1, user_api="blas")

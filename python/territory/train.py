@@ -119,8 +119,8 @@ class Adam:
 
     def __init__(self, model: Model, lr: float, weight_decay: float) -> None:
         self.lr, self.weight_decay, self.t = lr, weight_decay, 0
-        self.m = {n: np.zeros_like(w) for n, w in model.weights.items()}
-        self.v = {n: np.zeros_like(w) for n, w in model.weights.items()}
+        self.m: dict[str, Any] = {n: np.zeros_like(w) for n, w in model.weights.items()}
+        self.v: dict[str, Any] = {n: np.zeros_like(w) for n, w in model.weights.items()}
 
     def step(self, model: Model, grads: dict[str, np.ndarray], b1: float = 0.9, b2: float = 0.999) -> None:
         self.t += 1
