@@ -67,7 +67,7 @@ def run_plot(args: argparse.Namespace) -> dict:
     loss.set_title(args.title or args.log)
     for key, label in (("vs_uct", "against UCT, same time per move"), ("vs_previous", "against the previous checkpoint")):
         xs = [r["seconds"] / 60 for r in checks]
-        score = [r[key]["score"] for r in checks]
+        score = [(r[key]["wins"][0] + 0.5 * r[key]["wins"][2]) / max(1, sum(r[key]["wins"])) for r in checks]
         elo.plot(xs, score, marker="o", label=label)
     elo.axhline(0.5, color="grey", lw=0.5)
     elo.set_ylim(0, 1)
