@@ -2,8 +2,8 @@
 //! (`territory::search::PuctBatch`), whose leaf evaluations are asked from Python in
 //! batches (docs/learning.md).
 
-use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use numpy::PyUntypedArrayMethods;
+use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use territory::search::{PuctBatch, PuctConfig};

@@ -107,7 +107,10 @@ impl<G: Learn> PuctTree<G> {
     /// If `root` is over or `config.iterations` is 0.
     pub fn new(root: &G, config: PuctConfig) -> PuctTree<G> {
         let to_move = root.to_move().expect("the root must be a running game");
-        assert!(config.iterations > 0, "a search needs at least one iteration");
+        assert!(
+            config.iterations > 0,
+            "a search needs at least one iteration"
+        );
         let mut moves = Vec::new();
         root.legal_moves_into(&mut moves);
         PuctTree {
@@ -266,7 +269,10 @@ impl<G: Learn> PuctTree<G> {
     pub fn finish_round(&mut self) {
         for leaf in &self.leaves[..self.waiting] {
             let node = *leaf.path.last().expect("a path has the root") as usize;
-            assert!(!self.nodes[node].waiting, "a leaf still waits for its evaluation");
+            assert!(
+                !self.nodes[node].waiting,
+                "a leaf still waits for its evaluation"
+            );
         }
         self.waiting = 0;
     }
@@ -446,7 +452,10 @@ impl<G: Learn> PuctBatch<G> {
     /// # Panics
     /// If the leaves of the last `collect` have not been backed up.
     pub fn collect(&mut self, obs: &mut Vec<f32>) -> usize {
-        assert!(self.waiting.is_empty(), "the last leaves wait for their evaluations");
+        assert!(
+            self.waiting.is_empty(),
+            "the last leaves wait for their evaluations"
+        );
         obs.clear();
         let mut total = 0;
         for (i, tree) in self.trees.iter_mut().enumerate() {
@@ -467,7 +476,11 @@ impl<G: Learn> PuctBatch<G> {
     pub fn backup(&mut self, logits: &[f32], values: &[f32]) {
         assert_eq!(values.len(), self.waiting(), "one value per leaf");
         let width = logits.len() / values.len().max(1);
-        assert_eq!(width * values.len(), logits.len(), "one row of logits per leaf");
+        assert_eq!(
+            width * values.len(),
+            logits.len(),
+            "one row of logits per leaf"
+        );
         let mut row = 0;
         for &(i, n) in &self.waiting {
             let tree = &mut self.trees[i];
@@ -555,7 +568,11 @@ mod tests {
                     .collect();
                 (logits, values)
             });
-            batch.trees.iter().map(|t| t.root_stats()).collect::<Vec<_>>()
+            batch
+                .trees
+                .iter()
+                .map(|t| t.root_stats())
+                .collect::<Vec<_>>()
         };
         let a = run();
         for stats in &a {
@@ -638,7 +655,10 @@ mod tests {
                 after.play_unchecked(g.move_of(action).unwrap());
                 let result = f32::from(result_for(&after, seat));
                 best_result = best_result.max(result);
-                assert!(visits == 0 || mean == result, "{action}: {mean} vs {result}");
+                assert!(
+                    visits == 0 || mean == result,
+                    "{action}: {mean} vs {result}"
+                );
             }
             let mut after = g.clone();
             after.play_unchecked(g.move_of(tree.best_action().unwrap()).unwrap());
@@ -693,12 +713,57 @@ mod tests {
         assert!(Tabik::is_pie_swap(best));
     }
 
+    /// With the exact values (the solver's) as the evaluation, the most visited move
+    /// is an optimal one: the values are backed up with the right signs.
+    #[test]
+    fn exact_evaluations_lead_to_optimal_moves() {
+        let mut checked = 0;
+        for index in 0..30 {
+            let mut g = tabik(3, true);
+            let mut rng = game_rng(11, index);
+            for _ in 0..(index % 4) {
+                let mv = g.random_move(&mut rng).unwrap();
+                g.play_unchecked(mv);
+            }
+            let solution = solve(&g, None).unwrap();
+            if solution.best_moves.len() == solution.move_values.len() {
+                continue;
+            }
+            let config = PuctConfig {
+                iterations: 200,
+                ..PuctConfig::default()
+            };
+            let mut tree = PuctTree::new(&g, config);
+            let mut obs = Vec::new();
+            while !tree.is_done() {
+                obs.clear();
+                let n = tree.select_leaves(4, &mut obs);
+                for k in 0..n {
+                    let value = f32::from(solve(&tree.leaves[k].game, None).unwrap().value);
+                    tree.expand_and_backup(k, &vec![0.0; g.num_actions()], value);
+                }
+                tree.finish_round();
+            }
+            let best = g.move_of(tree.best_action().unwrap()).unwrap();
+            assert!(solution.best_moves.contains(&best), "{index}");
+            assert_eq!(
+                tree.root_value().signum(),
+                f32::from(solution.value).signum()
+            );
+            checked += 1;
+        }
+        assert!(checked >= 5, "{checked}");
+    }
+
     #[test]
     fn gamma_draws_have_the_right_mean() {
         let mut rng = game_rng(1, 2);
         for alpha in [0.3f32, 1.0, 2.5] {
             let mean: f32 = (0..20_000).map(|_| gamma(alpha, &mut rng)).sum::<f32>() / 20_000.0;
-            assert!((mean - alpha).abs() < 0.05 * alpha.max(1.0), "{alpha}: {mean}");
+            assert!(
+                (mean - alpha).abs() < 0.05 * alpha.max(1.0),
+                "{alpha}: {mean}"
+            );
         }
     }
 }
