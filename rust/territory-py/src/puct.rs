@@ -216,7 +216,7 @@ impl PyPuctSearch {
                 }
             }
         });
-        Ok(PyArray1::from_vec(py, out).reshape([n, self.num_actions])?)
+        PyArray1::from_vec(py, out).reshape([n, self.num_actions])
     }
 
     /// Each root's mean value for the seat to move there (float32).

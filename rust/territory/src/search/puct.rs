@@ -285,7 +285,7 @@ impl<G: Learn> PuctTree<G> {
             .map(|_| gamma(alpha, &mut self.rng))
             .collect();
         let sum: f32 = noise.iter().sum();
-        if !(sum > 0.0) {
+        if sum.is_nan() || sum <= 0.0 {
             return;
         }
         for (node, n) in self.nodes[first..].iter_mut().zip(noise) {
