@@ -187,6 +187,28 @@ class VecEnv:
     @property
     def observation_shape(self) -> tuple[int, int, int]: ...
     def state(self, index: int) -> Any: ...
+
+@final
+class PuctSearch:
+    def __new__(
+        cls,
+        states: list[Any],
+        iterations: int,
+        c_puct: float = 1.5,
+        noise_alpha: float = 0.3,
+        noise_fraction: float = 0.0,
+        seed: int = 0,
+        leaves_per_search: int = 1,
+    ) -> PuctSearch: ...
+    def leaves(self) -> Optional[np.ndarray[Any, np.dtype[np.float32]]]: ...
+    def backup(self, logits: np.ndarray[Any, np.dtype[np.float32]], values: np.ndarray[Any, np.dtype[np.float32]]) -> None: ...
+    @property
+    def done(self) -> bool: ...
+    def visits(self) -> np.ndarray[Any, np.dtype[np.float32]]: ...
+    def root_values(self) -> np.ndarray[Any, np.dtype[np.float32]]: ...
+    def best_actions(self) -> list[Optional[int]]: ...
+    @property
+    def num_actions(self) -> int: ...
 '''
 
 
@@ -216,7 +238,7 @@ def generate() -> str:
     names = [name for name, *_ in GAMES]
     union = " | ".join(names)
     exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "run_playouts", "replay_playout",
-                                                           "trace_random", "trace_actions", "uct_analyse", "solve", "run_match"])
+                                                           "trace_random", "trace_actions", "uct_analyse", "solve", "run_match", "PuctSearch"])
     parts = [HEADER.format(all=exported, union=union)]
     for name, score, extras in GAMES:
         parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {constructor(name)}) -> {name}: ...\n")

@@ -25,6 +25,7 @@ from territory.agents import (  # noqa: E402
     AgentError, MatchResults, NodeLimitError, RandomAgent, SolveLimitError, TimeLimitError, Uct, parse_agent, play_match,
     solve,
 )
+from territory.puct import Puct  # noqa: E402
 from territory import envs  # noqa: E402
 
 __all__ = [
@@ -40,6 +41,6 @@ __all__ = [
     "replay_playout",
     "evaluate", "fair_komi", "openings",
     "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "StateInUseError", "RecordError", "GameState", "Group", "load",
-    "RandomAgent", "Uct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
+    "RandomAgent", "Uct", "Puct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
     "SolveLimitError", "TimeLimitError",
 ]

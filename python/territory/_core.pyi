@@ -11,7 +11,7 @@ from territory.record import Seats
 from territory.svg import Highlight, SvgText
 from territory.types import GameState, Group
 
-__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "uct_analyse", "solve", "run_match"]
+__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "uct_analyse", "solve", "run_match", "PuctSearch"]
 
 __version__: str
 MAX_THREADS: int
@@ -303,3 +303,25 @@ class VecEnv:
     @property
     def observation_shape(self) -> tuple[int, int, int]: ...
     def state(self, index: int) -> Any: ...
+
+@final
+class PuctSearch:
+    def __new__(
+        cls,
+        states: list[Any],
+        iterations: int,
+        c_puct: float = 1.5,
+        noise_alpha: float = 0.3,
+        noise_fraction: float = 0.0,
+        seed: int = 0,
+        leaves_per_search: int = 1,
+    ) -> PuctSearch: ...
+    def leaves(self) -> Optional[np.ndarray[Any, np.dtype[np.float32]]]: ...
+    def backup(self, logits: np.ndarray[Any, np.dtype[np.float32]], values: np.ndarray[Any, np.dtype[np.float32]]) -> None: ...
+    @property
+    def done(self) -> bool: ...
+    def visits(self) -> np.ndarray[Any, np.dtype[np.float32]]: ...
+    def root_values(self) -> np.ndarray[Any, np.dtype[np.float32]]: ...
+    def best_actions(self) -> list[Optional[int]]: ...
+    @property
+    def num_actions(self) -> int: ...

@@ -162,8 +162,10 @@ AgentLike = Union[str, RandomAgent, Uct, Any]
 
 
 def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
-    """An agent from a spec string: ``"random"``, ``"uct"`` (1000 iterations) or
-    ``"uct:N"`` (N iterations), case and surrounding spaces ignored; an object with
+    """An agent from a spec string: ``"random"``, ``"uct"`` (1000 iterations),
+    ``"uct:N"`` (N iterations) or ``"puct:MODEL:N"`` (``territory.Puct`` with a model
+    file or shipped model name and N simulations, default 400), case (except the
+    model's path) and surrounding spaces ignored; an object with
     ``choose`` is returned as it is. With ``factories=True`` (``evaluate``), a callable
     without ``choose`` (a factory ``f(seed) -> agent``) is returned as it is too."""
     if not isinstance(spec, str):
@@ -180,7 +182,14 @@ def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
         if arg.isdigit() and int(arg) >= 1:
             return Uct(iterations=int(arg))
         raise ValueError(f"agent {spec!r}: the iterations after 'uct:' must be a positive whole number, like 'uct:2000'")
-    raise ValueError(f"unknown agent spec {spec!r}: expected 'random', 'uct' or 'uct:N' (N iterations)")
+    if kind == "puct" and sep:
+        from territory.puct import parse_puct
+
+        return parse_puct(spec, spec.strip().partition(":")[2])
+    raise ValueError(
+        f"unknown agent spec {spec!r}: expected 'random', 'uct', 'uct:N' (N iterations) "
+        "or 'puct:MODEL[:N]' (a trained model, N simulations)"
+    )
 
 
 def _is_native(agent: Any) -> bool:

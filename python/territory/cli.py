@@ -505,6 +505,9 @@ def build_parser() -> argparse.ArgumentParser:
     from territory import cli_serve  # serve
 
     cli_serve.register(commands)
+    from territory import cli_train  # train
+
+    cli_train.register(commands)
     return parser
 
 

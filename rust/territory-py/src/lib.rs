@@ -15,6 +15,7 @@ mod migong;
 mod nume;
 mod params;
 mod playouts;
+mod puct;
 mod search;
 mod tabik;
 
@@ -47,6 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     playouts::register(m)?;
     evaluate::register(m)?;
     search::register(m)?;
+    puct::register(m)?;
     m.add_class::<env::PyVecEnv>()?;
     Ok(())
 }

@@ -1,10 +1,12 @@
 //! Game-playing search over any [`crate::Game`]: Monte Carlo tree search ([`uct`]) and an
 //! exact solver ([`solve()`]). See `docs/search.md`.
 
+pub mod puct;
 pub mod solve;
 pub mod symmetry;
 pub mod uct;
 
+pub use puct::{PuctBatch, PuctConfig, PuctTree};
 pub use solve::{solve, solve_with, Solution, SolveError, SolveLimits, SolveProgress};
 pub use symmetry::Symmetric;
 pub use uct::{analyse, Analysis, UctConfig};

@@ -1,0 +1,71 @@
+"""The ``territory train`` command, registered by ``cli.py`` with ``register(commands)``:
+self-play training of a model for ``territory.Puct`` (docs/learning.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from territory import cli
+from territory.cli import add_command, integer
+
+
+def positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text}")
+    return value
+
+
+def register(commands: Any) -> None:
+    """Adds ``train`` to ``commands`` (argparse subparsers)."""
+    parser = add_command(
+        commands, "train", "train a policy and value network by self-play (for the puct agent)",
+        "Trains a small network by self-play with PUCT search (AlphaZero-style) and writes\n"
+        "checkpoints (OUT/checkpoint-NNNN.npz, OUT/last.npz) and a log (OUT/log.jsonl, one\n"
+        "JSON object per round and per checkpoint evaluation: losses, Elo against the\n"
+        "previous checkpoint and against UCT given the same time per move). Ctrl-C stops\n"
+        "and keeps the last checkpoint. The same seed gives the same weights.",
+        "  territory train tabik --size 6 --minutes 60 --out runs/tabik-6\n"
+        "  territory train nume --n 3 --minutes 60 --out runs/nume-3\n"
+        "  territory match tabik --size 6 --agents puct:runs/tabik-6/last.npz:200 uct:2000\n",
+        run_train,
+    )
+    parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
+    parser.add_argument("--out", required=True, metavar="DIR", help="directory of the checkpoints and the log")
+    parser.add_argument("--seed", type=cli.SEED, default=0, help="seed of the run (default 0)")
+    parser.add_argument("--minutes", type=positive, default=60.0, help="stop after this many minutes (default 60)")
+    parser.add_argument("--rounds", type=integer(1), default=None, help="stop after this many rounds (default: no limit)")
+    parser.add_argument("--games", type=integer(1, 4096), default=64, help="self-play games per round, played together (default 64)")
+    parser.add_argument("--iterations", type=integer(2, 100_000), default=100, help="PUCT simulations per self-play move (default 100)")
+    parser.add_argument("--hidden", type=integer(4, 4096), default=128, help="units per hidden layer (default 128)")
+    parser.add_argument("--sample-moves", type=integer(0), default=6, help="moves drawn by visit count at the start of each game (default 6)")
+    parser.add_argument("--buffer", type=integer(1), default=30_000, help="positions kept for training (default 30000)")
+    parser.add_argument("--checkpoint-every", type=integer(1), default=5, help="rounds between checkpoints (default 5)")
+    parser.add_argument("--eval-games", type=integer(0), default=40, help="games per evaluation match (default 40; 0: none)")
+    parser.add_argument("--eval-iterations", type=integer(1), default=100, help="PUCT simulations per move in evaluations (default 100)")
+    parser.add_argument("--uct-iterations", type=integer(1), default=None, help="UCT iterations in evaluations (default: timed to equal PUCT's time per move)")
+    cli.add_game_options(parser)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from territory.train import TrainConfig, train
+
+    config = TrainConfig(
+        game=args.game, params=cli.game_params(args, args.game), out=args.out, seed=args.seed,
+        minutes=args.minutes, rounds=args.rounds, games=args.games, iterations=args.iterations, hidden=args.hidden,
+        sample_moves=args.sample_moves, buffer=args.buffer, checkpoint_every=args.checkpoint_every,
+        eval_games=args.eval_games, eval_iterations=args.eval_iterations, uct_iterations=args.uct_iterations,
+    )
+
+    def show(record: dict[str, Any]) -> None:
+        print(json.dumps(record), file=sys.stderr if record["event"] == "start" else sys.stdout, flush=True)
+
+    last = train(config, progress=show)
+    print(f"last checkpoint: {last}")
+    return 0

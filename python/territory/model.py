@@ -1,0 +1,180 @@
+"""A small policy and value network in plain numpy (docs/learning.md).
+
+``Model`` is a multilayer perceptron on a game's observation planes (flattened): two
+hidden layers with ReLU, then a policy head (one logit per action) and a value head
+(tanh, the value in [-1, 1] for the seat to move). Inference and training both run in
+numpy, so a trained model plays anywhere the package runs; ``gradients`` gives the
+loss and its gradients for ``territory.train``.
+
+A model is saved as one ``.npz`` file: its weights (float16, to keep the shipped files
+small; loaded as float32) and a JSON ``meta`` entry (game, parameters, observation
+shape, number of actions, how it was trained). ``Model.load`` takes a path or the name
+of a model shipped with the package (``shipped_models()``: ``"tabik-4"``,
+``"tabik-6"``, ``"nume-3"``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Any, ContextManager, Optional, Union
+
+import numpy as np
+
+__all__ = ["Model", "shipped_models", "single_threaded_blas"]
+
+#: The weights of a model, in order: two hidden layers, the policy head, the value head.
+NAMES = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
+
+MODELS_DIR = Path(__file__).parent / "models"
+
+
+def shipped_models() -> list[str]:
+    """The names of the models shipped with the package (``Model.load(name)``)."""
+    return sorted(p.stem for p in MODELS_DIR.glob("*.npz"))
+
+
+class Model:
+    """A policy and value network for one game and parameter set."""
+
+    def __init__(self, weights: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+        missing = [n for n in NAMES if n not in weights]
+        if missing:
+            raise ValueError(f"a model needs the weights {', '.join(NAMES)}; missing {', '.join(missing)}")
+        self.weights = {n: np.ascontiguousarray(weights[n], dtype=np.float32) for n in NAMES}
+        self.meta = dict(meta)
+        self.input_size = int(np.prod(self.meta["observation_shape"]))
+        self.num_actions = int(self.meta["num_actions"])
+        if self.weights["w1"].shape[0] != self.input_size or self.weights["wp"].shape[1] != self.num_actions:
+            raise ValueError("the model's weights do not match its observation shape and actions")
+
+    @classmethod
+    def new(cls, state: Any, hidden: int = 128, seed: int = 0, **meta: Any) -> "Model":
+        """A model with random weights (He initialisation, seeded) for the game of
+        ``state`` (a native state: its game, parameters and shapes)."""
+        shape = tuple(state.observation_shape)
+        inputs, actions = int(np.prod(shape)), int(state.num_actions)
+        rng = np.random.default_rng(seed)
+
+        def layer(n_in: int, n_out: int, scale: float = 1.0) -> np.ndarray:
+            return (rng.standard_normal((n_in, n_out)) * scale * np.sqrt(2.0 / n_in)).astype(np.float32)
+
+        weights = {
+            "w1": layer(inputs, hidden), "b1": np.zeros(hidden, np.float32),
+            "w2": layer(hidden, hidden), "b2": np.zeros(hidden, np.float32),
+            "wp": layer(hidden, actions, 0.1), "bp": np.zeros(actions, np.float32),
+            "wv": layer(hidden, 1, 0.1), "bv": np.zeros(1, np.float32),
+        }
+        info = {"game": state.game, "params": dict(state.params), "observation_shape": list(shape),
+                "num_actions": actions, "hidden": hidden, **meta}
+        return cls(weights, info)
+
+    @classmethod
+    def load(cls, source: Union[str, os.PathLike]) -> "Model":
+        """A model from a ``.npz`` file, or the name of a shipped model."""
+        path = Path(source)
+        if not path.exists() and str(source) in shipped_models():
+            path = MODELS_DIR / f"{source}.npz"
+        if not path.exists():
+            raise ValueError(f"no model file {str(source)!r} (shipped models: {', '.join(shipped_models()) or 'none'})")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                weights = {n: data[n] for n in NAMES if n in data}
+                meta = json.loads(str(data["meta"]))
+        except (OSError, KeyError, ValueError) as error:
+            raise ValueError(f"cannot read the model {str(path)!r}: {error}") from error
+        return cls(weights, meta)
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the model to ``path`` (``.npz``) atomically: a file already there is
+        replaced only once the new one is complete."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        arrays: dict[str, Any] = {n: w.astype(np.float16) for n, w in self.weights.items()}
+        np.savez_compressed(tmp, meta=np.array(json.dumps(self.meta)), **arrays)
+        os.replace(tmp, path)
+
+    def copy(self) -> "Model":
+        return Model({n: w.copy() for n, w in self.weights.items()}, self.meta)
+
+    def fits(self, state: Any) -> bool:
+        """Whether the model reads the observations and actions of ``state``."""
+        return (list(state.observation_shape) == list(self.meta["observation_shape"])
+                and state.num_actions == self.num_actions)
+
+    def check_fits(self, state: Any) -> None:
+        if not self.fits(state):
+            raise ValueError(
+                f"the model was trained for {self.meta.get('game')} {self.meta.get('params')} "
+                f"(observations {tuple(self.meta['observation_shape'])}, {self.num_actions} actions), "
+                f"not for this {state.game} {dict(state.params)}"
+            )
+
+    def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(logits (n, num_actions), values (n,)) for observations of shape (n, ...),
+        float32."""
+        logits, values, _ = self._forward(obs)
+        return logits, values
+
+    def _forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+        w = self.weights
+        x = np.asarray(obs, dtype=np.float32).reshape(len(obs), self.input_size)
+        h1 = np.maximum(x @ w["w1"] + w["b1"], 0)
+        h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
+        logits = h2 @ w["wp"] + w["bp"]
+        values = np.tanh(h2 @ w["wv"] + w["bv"])[:, 0]
+        return logits, values, (x, h1, h2)
+
+    def gradients(self, obs: np.ndarray, policy: np.ndarray, mask: np.ndarray, z: np.ndarray
+                  ) -> tuple[float, float, dict[str, np.ndarray]]:
+        """The policy loss (cross-entropy of the softmax over the legal actions, ``mask``,
+        against the target distribution ``policy``), the value loss (squared error
+        against the results ``z``), both averaged over the batch, and the gradients of
+        their sum with respect to the weights."""
+        w = self.weights
+        n = len(obs)
+        logits, values, (x, h1, h2) = self._forward(obs)
+        logits = np.where(mask, logits, -1e9)
+        logits = logits - logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits) * mask
+        probs = exp / exp.sum(axis=1, keepdims=True)
+        log_probs = np.where(mask, logits - np.log(exp.sum(axis=1, keepdims=True)), 0)
+        policy_loss = float(-(policy * log_probs).sum() / n)
+        value_loss = float(((values - z) ** 2).mean())
+        d_logits = ((probs - policy) / n).astype(np.float32)
+        d_value = (2 * (values - z) * (1 - values**2) / n).astype(np.float32)[:, None]
+        grads = {"wp": h2.T @ d_logits, "bp": d_logits.sum(0), "wv": h2.T @ d_value, "bv": d_value.sum(0)}
+        d_h2 = (d_logits @ w["wp"].T + d_value @ w["wv"].T) * (h2 > 0)
+        grads["w2"], grads["b2"] = h1.T @ d_h2, d_h2.sum(0)
+        d_h1 = (d_h2 @ w["w2"].T) * (h1 > 0)
+        grads["w1"], grads["b1"] = x.T @ d_h1, d_h1.sum(0)
+        return policy_loss, value_loss, grads
+
+    def size(self) -> int:
+        """The number of weights."""
+        return sum(w.size for w in self.weights.values())
+
+    def __repr__(self) -> str:
+        return f"Model({self.meta.get('game')} {self.meta.get('params')}, {self.size()} weights)"
+
+
+def load_model(model: Union[str, os.PathLike, Model, None]) -> Optional[Model]:
+    """A ``Model`` as it is, or loaded from a path or shipped name."""
+    if model is None or isinstance(model, Model):
+        return model
+    return Model.load(model)
+
+
+def single_threaded_blas() -> ContextManager[Any]:
+    """A context in which numpy's BLAS runs on one thread, if ``threadpoolctl`` is
+    installed (the ``train`` extra). The network's matrices are small: on a busy
+    machine BLAS threads waiting for each other made a batch of 64 evaluations about
+    70 times slower (44 ms instead of 0.6 ms), and one thread also keeps a seeded
+    training run the same from run to run."""
+    try:
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(1, user_api="blas")

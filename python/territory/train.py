@@ -1,0 +1,346 @@
+"""Self-play training of a policy and value network, AlphaZero-style (docs/learning.md).
+
+Each round plays ``games`` games together: at every move the engine's PUCT
+(``territory._core.PuctSearch``) searches all running games at once, the network
+evaluating the leaves of all of them in one batch; the move is drawn from the visit
+counts for the first ``sample_moves`` moves of a game and is the most visited one
+after. Every position gives a training example: its observation, the visit
+distribution (policy target) and the game's result for the seat to move there (value
+target). The network (``territory.model.Model``, numpy) then takes gradient steps (Adam)
+on minibatches from a buffer of the latest positions.
+
+Every ``checkpoint_every`` rounds a checkpoint is written (``checkpoint-NNNN.npz`` and
+``last.npz``, each replaced atomically) and evaluated: Elo against the previous
+checkpoint and against UCT given the same time per move. ``log.jsonl`` gets one line
+per round and per evaluation. Ctrl-C stops between steps and keeps the last checkpoint.
+Everything random comes from ``seed``: the same seed gives the same weights (the engine
+runs on one thread; the evaluations' UCT budget is timed unless ``uct_iterations`` is
+given, so only those log lines may vary).
+
+Run it as ``territory train tabik --size 6 --minutes 60 --out runs/tabik-6``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from territory.agents import Uct, play_match
+from territory.model import Model, single_threaded_blas
+from territory.playouts import new_game
+from territory.puct import Puct, run_search
+
+__all__ = ["TrainConfig", "train", "self_play", "equal_time_uct_iterations"]
+
+
+@dataclass
+class TrainConfig:
+    game: str = "tabik"
+    params: dict[str, Any] = field(default_factory=dict)
+    #: The directory of the checkpoints and the log.
+    out: str = "runs/train"
+    seed: int = 0
+    hidden: int = 128
+    #: Stop after this many minutes of training (None: no limit) ...
+    minutes: Optional[float] = 60.0
+    #: ... or this many rounds (None: no limit).
+    rounds: Optional[int] = None
+    #: Self-play games played together in a round (the size of the network's batches).
+    games: int = 64
+    #: PUCT simulations per self-play move.
+    iterations: int = 100
+    c_puct: float = 1.5
+    noise_alpha: float = 0.3
+    noise_fraction: float = 0.25
+    #: The first moves of each game are drawn by visit count (exploration), later
+    #: moves are the most visited.
+    sample_moves: int = 6
+    #: Positions kept for training (the latest).
+    buffer: int = 30_000
+    batch: int = 256
+    #: Gradient steps per round: new positions * replay / batch.
+    replay: float = 4.0
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    checkpoint_every: int = 5
+    #: Games of each evaluation match (0: no evaluation).
+    eval_games: int = 40
+    #: PUCT simulations per move in the evaluations.
+    eval_iterations: int = 100
+    #: UCT's iterations in the evaluations (None: timed to match PUCT's time per move).
+    uct_iterations: Optional[int] = None
+
+
+def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Generator
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Plays ``config.games`` games from ``start`` together; returns their positions'
+    observations (flattened), visit distributions, legal masks and results for the seat
+    to move (float32, bool)."""
+    states = [start.copy() for _ in range(config.games)]
+    records: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in states]
+    while True:
+        live = [i for i, s in enumerate(states) if not s.is_over]
+        if not live:
+            break
+        search = run_search(model, [states[i] for i in live], config.iterations, config.c_puct,
+                            config.noise_alpha, config.noise_fraction, int(rng.integers(2**63)))
+        visits = search.visits()
+        best = search.best_actions()
+        for k, i in enumerate(live):
+            state = states[i]
+            total = visits[k].sum()
+            policy = visits[k] / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
+            if len(records[i]) < config.sample_moves:
+                p = policy.astype(np.float64)
+                action = int(rng.choice(len(p), p=p / p.sum()))
+            else:
+                action = int(best[k])
+            records[i].append((state.observation().ravel(), policy.astype(np.float32), state.legal_mask(), state.to_move))
+            state.play(state.action_to_move(action))
+    obs, policies, masks, results = [], [], [], []
+    for state, record in zip(states, records):
+        returns = state.returns()
+        for o, p, m, seat in record:
+            obs.append(o)
+            policies.append(p)
+            masks.append(m)
+            results.append(returns[seat])
+    return (np.array(obs, np.float32), np.array(policies, np.float32), np.array(masks, bool),
+            np.array(results, np.float32))
+
+
+class Adam:
+    """Adam with decoupled weight decay, on a model's weights."""
+
+    def __init__(self, model: Model, lr: float, weight_decay: float) -> None:
+        self.lr, self.weight_decay, self.t = lr, weight_decay, 0
+        self.m: dict[str, Any] = {n: np.zeros_like(w) for n, w in model.weights.items()}
+        self.v: dict[str, Any] = {n: np.zeros_like(w) for n, w in model.weights.items()}
+
+    def step(self, model: Model, grads: dict[str, np.ndarray], b1: float = 0.9, b2: float = 0.999) -> None:
+        self.t += 1
+        for n, g in grads.items():
+            self.m[n] = b1 * self.m[n] + (1 - b1) * g
+            self.v[n] = b2 * self.v[n] + (1 - b2) * g * g
+            m_hat = self.m[n] / (1 - b1**self.t)
+            v_hat = self.v[n] / (1 - b2**self.t)
+            w = model.weights[n]
+            w -= (self.lr * (m_hat / (np.sqrt(v_hat) + 1e-8) + self.weight_decay * w)).astype(np.float32)
+
+
+class Buffer:
+    """The latest ``size`` positions, in a ring."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self.count, self.next = size, 0, 0
+        self.arrays: list[np.ndarray] = []
+
+    def add(self, *arrays: np.ndarray) -> None:
+        if not self.arrays:
+            self.arrays = [np.zeros((self.size,) + a.shape[1:], a.dtype) for a in arrays]
+        for i in range(len(arrays[0])):
+            for store, a in zip(self.arrays, arrays):
+                store[self.next] = a[i]
+            self.next = (self.next + 1) % self.size
+            self.count = min(self.count + 1, self.size)
+
+    def sample(self, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+        index = rng.integers(0, self.count, n)
+        return [a[index] for a in self.arrays]
+
+
+def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 8, seed: int = 0,
+                              probe: int = 2000) -> int:
+    """UCT's iterations per move taking the time ``puct`` takes per move, timed on
+    ``positions`` positions reached by random moves from ``start``."""
+    from territory.agents import _mix
+
+    rng = np.random.default_rng(seed)
+    states = []
+    for k in range(positions):
+        state = start.copy()
+        for _ in range(int(rng.integers(0, 12))):
+            if state.is_over:
+                break
+            state.play_random(float(rng.random()))
+        if not state.is_over:
+            states.append(state)
+    states = states or [start.copy()]
+    uct = Uct(iterations=probe, seed=_mix(seed))
+    began = time.perf_counter()
+    for state in states:
+        puct.choose(state)
+    puct_time = time.perf_counter() - began
+    began = time.perf_counter()
+    for state in states:
+        uct.choose(state)
+    uct_time = time.perf_counter() - began
+    return max(1, round(probe * puct_time / uct_time))
+
+
+def match_from_openings(start: Any, agents: list[Any], games: int, seed: int, opening_moves: int = 2
+                        ) -> dict[str, Any]:
+    """Plays ``games`` games between two agents (rounded up to an even number): pairs of
+    games from the same opening, ``opening_moves`` random moves from ``start`` (seeded
+    by ``(seed, pair)``), agent 0 in seat 0 in one game of the pair and in seat 1 in the
+    other. Deterministic agents (``Puct``) would otherwise play the same two games over
+    and over. Returns agent 0's wins, losses and draws, its score, and the Elo
+    difference with its 95% interval (Wilson)."""
+    from territory.agents import _elo, _mix
+    from territory.playouts import wilson_interval
+
+    wins = [0, 0, 0]
+    for pair in range((games + 1) // 2):
+        rng = np.random.default_rng(_mix(seed, pair))
+        state = start.copy()
+        for _ in range(opening_moves):
+            if not state.is_over:
+                state.play_random(float(rng.random()))
+        if state.is_over:
+            continue
+        result = play_match(state, agents, 2, seed=_mix(seed, pair, 1))
+        for k in range(3):
+            wins[k] += result.agent_wins[k]
+    n = sum(wins)
+    score = wins[0] + 0.5 * wins[2]
+    low, high = wilson_interval(score, n)
+    return {"wins": wins, "score": score / n if n else float("nan"), "elo": _elo(score / n) if n else float("nan"),
+            "elo_ci95": [_elo(low), _elo(high)], "games": n}
+
+
+def train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]] = None) -> Path:
+    """Trains a model by self-play (see the module's text) and returns the path of the
+    last checkpoint. ``progress(record)`` gets every line written to the log."""
+    with single_threaded_blas():
+        return _train(config, progress)
+
+
+def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]]) -> Path:
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = new_game(config.game, **config.params)
+    rng = np.random.default_rng(config.seed)
+    model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)),
+                      trained={k: v for k, v in asdict(config).items() if k != "out"})
+    optimiser = Adam(model, config.lr, config.weight_decay)
+    buffer = Buffer(config.buffer)
+    log_path = out / "log.jsonl"
+    log = log_path.open("w")
+
+    def write(record: dict[str, Any]) -> None:
+        log.write(json.dumps(record) + "\n")
+        log.flush()
+        if progress is not None:
+            progress(record)
+
+    began = time.perf_counter()
+    previous = model.copy()
+    last = out / "last.npz"
+    model.save(last)
+    previous.save(out / "checkpoint-0000.npz")
+    uct_iterations = config.uct_iterations
+    write({"event": "start", "config": asdict(config), "weights": model.size()})
+    round_ = 0
+    positions = 0
+    try:
+        while (config.rounds is None or round_ < config.rounds) and (
+            config.minutes is None or time.perf_counter() - began < 60 * config.minutes
+        ):
+            round_ += 1
+            t0 = time.perf_counter()
+            obs, policies, masks, results = self_play(model, start, config, rng)
+            buffer.add(obs, policies, masks, results)
+            positions += len(obs)
+            t1 = time.perf_counter()
+            steps = max(1, round(len(obs) * config.replay / config.batch))
+            losses = []
+            for _ in range(steps):
+                batch = buffer.sample(config.batch, rng)
+                policy_loss, value_loss, grads = model.gradients(*batch)
+                optimiser.step(model, grads)
+                losses.append((policy_loss, value_loss))
+            policy_loss, value_loss = np.mean(losses, axis=0)
+            write({
+                "event": "round", "round": round_, "seconds": round(time.perf_counter() - began, 2),
+                "games": config.games, "positions": positions, "steps": optimiser.t,
+                "policy_loss": float(policy_loss), "value_loss": float(value_loss),
+                "mean_length": round(len(obs) / config.games, 2),
+                "self_play_seconds": round(t1 - t0, 2), "train_seconds": round(time.perf_counter() - t1, 2),
+            })
+            if round_ % config.checkpoint_every == 0:
+                path = out / f"checkpoint-{round_:04d}.npz"
+                model.save(path)
+                model.save(last)
+                record: dict[str, Any] = {"event": "checkpoint", "round": round_, "path": path.name,
+                                          "seconds": round(time.perf_counter() - began, 2)}
+                if config.eval_games:
+                    current = Model.load(path)
+                    puct = Puct(current, config.eval_iterations)
+                    if uct_iterations is None:
+                        uct_iterations = equal_time_uct_iterations(puct, start, seed=config.seed)
+                    seed = int(rng.integers(2**63))
+                    record["vs_previous"] = match_from_openings(
+                        start, [puct, Puct(previous, config.eval_iterations)], config.eval_games, seed)
+                    record["vs_uct"] = {
+                        **match_from_openings(start, [puct, Uct(iterations=uct_iterations)], config.eval_games, seed),
+                        "uct_iterations": uct_iterations}
+                    previous = current
+                record["eval_seconds"] = round(time.perf_counter() - began - record["seconds"], 2)
+                write(record)
+    except KeyboardInterrupt:
+        write({"event": "interrupted", "round": round_, "seconds": round(time.perf_counter() - began, 2),
+               "kept": last.name})
+    else:
+        model.save(last)
+        write({"event": "done", "round": round_, "seconds": round(time.perf_counter() - began, 2)})
+    finally:
+        log.close()
+    return last
+
+
+def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min_moves: int = 2,
+                      max_nodes: int = 2_000_000) -> dict[str, Any]:
+    """How often ``agent`` picks an optimal move (by ``territory.solve``) in positions
+    where some legal move is not optimal. The positions: ``min_moves`` or more random
+    moves from ``start`` (the number drawn uniformly up to the game's end, seeded by
+    ``(seed, k)``), distinct; those the solver cannot settle within ``max_nodes`` are
+    left out and counted."""
+    from territory.agents import NodeLimitError, _mix, solve
+
+    seen: set[str] = set()
+    counted = optimal = too_big = all_optimal = 0
+    misses: list[str] = []
+    k = 0
+    while counted < positions and k < 50 * positions:
+        rng = np.random.default_rng(_mix(seed, k))
+        k += 1
+        state = start.copy()
+        length = int(rng.integers(min_moves, 40))
+        for _ in range(length):
+            if state.is_over:
+                break
+            state.play_random(float(rng.random()))
+        if state.is_over or state.position() in seen:
+            continue
+        seen.add(state.position())
+        try:
+            solution = solve(state, max_nodes=max_nodes)
+        except NodeLimitError:
+            too_big += 1
+            continue
+        if len(solution.best_moves) == len(solution.move_values):
+            all_optimal += 1
+            continue
+        counted += 1
+        move = agent.choose(state.copy())
+        if move in solution.best_moves:
+            optimal += 1
+        else:
+            misses.append(state.position())
+    return {"positions": counted, "optimal": optimal, "rate": optimal / counted if counted else float("nan"),
+            "skipped_all_moves_optimal": all_optimal, "skipped_over_node_limit": too_big, "misses": misses}

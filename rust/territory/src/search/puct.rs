@@ -1,0 +1,769 @@
+//! PUCT: tree search guided by a policy and a value (AlphaZero), whose evaluations the
+//! caller makes, in batches.
+//!
+//! The engine does the game work and the caller (Python, with a neural network) only
+//! evaluates positions: [`PuctTree::select`] walks from the root to a leaf and stops at
+//! a position to evaluate; the caller reads its observation ([`PuctTree::observe`]) and
+//! hands back the network's logits over all actions and its value for the player to move
+//! ([`PuctTree::expand_and_backup`]). Many trees (one per game played in parallel) make
+//! the caller's batches: [`PuctBatch`] gathers one leaf per tree and spreads the answers
+//! back.
+//!
+//! - Each node holds its visits and the summed values from the point of view of the
+//!   seat that made its move, as UCT does; values are seats' results (+1 win, 0 draw,
+//!   -1 loss), so passes, the pie swap and any order of turns need nothing special.
+//! - A leaf is expanded once, when evaluated: all its legal moves become children with
+//!   the softmax of the logits over the legal actions as priors (plus Dirichlet noise at
+//!   the root with `noise_fraction > 0`, for self-play).
+//! - Selection follows the child maximising `Q + c * P * sqrt(N) / (1 + n)`, `N` the
+//!   parent's visits, `n` the child's, `Q` its mean value for the player choosing;
+//!   unvisited children count the parent's own mean (for that player) as their `Q`.
+//!   Ties go to the first child in legal-move order.
+//! - A finished game met on the way is a leaf with its exact result: it is backed up at
+//!   once (it counts as a simulation) without asking the caller.
+//! - Every random draw (the noise) comes from the tree's seed: the same seed and the
+//!   same evaluations give the same search.
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::Seat;
+use crate::learn::Learn;
+use crate::playout::game_rng;
+use crate::search::result_for;
+
+/// Parameters of a PUCT search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PuctConfig {
+    /// Simulations (evaluated leaves plus finished games reached), at least 1.
+    pub iterations: u32,
+    /// The exploration constant `c`.
+    pub c_puct: f32,
+    /// Concentration of the Dirichlet noise mixed into the root's priors.
+    pub noise_alpha: f32,
+    /// Weight of that noise, 0 (none: for play) to 1.
+    pub noise_fraction: f32,
+    pub seed: u64,
+}
+
+impl Default for PuctConfig {
+    fn default() -> PuctConfig {
+        PuctConfig {
+            iterations: 100,
+            c_puct: 1.5,
+            noise_alpha: 0.3,
+            noise_fraction: 0.0,
+            seed: 0,
+        }
+    }
+}
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    mv: M,
+    /// The seat that played `mv`.
+    mover: Seat,
+    /// The leaf waits for its evaluation (selected in the current round).
+    waiting: bool,
+    prior: f32,
+    /// Visits, the simulations in flight through the node included.
+    visits: u32,
+    /// Summed values for `mover`; each simulation in flight counts a loss until its
+    /// value comes back (virtual loss).
+    total: f32,
+    /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
+    first_child: u32,
+    n_children: u32,
+}
+
+/// A leaf selected and waiting for its evaluation.
+#[derive(Clone, Debug)]
+struct Leaf<G> {
+    game: G,
+    path: Vec<u32>,
+}
+
+/// One search from one root position.
+#[derive(Clone, Debug)]
+pub struct PuctTree<G: Learn> {
+    config: PuctConfig,
+    root: G,
+    nodes: Vec<Node<G::Move>>,
+    /// The leaves waiting, `leaves[..waiting]` (entries past it are kept for reuse).
+    leaves: Vec<Leaf<G>>,
+    waiting: usize,
+    moves: Vec<G::Move>,
+    /// Simulations backed up.
+    done: u32,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl<G: Learn> PuctTree<G> {
+    /// A search from `root`, which must be a running game.
+    ///
+    /// # Panics
+    /// If `root` is over or `config.iterations` is 0.
+    pub fn new(root: &G, config: PuctConfig) -> PuctTree<G> {
+        let to_move = root.to_move().expect("the root must be a running game");
+        assert!(
+            config.iterations > 0,
+            "a search needs at least one iteration"
+        );
+        let mut moves = Vec::new();
+        root.legal_moves_into(&mut moves);
+        PuctTree {
+            config,
+            root: root.clone(),
+            nodes: vec![Node {
+                // Never played: any move of the right type serves.
+                mv: moves[0],
+                mover: to_move.other(),
+                waiting: false,
+                prior: 1.0,
+                visits: 0,
+                total: 0.0,
+                first_child: NONE,
+                n_children: 0,
+            }],
+            leaves: Vec::new(),
+            waiting: 0,
+            moves,
+            done: 0,
+            rng: game_rng(config.seed, 0),
+        }
+    }
+
+    /// Whether every simulation has been run.
+    pub fn is_done(&self) -> bool {
+        self.done >= self.config.iterations
+    }
+
+    /// Selects up to `max` leaves to evaluate (at least one unless the search is done
+    /// or leaves wait already) and appends their observations (from the point of view
+    /// of the seat to move there) to `obs`; returns how many. Each leaf selected counts
+    /// as a loss on its path until its value comes back (virtual loss), so the next
+    /// selections go elsewhere; selection stops early when it meets a leaf already
+    /// waiting. Finished games met on the way are backed up at once.
+    pub fn select_leaves(&mut self, max: usize, obs: &mut Vec<f32>) -> usize {
+        let first = self.waiting;
+        while self.waiting - first < max
+            && self.done + (self.waiting as u32) < self.config.iterations
+        {
+            if self.leaves.len() == self.waiting {
+                self.leaves.push(Leaf {
+                    game: self.root.clone(),
+                    path: Vec::new(),
+                });
+            }
+            let mut leaf = std::mem::replace(
+                &mut self.leaves[self.waiting],
+                Leaf {
+                    game: self.root.clone(),
+                    path: Vec::new(),
+                },
+            );
+            leaf.game.clone_from(&self.root);
+            leaf.path.clear();
+            leaf.path.push(0);
+            let mut node = 0;
+            while self.nodes[node].first_child != NONE {
+                node = self.best_child(node);
+                leaf.game.play_unchecked(self.nodes[node].mv);
+                leaf.path.push(node as u32);
+            }
+            if leaf.game.is_over() {
+                let results = Seat::BOTH.map(|seat| f32::from(result_for(&leaf.game, seat)));
+                self.add_along(&leaf.path, 1, |seat| results[seat.index()]);
+                self.done += 1;
+                self.leaves[self.waiting] = leaf;
+                continue;
+            }
+            if self.nodes[node].waiting {
+                self.leaves[self.waiting] = leaf;
+                break;
+            }
+            self.nodes[node].waiting = true;
+            self.add_along(&leaf.path, 1, |_| -1.0);
+            let len = leaf.game.observation_len();
+            let start = obs.len();
+            obs.resize(start + len, 0.0);
+            leaf.game.observe(&mut obs[start..]);
+            self.leaves[self.waiting] = leaf;
+            self.waiting += 1;
+        }
+        self.waiting - first
+    }
+
+    /// The number of leaves waiting for their evaluations.
+    pub fn waiting(&self) -> usize {
+        self.waiting
+    }
+
+    /// Expands the `k`-th waiting leaf with the priors `softmax(logits)` over its legal
+    /// actions (`logits` has one entry per action of the game) and backs up `value`, the
+    /// leaf's value in [-1, 1] for the seat to move there. Once every waiting leaf has
+    /// its evaluation, call [`PuctTree::finish_round`].
+    ///
+    /// # Panics
+    /// If no `k`-th leaf waits, or `logits` is shorter than the game's actions.
+    pub fn expand_and_backup(&mut self, k: usize, logits: &[f32], value: f32) {
+        assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
+        let leaf = std::mem::replace(
+            &mut self.leaves[k],
+            Leaf {
+                game: self.root.clone(),
+                path: Vec::new(),
+            },
+        );
+        let node = *leaf.path.last().expect("a path has the root") as usize;
+        let game = &leaf.game;
+        let to_move = game.to_move().expect("a waiting leaf is a running game");
+        self.moves.clear();
+        game.legal_moves_into(&mut self.moves);
+        let first = self.nodes.len();
+        let max = self
+            .moves
+            .iter()
+            .map(|&mv| logits[game.action_of(mv).expect("legal moves have actions")])
+            .fold(f32::NEG_INFINITY, f32::max);
+        let mut sum = 0.0;
+        for &mv in &self.moves {
+            let p = (logits[game.action_of(mv).expect("legal moves have actions")] - max).exp();
+            sum += p;
+            self.nodes.push(Node {
+                mv,
+                mover: to_move,
+                waiting: false,
+                prior: p,
+                visits: 0,
+                total: 0.0,
+                first_child: NONE,
+                n_children: 0,
+            });
+        }
+        for child in &mut self.nodes[first..] {
+            child.prior /= sum;
+        }
+        if node == 0 && self.config.noise_fraction > 0.0 {
+            self.add_noise(first);
+        }
+        let n = &mut self.nodes[node];
+        n.waiting = false;
+        n.first_child = first as u32;
+        n.n_children = self.moves.len() as u32;
+        let value = value.clamp(-1.0, 1.0);
+        // The virtual loss (-1) is taken back as the value comes in.
+        self.add_along(&leaf.path, 0, |seat| {
+            1.0 + if seat == to_move { value } else { -value }
+        });
+        self.done += 1;
+        self.leaves[k] = leaf;
+    }
+
+    /// Ends a round: every waiting leaf has had its evaluation.
+    ///
+    /// # Panics
+    /// If a waiting leaf has not been expanded.
+    pub fn finish_round(&mut self) {
+        for leaf in &self.leaves[..self.waiting] {
+            let node = *leaf.path.last().expect("a path has the root") as usize;
+            assert!(
+                !self.nodes[node].waiting,
+                "a leaf still waits for its evaluation"
+            );
+        }
+        self.waiting = 0;
+    }
+
+    /// Mixes Dirichlet(alpha) noise into the priors of the children from `first` on.
+    fn add_noise(&mut self, first: usize) {
+        let alpha = self.config.noise_alpha;
+        let fraction = self.config.noise_fraction;
+        let noise: Vec<f32> = (first..self.nodes.len())
+            .map(|_| gamma(alpha, &mut self.rng))
+            .collect();
+        let sum: f32 = noise.iter().sum();
+        if sum.is_nan() || sum <= 0.0 {
+            return;
+        }
+        for (node, n) in self.nodes[first..].iter_mut().zip(noise) {
+            node.prior = (1.0 - fraction) * node.prior + fraction * n / sum;
+        }
+    }
+
+    /// Adds `visits` and `value_for(mover)` to every node of `path`.
+    fn add_along(&mut self, path: &[u32], visits: u32, value_for: impl Fn(Seat) -> f32) {
+        for &i in path {
+            let node = &mut self.nodes[i as usize];
+            node.visits += visits;
+            node.total += value_for(node.mover);
+        }
+    }
+
+    /// The child of the expanded `node` to follow.
+    fn best_child(&self, node: usize) -> usize {
+        let parent = &self.nodes[node];
+        let first = parent.first_child as usize;
+        let children = &self.nodes[first..first + parent.n_children as usize];
+        let chooser = children[0].mover;
+        let parent_mean = if parent.visits == 0 {
+            0.0
+        } else {
+            parent.total / parent.visits as f32
+        };
+        let first_play = if parent.mover == chooser {
+            parent_mean
+        } else {
+            -parent_mean
+        };
+        let scale = self.config.c_puct * (parent.visits.max(1) as f32).sqrt();
+        let mut best = first;
+        let mut best_score = f32::NEG_INFINITY;
+        for (i, child) in children.iter().enumerate() {
+            let q = if child.visits == 0 {
+                first_play
+            } else {
+                child.total / child.visits as f32
+            };
+            let score = q + scale * child.prior / (1 + child.visits) as f32;
+            if score > best_score {
+                best_score = score;
+                best = first + i;
+            }
+        }
+        best
+    }
+
+    /// The root's children: (action, visits, mean value for the player to move, prior),
+    /// in legal-move order; empty before the root's evaluation.
+    pub fn root_stats(&self) -> Vec<(usize, u32, f32, f32)> {
+        let root = &self.nodes[0];
+        if root.first_child == NONE {
+            return Vec::new();
+        }
+        let first = root.first_child as usize;
+        self.nodes[first..first + root.n_children as usize]
+            .iter()
+            .map(|c| {
+                let action = self.root.action_of(c.mv).expect("legal moves have actions");
+                let mean = if c.visits == 0 {
+                    0.0
+                } else {
+                    c.total / c.visits as f32
+                };
+                (action, c.visits, mean, c.prior)
+            })
+            .collect()
+    }
+
+    /// The root's mean value for the player to move there.
+    pub fn root_value(&self) -> f32 {
+        let root = &self.nodes[0];
+        if root.visits == 0 {
+            0.0
+        } else {
+            -root.total / root.visits as f32
+        }
+    }
+
+    /// The most visited root action (ties: the higher mean, then the higher prior, then
+    /// the first in legal-move order); `None` before the root's evaluation.
+    pub fn best_action(&self) -> Option<usize> {
+        let stats = self.root_stats();
+        (0..stats.len())
+            .max_by(|&a, &b| {
+                (stats[a].1, stats[a].2, stats[a].3)
+                    .partial_cmp(&(stats[b].1, stats[b].2, stats[b].3))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then(b.cmp(&a))
+            })
+            .map(|i| stats[i].0)
+    }
+
+    /// The game at the root.
+    pub fn root(&self) -> &G {
+        &self.root
+    }
+}
+
+/// A Gamma(alpha, 1) draw (Marsaglia and Tsang; alpha < 1 by boosting).
+fn gamma(alpha: f32, rng: &mut Xoshiro256PlusPlus) -> f32 {
+    let alpha = f64::from(alpha.max(1e-3));
+    let (a, boost) = if alpha < 1.0 {
+        (alpha + 1.0, rng.random::<f64>().powf(1.0 / alpha))
+    } else {
+        (alpha, 1.0)
+    };
+    let d = a - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        // A standard normal draw (Box-Muller).
+        let u1: f64 = 1.0 - rng.random::<f64>();
+        let u2: f64 = rng.random();
+        let x = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u: f64 = 1.0 - rng.random::<f64>();
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return (d * v * boost) as f32;
+        }
+    }
+}
+
+/// Searches from many roots at once, asking for one leaf evaluation per unfinished tree
+/// per round: the caller's batches are as large as the number of trees.
+#[derive(Clone, Debug)]
+pub struct PuctBatch<G: Learn> {
+    pub trees: Vec<PuctTree<G>>,
+    /// Leaves selected per tree and round, at most.
+    leaves_per_tree: usize,
+    /// The trees whose leaves the last [`PuctBatch::collect`] returned, in order, with
+    /// their number of leaves.
+    waiting: Vec<(usize, usize)>,
+}
+
+impl<G: Learn> PuctBatch<G> {
+    /// One tree per root, tree `i` seeded from `(config.seed, i)`, each giving up to
+    /// `leaves_per_tree` leaves (at least 1) per round.
+    pub fn new(roots: &[G], config: PuctConfig, leaves_per_tree: usize) -> PuctBatch<G> {
+        let trees = roots
+            .iter()
+            .enumerate()
+            .map(|(i, root)| {
+                let seed = game_rng(config.seed, i as u64).random::<u64>();
+                PuctTree::new(root, PuctConfig { seed, ..config })
+            })
+            .collect();
+        PuctBatch {
+            trees,
+            leaves_per_tree: leaves_per_tree.max(1),
+            waiting: Vec::new(),
+        }
+    }
+
+    /// Selects leaves in every unfinished tree and writes their observations, one after
+    /// the other, into `obs` (cleared first). Returns the number of leaves (0: every
+    /// search is done).
+    ///
+    /// # Panics
+    /// If the leaves of the last `collect` have not been backed up.
+    pub fn collect(&mut self, obs: &mut Vec<f32>) -> usize {
+        assert!(
+            self.waiting.is_empty(),
+            "the last leaves wait for their evaluations"
+        );
+        obs.clear();
+        let mut total = 0;
+        for (i, tree) in self.trees.iter_mut().enumerate() {
+            let n = tree.select_leaves(self.leaves_per_tree, obs);
+            if n > 0 {
+                self.waiting.push((i, n));
+                total += n;
+            }
+        }
+        total
+    }
+
+    /// Hands back the evaluations of the leaves of the last `collect`: `logits` holds
+    /// one row of `num_actions` per leaf, `values` one value per leaf.
+    ///
+    /// # Panics
+    /// If the lengths do not match the leaves waiting.
+    pub fn backup(&mut self, logits: &[f32], values: &[f32]) {
+        assert_eq!(values.len(), self.waiting(), "one value per leaf");
+        let width = logits.len() / values.len().max(1);
+        assert_eq!(
+            width * values.len(),
+            logits.len(),
+            "one row of logits per leaf"
+        );
+        let mut row = 0;
+        for &(i, n) in &self.waiting {
+            let tree = &mut self.trees[i];
+            for k in 0..n {
+                tree.expand_and_backup(k, &logits[row * width..(row + 1) * width], values[row]);
+                row += 1;
+            }
+            tree.finish_round();
+        }
+        self.waiting.clear();
+    }
+
+    /// How many leaves the last `collect` returned and still wait.
+    pub fn waiting(&self) -> usize {
+        self.waiting.iter().map(|&(_, n)| n).sum()
+    }
+
+    /// Runs every search to the end with `evaluate(observations, leaves) -> (logits,
+    /// values)`.
+    pub fn run(&mut self, mut evaluate: impl FnMut(&[f32], usize) -> (Vec<f32>, Vec<f32>)) {
+        let mut obs = Vec::new();
+        loop {
+            let n = self.collect(&mut obs);
+            if n == 0 {
+                return;
+            }
+            let (logits, values) = evaluate(&obs, n);
+            self.backup(&logits, &values);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::solve;
+    use crate::{Game, Tabik, TabikConfig};
+
+    fn uniform<G: Learn>(game: &G) -> impl FnMut(&[f32], usize) -> (Vec<f32>, Vec<f32>) {
+        let actions = game.num_actions();
+        move |_, n| (vec![0.0; n * actions], vec![0.0; n])
+    }
+
+    fn tabik(size: usize, pie: bool) -> Tabik {
+        Tabik::new(TabikConfig { size, pie }).unwrap()
+    }
+
+    #[test]
+    fn uniform_priors_and_zero_values_spread_the_visits_evenly() {
+        let g = tabik(6, true);
+        let config = PuctConfig {
+            iterations: 1 + 3 * 120,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+        batch.run(uniform(&g));
+        let stats = batch.trees[0].root_stats();
+        assert_eq!(stats.len(), g.legal_moves().len());
+        // The root's own evaluation is the first simulation; the rest go round the
+        // 120 moves, three times each (ties: legal-move order).
+        assert!(stats.iter().all(|s| s.1 == 3), "{stats:?}");
+        assert!(stats.iter().all(|s| (s.3 - 1.0 / 120.0).abs() < 1e-6));
+        assert_eq!(batch.trees[0].root_value(), 0.0);
+        assert_eq!(batch.trees[0].best_action(), Some(stats[0].0));
+    }
+
+    #[test]
+    fn visits_add_up_and_the_same_seed_gives_the_same_search() {
+        let mut roots = vec![tabik(4, true), tabik(4, true)];
+        roots[1].play_str("b2-b3").unwrap();
+        let config = PuctConfig {
+            iterations: 300,
+            noise_fraction: 0.25,
+            seed: 7,
+            ..PuctConfig::default()
+        };
+        let run = || {
+            let mut batch = PuctBatch::new(&roots, config, 1);
+            // Logits that favour low actions, values that depend on the observation.
+            batch.run(|obs, n| {
+                let logits = (0..n * 74).map(|i| -((i % 74) as f32) * 0.01).collect();
+                let per = obs.len() / n;
+                let values = (0..n)
+                    .map(|k| obs[k * per..(k + 1) * per].iter().sum::<f32>() % 1.0 - 0.5)
+                    .collect();
+                (logits, values)
+            });
+            batch
+                .trees
+                .iter()
+                .map(|t| t.root_stats())
+                .collect::<Vec<_>>()
+        };
+        let a = run();
+        for stats in &a {
+            // The root's evaluation is a simulation without a child.
+            assert_eq!(stats.iter().map(|s| s.1).sum::<u32>(), 299);
+            let priors: f32 = stats.iter().map(|s| s.3).sum();
+            assert!((priors - 1.0).abs() < 1e-4);
+        }
+        assert_eq!(a, run());
+    }
+
+    /// On boards small enough, the search with no knowledge (uniform priors, zero
+    /// values) still finds the solver's moves from the exact results of finished games.
+    #[test]
+    fn finished_games_give_exact_values_pie_swap_included() {
+        // Tabik 2x2 with the pie rule: after any placement, only the swap wins.
+        let mut g = tabik(2, true);
+        let first = g.legal_moves()[0];
+        g.play_unchecked(first);
+        let config = PuctConfig {
+            iterations: 3000,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+        batch.run(uniform(&g));
+        let best = batch.trees[0].best_action().unwrap();
+        let solution = solve(&g, None).unwrap();
+        assert_eq!(solution.value, 1);
+        let best_move = g.move_of(best).unwrap();
+        assert!(Tabik::is_pie_swap(best_move));
+        assert!(solution.best_moves.contains(&best_move));
+        assert!(batch.trees[0].root_value() > 0.5);
+    }
+
+    /// Positions of random Tabik 3x3 games (pie rule on) where every legal move ends the
+    /// game, and positions where the only legal move is a pass.
+    fn near_the_end() -> (Vec<Tabik>, Vec<Tabik>) {
+        let (mut last, mut passes) = (Vec::new(), Vec::new());
+        for index in 0..40 {
+            let mut g = tabik(3, true);
+            let mut rng = game_rng(3, index);
+            while let Some(mv) = g.random_move(&mut rng) {
+                let moves = g.legal_moves();
+                if moves.iter().all(|&m| Tabik::is_pass(m)) {
+                    passes.push(g.clone());
+                }
+                let ends = |&m: &_| {
+                    let mut after = g.clone();
+                    after.play_unchecked(m);
+                    after.is_over()
+                };
+                if moves.iter().all(ends) {
+                    last.push(g.clone());
+                }
+                g.play_unchecked(mv);
+            }
+        }
+        (last, passes)
+    }
+
+    #[test]
+    fn finished_games_are_backed_up_exactly_without_evaluation() {
+        let (last, passes) = near_the_end();
+        assert!(!last.is_empty() && !passes.is_empty());
+        for g in &last {
+            let mut calls = 0;
+            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default(), 1);
+            let actions = g.num_actions();
+            batch.run(|_, n| {
+                calls += 1;
+                (vec![0.0; n * actions], vec![0.0; n])
+            });
+            // Only the root is evaluated; every other simulation ends a game.
+            assert_eq!(calls, 1);
+            let tree = &batch.trees[0];
+            let seat = g.to_move().unwrap();
+            let mut best_result = -1.0f32;
+            for (action, visits, mean, _) in tree.root_stats() {
+                let mut after = g.clone();
+                after.play_unchecked(g.move_of(action).unwrap());
+                let result = f32::from(result_for(&after, seat));
+                best_result = best_result.max(result);
+                assert!(
+                    visits == 0 || mean == result,
+                    "{action}: {mean} vs {result}"
+                );
+            }
+            let mut after = g.clone();
+            after.play_unchecked(g.move_of(tree.best_action().unwrap()).unwrap());
+            assert_eq!(f32::from(result_for(&after, seat)), best_result);
+        }
+        // A forced pass: the search goes through it (the other seat's pass or moves).
+        for g in &passes {
+            let mut batch = PuctBatch::new(&[g.clone()], PuctConfig::default(), 1);
+            batch.run(uniform(g));
+            let stats = batch.trees[0].root_stats();
+            assert_eq!(stats.len(), 1);
+            assert!(Tabik::is_pass(g.move_of(stats[0].0).unwrap()));
+            assert_eq!(stats[0].1, 99);
+        }
+    }
+
+    #[test]
+    fn several_leaves_per_round_take_their_virtual_losses_back() {
+        let g = tabik(6, true);
+        let config = PuctConfig {
+            iterations: 500,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone(), g.clone()], config, 8);
+        let mut rounds = 0;
+        let mut largest = 0;
+        batch.run(|_, n| {
+            rounds += 1;
+            largest = largest.max(n);
+            (vec![0.0; n * g.num_actions()], vec![0.0; n])
+        });
+        assert_eq!(largest, 16);
+        assert!(rounds < 500 / 4, "{rounds} rounds");
+        for tree in &batch.trees {
+            let stats = tree.root_stats();
+            assert_eq!(stats.iter().map(|s| s.1).sum::<u32>(), 499);
+            // Every value was 0: no virtual loss is left in any mean.
+            assert!(stats.iter().all(|s| s.2 == 0.0), "{stats:?}");
+            assert_eq!(tree.root_value(), 0.0);
+            assert_eq!(tree.waiting(), 0);
+        }
+        // Tabik 2x2 after a placement: the swap still wins with 8 leaves a round.
+        let mut g = tabik(2, true);
+        g.play_unchecked(g.legal_moves()[0]);
+        let config = PuctConfig {
+            iterations: 3000,
+            ..PuctConfig::default()
+        };
+        let mut batch = PuctBatch::new(&[g.clone()], config, 8);
+        batch.run(uniform(&g));
+        let best = g.move_of(batch.trees[0].best_action().unwrap()).unwrap();
+        assert!(Tabik::is_pie_swap(best));
+    }
+
+    /// With the exact values (the solver's) as the evaluation, the most visited move
+    /// is an optimal one: the values are backed up with the right signs.
+    #[test]
+    fn exact_evaluations_lead_to_optimal_moves() {
+        let mut checked = 0;
+        for index in 0..30 {
+            let mut g = tabik(3, true);
+            let mut rng = game_rng(11, index);
+            for _ in 0..(index % 4) {
+                let mv = g.random_move(&mut rng).unwrap();
+                g.play_unchecked(mv);
+            }
+            let solution = solve(&g, None).unwrap();
+            if solution.best_moves.len() == solution.move_values.len() {
+                continue;
+            }
+            let config = PuctConfig {
+                iterations: 200,
+                ..PuctConfig::default()
+            };
+            let mut tree = PuctTree::new(&g, config);
+            let mut obs = Vec::new();
+            while !tree.is_done() {
+                obs.clear();
+                let n = tree.select_leaves(4, &mut obs);
+                for k in 0..n {
+                    let value = f32::from(solve(&tree.leaves[k].game, None).unwrap().value);
+                    tree.expand_and_backup(k, &vec![0.0; g.num_actions()], value);
+                }
+                tree.finish_round();
+            }
+            let best = g.move_of(tree.best_action().unwrap()).unwrap();
+            assert!(solution.best_moves.contains(&best), "{index}");
+            assert_eq!(
+                tree.root_value().signum(),
+                f32::from(solution.value).signum()
+            );
+            checked += 1;
+        }
+        assert!(checked >= 5, "{checked}");
+    }
+
+    #[test]
+    fn gamma_draws_have_the_right_mean() {
+        let mut rng = game_rng(1, 2);
+        for alpha in [0.3f32, 1.0, 2.5] {
+            let mean: f32 = (0..20_000).map(|_| gamma(alpha, &mut rng)).sum::<f32>() / 20_000.0;
+            assert!(
+                (mean - alpha).abs() < 0.05 * alpha.max(1.0),
+                "{alpha}: {mean}"
+            );
+        }
+    }
+}

@@ -1,0 +1,200 @@
+"""The learned agent: the batched-leaf protocol of PuctSearch, the numpy model, the
+Puct agent in matches and on the command line, and a tiny training run (docs/learning.md)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import territory
+from territory import _core
+from territory.model import Model, shipped_models
+from territory.puct import Puct, run_search
+from territory.train import TrainConfig, train
+
+
+def uniform(search, obs):
+    return np.zeros((len(obs), search.num_actions), np.float32), np.zeros(len(obs), np.float32)
+
+
+def test_leaves_and_backup_protocol():
+    states = [territory.Tabik(size=4), territory.Tabik(size=4)]
+    states[1].play("b2-b3")
+    search = _core.PuctSearch(states, 50)
+    obs = search.leaves()
+    # One leaf per search: first the roots, whose observations are the states'.
+    assert obs.shape == (2, 8, 4, 4) and obs.dtype == np.float32
+    assert np.array_equal(obs[1], states[1].observation())
+    rounds = 0
+    while obs is not None:
+        search.backup(*uniform(search, obs))
+        obs = search.leaves()
+        rounds += 1
+    assert search.done and rounds == 50
+    visits = search.visits()
+    assert visits.shape == (2, 74)
+    assert visits.sum(axis=1).tolist() == [49, 49]
+    # Visits only on legal actions; the best action is the most visited.
+    for state, row, best in zip(states, visits, search.best_actions()):
+        assert set(np.flatnonzero(row)) <= set(np.flatnonzero(state.legal_mask()))
+        assert row[best] == row.max()
+
+
+def test_bad_evaluations_raise_and_leave_the_search_usable():
+    search = _core.PuctSearch([territory.Tabik(size=4)], 10)
+    with pytest.raises(ValueError, match="call leaves"):
+        search.backup(np.zeros((1, 74), np.float32), np.zeros(1, np.float32))
+    obs = search.leaves()
+    with pytest.raises(ValueError, match="shape"):
+        search.backup(np.zeros((1, 73), np.float32), np.zeros(1, np.float32))
+    with pytest.raises(ValueError, match="finite"):
+        search.backup(np.full((1, 74), np.nan, np.float32), np.zeros(1, np.float32))
+    search.backup(*uniform(search, obs))
+    assert search.visits().sum() == 0  # the root's own evaluation only
+
+
+@pytest.mark.parametrize("args, message", [
+    (([], 10), "at least one state"),
+    (([territory.Tabik(size=4)], 0), "at least 1"),
+    (([territory.Tabik(size=4), territory.Tabik(size=5)], 10), "share their parameters"),
+    (([territory.Tabik(size=4), territory.Nume(n=1)], 10), "of one game"),
+    (([territory.Tabik(size=4)], 10, float("nan")), "c_puct"),
+    (([territory.Tabik(size=4)], 10, 1.5, 0.3, 2.0), "noise_fraction"),
+    (([object()], 10), "native game states"),
+])
+def test_bad_searches_are_refused(args, message):
+    with pytest.raises(ValueError, match=message):
+        _core.PuctSearch(*args)
+
+
+def test_a_finished_game_cannot_be_searched():
+    state = territory.Tabik(size=2)
+    while not state.is_over:
+        state.play_random(0.5)
+    with pytest.raises(ValueError, match="over"):
+        _core.PuctSearch([state], 10)
+    with pytest.raises(ValueError, match="over"):
+        Puct(Model.new(territory.Tabik(size=2))).choose(state)
+
+
+def test_several_leaves_per_search_make_bigger_batches_and_the_same_seed_the_same_search():
+    model = Model.new(territory.Tabik(size=6), seed=3)
+    states = [territory.Tabik(size=6)]
+    a = run_search(model, states, 200, noise_fraction=0.25, seed=5, leaves_per_search=8)
+    b = run_search(model, states, 200, noise_fraction=0.25, seed=5, leaves_per_search=8)
+    assert np.array_equal(a.visits(), b.visits())
+    assert a.visits().sum() == 199
+    search = _core.PuctSearch(states, 200, leaves_per_search=8)
+    assert len(search.leaves()) == 1  # the root alone, then up to 8 leaves a round
+    search.backup(*uniform(search, np.zeros((1,))))
+    assert len(search.leaves()) == 8
+
+
+def test_model_forward_gradients_and_files(tmp_path):
+    state = territory.Tabik(size=4)
+    model = Model.new(state, hidden=16, seed=1)
+    obs = np.stack([state.observation(), state.observation()])
+    logits, values = model.forward(obs)
+    assert logits.shape == (2, 74) and values.shape == (2,) and np.all(np.abs(values) < 1)
+    # The gradients match finite differences.
+    mask = np.stack([state.legal_mask()] * 2)
+    policy = mask / mask.sum(axis=1, keepdims=True)
+    z = np.array([1.0, -1.0], np.float32)
+    _, _, grads = model.gradients(obs, policy, mask, z)
+    for name, index in (("w1", (3, 2)), ("wp", (5, 7)), ("wv", (4, 0)), ("b2", (1,))):
+        eps = 1e-2
+        model.weights[name][index] += eps
+        up = sum(model.gradients(obs, policy, mask, z)[:2])
+        model.weights[name][index] -= 2 * eps
+        down = sum(model.gradients(obs, policy, mask, z)[:2])
+        model.weights[name][index] += eps
+        assert grads[name][index] == pytest.approx((up - down) / (2 * eps), rel=0.05, abs=1e-4)
+    path = tmp_path / "m.npz"
+    model.save(path)
+    loaded = Model.load(path)
+    assert loaded.meta == model.meta
+    assert np.allclose(loaded.forward(obs)[0], logits, atol=1e-2)
+    with pytest.raises(ValueError, match="no model file"):
+        Model.load(tmp_path / "missing.npz")
+    with pytest.raises(ValueError, match="trained for tabik"):
+        Puct(model).choose(territory.Tabik(size=5))
+
+
+def test_puct_plays_matches_and_parses_from_a_spec(tmp_path):
+    path = tmp_path / "tiny.npz"
+    Model.new(territory.Tabik(size=4), hidden=8).save(path)
+    agent = territory.parse_agent(f"puct:{path}:30")
+    assert isinstance(agent, Puct) and agent.iterations == 30
+    assert territory.parse_agent(f"puct:{path}").iterations == 400
+    result = territory.play_match("tabik", [agent, "random"], games=4, seed=1, size=4)
+    assert sum(result.agent_wins) == 4
+    with pytest.raises(ValueError, match="no model file"):
+        territory.parse_agent("puct:missing.npz:30")
+    with pytest.raises(ValueError, match="give a model"):
+        territory.parse_agent("puct::30")
+
+
+@pytest.mark.parametrize("name", shipped_models())
+def test_shipped_models_play_their_game(name):
+    model = Model.load(name)
+    state = territory.new_game(model.meta["game"], **model.meta["params"])
+    move = Puct(name, iterations=20).choose(state)
+    assert move in state.legal_moves()
+
+
+def test_shipped_model_beats_random():
+    # The package (the wheel too) carries the three models.
+    assert shipped_models() == ["nume-3", "tabik-4", "tabik-6"]
+    result = territory.play_match("tabik", [Puct("tabik-4", 50), "random"], games=10, seed=2, size=4)
+    assert result.agent_wins[0] >= 9
+
+
+def test_command_line_match_with_puct(tmp_path, capsys):
+    from territory.cli import main
+
+    path = tmp_path / "tiny.npz"
+    Model.new(territory.Tabik(size=4), hidden=8).save(path)
+    assert main(["match", "tabik", "--size", "4", "--agents", f"puct:{path}:20", "random", "--games", "2"]) == 0
+    assert "Puct" in capsys.readouterr().out
+
+
+def tiny_config(tmp_path, **changes):
+    config = dict(game="tabik", params={"size": 3}, out=str(tmp_path / "run"), seed=4, hidden=8, minutes=None,
+                  rounds=2, games=4, iterations=8, batch=16, checkpoint_every=1, eval_games=2, eval_iterations=4,
+                  uct_iterations=10)
+    config.update(changes)
+    return TrainConfig(**config)
+
+
+def test_a_tiny_training_run_writes_checkpoints_and_a_log(tmp_path):
+    last = train(tiny_config(tmp_path))
+    out = tmp_path / "run"
+    assert last == out / "last.npz"
+    for name in ("checkpoint-0000.npz", "checkpoint-0001.npz", "checkpoint-0002.npz", "last.npz"):
+        assert Model.load(out / name).meta["game"] == "tabik"
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    assert [r["event"] for r in log] == ["start", "round", "checkpoint", "round", "checkpoint", "done"]
+    assert all(r["policy_loss"] > 0 and r["value_loss"] >= 0 for r in log if r["event"] == "round")
+    checkpoint = log[2]
+    assert sum(checkpoint["vs_previous"]["wins"]) == 2 and sum(checkpoint["vs_uct"]["wins"]) == 2
+    # The same seed gives the same weights.
+    again = train(tiny_config(tmp_path, out=str(tmp_path / "again")))
+    a, b = Model.load(last), Model.load(again)
+    assert all(np.array_equal(a.weights[n], b.weights[n]) for n in a.weights)
+
+
+def test_ctrl_c_keeps_the_last_checkpoint(tmp_path):
+    def interrupt(record):
+        if record["event"] == "round" and record["round"] == 3:
+            raise KeyboardInterrupt
+
+    last = train(tiny_config(tmp_path, rounds=10, checkpoint_every=2, eval_games=0), progress=interrupt)
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    assert log[-1]["event"] == "interrupted" and log[-1]["round"] == 3
+    # last.npz is the checkpoint of round 2, whole.
+    kept = Model.load(last)
+    two = Model.load(tmp_path / "run" / "checkpoint-0002.npz")
+    assert all(np.array_equal(kept.weights[n], two.weights[n]) for n in kept.weights)
+    assert not (tmp_path / "run" / "checkpoint-0004.npz").exists()
