@@ -23,7 +23,7 @@ def test_seeded_playouts_are_pinned(game, params, games, seed):
 
 def test_the_portable_path_gives_the_pinned_results_too():
     """With ``TERRITORY_PORTABLE=1`` the engine counts bits without POPCNT or PDEP (the
-    variable is read once, when the engine is loaded, hence a child process)."""
+    variable is read once, on first use, hence a child process)."""
     code = (
         "import json, sys; from pin_playouts import CONFIGS, SEEDS, checksum, key; "
         "json.dump({key(g, p, n, s): checksum(g, p, n, s) for g, p, n in CONFIGS for s in SEEDS}, sys.stdout)"

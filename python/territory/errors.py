@@ -13,7 +13,23 @@ class IllegalMoveError(ValueError):
     adjacent, wrong colour, piece already used, swap or pass not allowed now, game over,
     ...), and as its subclass :class:`InvalidMoveError` for text that is not a move of
     the game at all. The state it was played on is left exactly as it was.
+
+    ``kind`` is a stable short code for the reason (``"occupied"``, ``"syntax"``, ...:
+    the table in docs/conventions.md), ``move`` the offending move (string, or action
+    number) and ``parameter`` the offending parameter's name, each None where unknown.
     """
+
+    kind: str | None = None
+    move: object = None
+    parameter: str | None = None
+
+    def __init__(self, message: str = "", kind: str | None = None, move: object = None,
+                 parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.kind, self.move, self.parameter = kind, move, parameter
+
+    def __reduce__(self):
+        return type(self), (str(self), self.kind, self.move, self.parameter)
 
 
 class InvalidMoveError(IllegalMoveError):

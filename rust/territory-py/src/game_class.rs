@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use pyo3::IntoPyObjectExt;
 use territory::params::Configurable;
 use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
 
@@ -16,15 +17,36 @@ pyo3::import_exception!(territory.errors, StateInUseError);
 /// Turns an engine error into the Python exception shared with the reference:
 /// `InvalidMoveError` (a subclass of `IllegalMoveError`) for a text that is not a move of
 /// the game, `IllegalMoveError` for a move not legal here.
-pub fn move_error(err: MoveError) -> PyErr {
+/// The exception carries the reason's stable code as `.kind` and the move as `.move`
+/// (`docs/conventions.md`).
+pub fn move_error(err: MoveError, r#move: impl for<'py> IntoPyObjectExt<'py>) -> PyErr {
     match err {
-        MoveError::Invalid(e) => invalid(e),
-        MoveError::Illegal(e) => IllegalMoveError::new_err(e.to_string()),
+        MoveError::Invalid(e) => invalid(e, r#move),
+        MoveError::Illegal(e) => illegal(e.to_string(), e.kind(), r#move),
     }
 }
 
-pub fn invalid(err: InvalidMove) -> PyErr {
-    InvalidMoveError::new_err(err.to_string())
+/// `InvalidMoveError(message, kind, move)` for a text that is not a move of the game.
+pub fn invalid(err: InvalidMove, r#move: impl for<'py> IntoPyObjectExt<'py>) -> PyErr {
+    invalid_move(err.to_string(), err.kind(), r#move)
+}
+
+/// `InvalidMoveError(message, kind, move)`.
+pub fn invalid_move(
+    message: String,
+    kind: &'static str,
+    r#move: impl for<'py> IntoPyObjectExt<'py>,
+) -> PyErr {
+    Python::attach(|py| InvalidMoveError::new_err((message, kind, r#move.into_py_any(py).ok())))
+}
+
+/// `IllegalMoveError(message, kind, move)`.
+pub fn illegal(
+    message: String,
+    kind: &'static str,
+    r#move: impl for<'py> IntoPyObjectExt<'py>,
+) -> PyErr {
+    Python::attach(|py| IllegalMoveError::new_err((message, kind, r#move.into_py_any(py).ok())))
 }
 
 /// The error for a state used while another call still holds it (another thread, or a
@@ -75,11 +97,15 @@ pub fn action_below(n: usize, action: &Bound<'_, PyAny>) -> PyResult<usize> {
         Ok(a) if !action.is_instance_of::<pyo3::types::PyBool>() && (0..n as i64).contains(&a) => {
             Ok(a as usize)
         }
-        _ => Err(InvalidMoveError::new_err(format!(
-            "action must be an int from 0 to {}, got {}",
-            n - 1,
-            short_repr(action)
-        ))),
+        _ => Err(invalid_move(
+            format!(
+                "action must be an int from 0 to {}, got {}",
+                n - 1,
+                short_repr(action)
+            ),
+            "action_out_of_range",
+            action.clone().unbind(),
+        )),
     }
 }
 
@@ -125,10 +151,11 @@ pub trait Native: Game {
 /// The text of a move given from Python, or an InvalidMoveError if it is not a string.
 pub fn move_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     value.extract().map_err(|_| {
-        InvalidMoveError::new_err(format!(
-            "a move must be a string, got {}",
-            short_repr(value)
-        ))
+        invalid_move(
+            format!("a move must be a string, got {}", short_repr(value)),
+            "not_a_string",
+            value.clone().unbind(),
+        )
     })
 }
 
@@ -337,7 +364,7 @@ macro_rules! game_class {
                     .game
                     .play_str(&text)
                     .map(|_| ())
-                    .map_err($crate::game_class::move_error)
+                    .map_err(|e| $crate::game_class::move_error(e, text.as_str()))
             }
 
             /// Takes back the last action and returns its move string.
@@ -432,7 +459,7 @@ macro_rules! game_class {
                 let mv = self
                     .game
                     .parse_move(&text)
-                    .map_err($crate::game_class::invalid)?;
+                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
                 Ok(self
                     .game
                     .move_cells(mv)
@@ -454,7 +481,7 @@ macro_rules! game_class {
                 let mv = self
                     .game
                     .parse_move(&text)
-                    .map_err($crate::game_class::invalid)?;
+                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
                 Ok(<$game as Game>::is_pass(mv))
             }
 
@@ -464,7 +491,7 @@ macro_rules! game_class {
                 let mv = self
                     .game
                     .parse_move(&text)
-                    .map_err($crate::game_class::invalid)?;
+                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
                 Ok(<$game as Game>::is_pie_swap(mv))
             }
 
@@ -494,11 +521,15 @@ macro_rules! game_class {
                 let a = $crate::game_class::action_below(n, action)?;
                 let mut this = Self::borrow_mut(slf)?;
                 let mv = this.game.move_of(a).ok_or_else(|| {
-                    $crate::game_class::InvalidMoveError::new_err(format!(
-                        "action {a} is out of range"
-                    ))
+                    $crate::game_class::invalid_move(
+                        format!("action {a} is out of range"),
+                        "action_out_of_range",
+                        a,
+                    )
                 })?;
-                this.game.play(mv).map_err($crate::game_class::move_error)
+                this.game.play(mv).map_err(|e| {
+                    $crate::game_class::move_error(e, this.game.move_text(mv).to_string())
+                })
             }
 
             /// The move string of an action number.
@@ -526,12 +557,13 @@ macro_rules! game_class {
                 let mv = self
                     .game
                     .parse_move(&text)
-                    .map_err($crate::game_class::invalid)?;
+                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
                 self.game.action_of(mv).ok_or_else(|| {
-                    $crate::game_class::IllegalMoveError::new_err(format!(
-                        "{} has no action number",
-                        territory::Excerpt::new(&text)
-                    ))
+                    $crate::game_class::illegal(
+                        format!("{} has no action number", territory::Excerpt::new(&text)),
+                        "no_action_number",
+                        text.as_str(),
+                    )
                 })
             }
 

@@ -185,8 +185,10 @@ macro_rules! learn_methods {
             fn random_action(&self, u: &Bound<'_, PyAny>) -> PyResult<usize> {
                 let u = $crate::learn::unit(u)?;
                 territory::Learn::random_action(&self.game, u).ok_or_else(|| {
-                    $crate::game_class::IllegalMoveError::new_err(
-                        "the game is over: no legal action",
+                    $crate::game_class::illegal(
+                        "the game is over: no legal action".into(),
+                        "game_over",
+                        (),
                     )
                 })
             }
@@ -197,8 +199,10 @@ macro_rules! learn_methods {
                 let u = $crate::learn::unit(u)?;
                 let mut this = Self::borrow_mut(slf)?;
                 let mv = territory::Learn::random_legal_move(&this.game, u).ok_or_else(|| {
-                    $crate::game_class::IllegalMoveError::new_err(
-                        "the game is over: no legal action",
+                    $crate::game_class::illegal(
+                        "the game is over: no legal action".into(),
+                        "game_over",
+                        (),
                     )
                 })?;
                 let a = this.game.action_of(mv).expect("legal moves have actions");

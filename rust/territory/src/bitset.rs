@@ -1,7 +1,7 @@
 //! A fixed 256-bit set of cell indices, the board representation of every game, and
 //! [`CellSet`], what the games' hot paths need of a set, for it and for a plain `u64`.
 
-use crate::cpu::{self, Popcnt};
+use crate::cpu;
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
 
@@ -76,7 +76,7 @@ impl Bits {
 
     #[inline]
     pub fn count(&self) -> usize {
-        self.0.iter().map(|&w| cpu::popcount(w) as usize).sum()
+        self.0.iter().map(|&w| w.count_ones() as usize).sum()
     }
 
     /// The smallest element, if any.
@@ -93,7 +93,7 @@ impl Bits {
     #[inline]
     pub fn nth(&self, mut n: usize) -> Option<usize> {
         for (k, &word) in self.0.iter().enumerate() {
-            let ones = cpu::popcount(word) as usize;
+            let ones = word.count_ones() as usize;
             if n < ones {
                 return Some(k * 64 + select64(word, n));
             }
@@ -314,10 +314,10 @@ impl CellSet for u64 {
 
     #[inline]
     fn count(self) -> usize {
-        cpu::popcount(self) as usize
+        self.count_ones() as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn select(self, n: usize) -> usize {
         select64(self, n)
     }
@@ -442,27 +442,29 @@ const fn in_byte_table() -> [[u8; 8]; 256] {
 }
 
 /// The position of the `n`-th set bit (0-based, `n` below the count) of `x`, without
-/// loops or data-dependent branches.
-#[inline]
+/// loops or data-dependent branches: `pdep` where it is fast, else popcounts where they
+/// are one instruction, else per-byte counts (see `cpu`).
+#[inline(always)]
 pub fn select64(x: u64, n: usize) -> usize {
     if let Some(pdep) = cpu::pdep() {
         // The n-th set bit alone; or-ing bit 63 changes nothing but tells the compiler
         // the word is not 0 (one `tzcnt`, no test for 0).
         return (pdep.deposit(1 << (n & 63), x) | 1 << 63).trailing_zeros() as usize;
     }
-    match cpu::popcnt() {
-        Some(popcnt) => select_by_halves(popcnt, x, n),
-        None => select_by_bytes(x, n),
+    if cpu::fast_counts() {
+        select_by_halves(x, n)
+    } else {
+        select_by_bytes(x, n)
     }
 }
 
 /// [`select64`] where counting bits is one instruction: counts of the low half, quarter
 /// and eighth say whether to skip them, a table finds the bit in the byte left.
 #[inline]
-fn select_by_halves(popcnt: Popcnt, x: u64, n: usize) -> usize {
+fn select_by_halves(x: u64, n: usize) -> usize {
     let (mut x, mut n, mut base) = (x, n as u32, 0);
     for width in [32, 16, 8] {
-        let low = popcnt.count(x & ((1 << width) - 1));
+        let low = (x & ((1 << width) - 1)).count_ones();
         let skip = n >= low;
         let shift = if skip { width } else { 0 };
         x >>= shift;
@@ -499,9 +501,7 @@ mod tests {
             let expected: Vec<usize> = (0..64).filter(|&i| x >> i & 1 != 0).collect();
             for (n, &i) in expected.iter().enumerate() {
                 assert_eq!(select_by_bytes(x, n), i, "{x:#x} {n}");
-                if let Some(popcnt) = cpu::popcnt() {
-                    assert_eq!(select_by_halves(popcnt, x, n), i, "{x:#x} {n}");
-                }
+                assert_eq!(select_by_halves(x, n), i, "{x:#x} {n}");
                 assert_eq!(Bits([0, x, 0, 0]).nth(n), Some(64 + i));
             }
             x = crate::zobrist::mix(x);

@@ -1,137 +1,147 @@
-//! Runtime CPU-feature detection for the few hot instructions: `popcnt` and `pdep`.
+//! Runtime CPU dispatch for the few hot instructions: `popcnt` and `pdep`.
 //!
 //! Counting the bits of a 64-bit word and finding its n-th set bit are at the heart of
 //! move generation (how many moves, which is the n-th). `popcnt` and `pdep` (BMI2) do
 //! them in an instruction or two, but they are not in the x86-64 baseline, and a global
 //! `-C target-cpu` setting would be lost in a source distribution (and would make the
-//! build crash on a CPU without them). So the CPU is examined once, when the library is
-//! loaded, and [`popcount`], [`popcnt`] and [`pdep`] check the result (one load and a
-//! well-predicted branch, which the compiler merges over a stretch of code) before they
-//! run the instruction as inline assembly, which, unlike a `#[target_feature]` function,
-//! inlines anywhere. Without the feature, portable code computes the same result.
+//! build crash on a CPU without them).
 //!
-//! Setting the environment variable `TERRITORY_PORTABLE=1` before the process starts
-//! makes every count and selection take the portable path.
+//! So, as `memchr` and the `multiversion` crate do, the hot loops (a playout, a traced
+//! game, a UCT search, a VecEnv step) run through [`dispatch`], which compiles the loop
+//! it is given twice, once as is and once inside a `#[target_feature(enable =
+//! "popcnt,bmi2")]` function, and runs the copy this CPU can run. Inside the fast copy
+//! `count_ones` is the `popcnt` instruction, and [`select64`](crate::bitset::select64)
+//! runs `pdep` where [`pdep`] says it is fast. The CPU is examined once, on first use,
+//! and the answer cached in an atomic ([`level`]).
 //!
-//! On other architectures (or when the compiler is already told the CPU has `popcnt`,
-//! `-C target-cpu=native`) `count_ones` is one instruction or the best there is, and this
-//! module adds nothing.
+//! Setting the environment variable `TERRITORY_PORTABLE=1` (read on first use) makes
+//! every hot loop take the portable copy.
+//!
+//! When the compiler is already told the CPU has these instructions (`-C
+//! target-cpu=native`, `-C target-feature=+popcnt,+bmi2`) or on another architecture,
+//! there is one copy only, and [`DISPATCHES`] is false.
 
-// The only module of the crate with `unsafe` (the workspace lint is "deny"): executing
-// an instruction the CPU may lack, which the detection result guards.
+// The only module of the crate with `unsafe` (the workspace lint is "deny"): entering
+// code compiled for features the CPU may lack, which the detection result guards.
 #![allow(unsafe_code)]
-// Only x86-64 has more than one level.
-#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
-/// Not detected (yet, or ever on a platform where [`DETECT`] does not run).
-const UNKNOWN: u8 = 0;
-/// No `popcnt`, or the portable path requested: `count_ones`.
-const PORTABLE: u8 = 1;
-/// `popcnt` present.
-const POPCNT: u8 = 2;
-/// `popcnt` and a fast `pdep` (BMI2) present.
-const PDEP: u8 = 3;
+use std::sync::atomic::{AtomicU8, Ordering};
 
-/// What [`detect`] found. A plain static, not an atomic: it is written once, by the
-/// loader, before any other code of the library runs, so the compiler may treat it as
-/// the constant it is and check it once for a stretch of code rather than at every count.
-static mut LEVEL: u8 = UNKNOWN;
+/// Whether the hot loops exist in more than one copy, chosen at run time: on x86-64
+/// when the compiler does not already know the CPU has `popcnt` (otherwise every count
+/// is `popcnt` and there is one path).
+pub const DISPATCHES: bool = cfg!(all(target_arch = "x86_64", not(target_feature = "popcnt")));
 
-/// Whether to run `popcnt` by inline assembly: only where the compiler does not already
-/// emit it for `count_ones`.
-const DISPATCH: bool = cfg!(all(target_arch = "x86_64", not(target_feature = "popcnt")));
-
-/// Runs [`detect`] when the library is loaded (program start for a binary, `dlopen` for
-/// the Python extension), like a C constructor.
-#[cfg(target_arch = "x86_64")]
-#[used]
-#[cfg_attr(
-    any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "freebsd",
-        target_os = "netbsd",
-        target_os = "openbsd",
-        target_os = "dragonfly",
-        target_os = "illumos",
-        target_os = "solaris"
-    ),
-    link_section = ".init_array"
-)]
-#[cfg_attr(target_vendor = "apple", link_section = "__DATA,__mod_init_func")]
-#[cfg_attr(windows, link_section = ".CRT$XCU")]
-static DETECT: extern "C" fn() = detect;
-
-/// Sets [`LEVEL`] from this CPU's features, unless `TERRITORY_PORTABLE` is set (and not
-/// empty or `0`).
-#[cfg(target_arch = "x86_64")]
-extern "C" fn detect() {
-    let portable =
-        std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
-    let level = if portable || !std::is_x86_feature_detected!("popcnt") {
-        PORTABLE
-    } else if std::is_x86_feature_detected!("bmi2") && !slow_pdep() {
-        PDEP
-    } else {
-        POPCNT
-    };
-    // SAFETY: the loader runs this once, before any other code of the library, hence
-    // before any read of LEVEL and with no other thread able to read it.
-    unsafe { LEVEL = level };
+/// Which copy of the hot loops this CPU runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// No `popcnt` or no BMI2, or `TERRITORY_PORTABLE=1`: the baseline copy.
+    Portable = 1,
+    /// `popcnt` and BMI2, but `pdep` is slow (microcoded): the fast copy, selecting bits
+    /// with `popcnt` alone.
+    Popcnt = 2,
+    /// `popcnt` and a fast `pdep`: the fast copy.
+    Pdep = 3,
 }
 
-/// A proof that this CPU has `popcnt` (only [`popcnt`] makes one).
-#[derive(Clone, Copy, Debug)]
-pub struct Popcnt(());
+/// Not detected yet.
+const UNKNOWN: u8 = 0;
 
-impl Popcnt {
-    /// The number of set bits of `x`, in one instruction.
-    #[inline(always)]
-    pub fn count(self, x: u64) -> u32 {
-        #[cfg(target_arch = "x86_64")]
-        if DISPATCH {
-            let ones: u64;
-            // SAFETY: a `Popcnt` exists only if the CPU was detected to support `popcnt`
-            // (see `popcnt()`), and the instruction only reads and writes registers.
-            unsafe {
-                std::arch::asm!("popcnt {0}, {1}", lateout(reg) ones, in(reg) x,
-                    options(pure, nomem, nostack));
-            }
-            // SAFETY: a count of 64 bits is at most 64. Telling the compiler (which knows
-            // it of `count_ones` but not of assembly) spares zero-extensions and masks.
-            unsafe { std::hint::assert_unchecked(ones <= 64) };
-            return ones as u32;
-        }
-        x.count_ones()
+/// What [`detect`] found, once it ran.
+static LEVEL: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// The level of this process: detected on the first call, then read from a cache. With
+/// one copy only ([`DISPATCHES`] false) it is what the compiler was told.
+#[inline]
+pub fn level() -> Level {
+    if !DISPATCHES {
+        return if cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) {
+            Level::Pdep
+        } else {
+            Level::Popcnt
+        };
+    }
+    match LEVEL.load(Ordering::Relaxed) {
+        UNKNOWN => detect(),
+        l if l == Level::Pdep as u8 => Level::Pdep,
+        l if l == Level::Popcnt as u8 => Level::Popcnt,
+        _ => Level::Portable,
     }
 }
 
-/// A [`Popcnt`] if this CPU has `popcnt` (and the portable path was not requested).
-#[inline(always)]
-pub fn popcnt() -> Option<Popcnt> {
-    // SAFETY: LEVEL is written only by `detect`, before any code can get here.
-    let level = unsafe { LEVEL };
-    (!DISPATCH || level >= POPCNT).then_some(Popcnt(()))
+/// Examines the CPU and the environment, and caches the answer. Threads racing here
+/// compute and store the same value.
+#[cold]
+#[inline(never)]
+fn detect() -> Level {
+    let portable =
+        std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+    let level = if portable || !has_popcnt_and_bmi2() {
+        Level::Portable
+    } else if slow_pdep() {
+        Level::Popcnt
+    } else {
+        Level::Pdep
+    };
+    LEVEL.store(level as u8, Ordering::Relaxed);
+    level
 }
 
-/// A proof that this CPU has a fast `pdep` (only [`pdep`] makes one).
+#[cfg(target_arch = "x86_64")]
+fn has_popcnt_and_bmi2() -> bool {
+    std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2")
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn has_popcnt_and_bmi2() -> bool {
+    false
+}
+
+/// Runs `hot_loop`, compiled for this CPU's [`level`]. Give it an `#[inline(always)]`
+/// closure that calls (and so inlines) the loop: only the code inlined into the fast
+/// copy is compiled with the features.
+#[inline(always)]
+pub fn dispatch<R>(hot_loop: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if DISPATCHES && level() != Level::Portable {
+        // SAFETY: `level` found `popcnt` and BMI2 on this CPU.
+        return unsafe { with_popcnt_bmi2(hot_loop) };
+    }
+    hot_loop()
+}
+
+/// `closure` itself: Rust accepts `#[inline(always)]` on a closure passed as an argument,
+/// not on one bound by `let`, so `let f = inlined(#[inline(always)] |..| ..)` binds one
+/// that is inlined into each copy of a [`dispatch`]ed loop.
+#[inline(always)]
+pub fn inlined<F>(closure: F) -> F {
+    closure
+}
+
+/// `hot_loop` compiled with `popcnt` and BMI2.
+///
+/// # Safety
+/// The CPU must have `popcnt` and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi2")]
+unsafe fn with_popcnt_bmi2<R>(hot_loop: impl FnOnce() -> R) -> R {
+    hot_loop()
+}
+
+/// A proof that this process runs the fast copy and that its `pdep` is fast (only
+/// [`pdep`] makes one).
 #[derive(Clone, Copy, Debug)]
 pub struct Pdep(());
 
 impl Pdep {
-    /// The low bits of `source` deposited at the set bits of `mask`, in one instruction.
+    /// The low bits of `source` deposited at the set bits of `mask`, in one instruction
+    /// (inside the fast copy of a hot loop).
     #[inline(always)]
     pub fn deposit(self, source: u64, mask: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
         {
-            let out: u64;
-            // SAFETY: a `Pdep` exists only if the CPU was detected to support BMI2 (see
-            // `pdep()`), and the instruction only reads and writes registers.
-            unsafe {
-                std::arch::asm!("pdep {0}, {1}, {2}", lateout(reg) out, in(reg) source, in(reg) mask,
-                    options(pure, nomem, nostack, preserves_flags));
-            }
-            out
+            // SAFETY: a `Pdep` exists only if the CPU has BMI2 (see `pdep()`).
+            unsafe { std::arch::x86_64::_pdep_u64(source, mask) }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -141,13 +151,29 @@ impl Pdep {
     }
 }
 
-/// A [`Pdep`] if this CPU has BMI2 and runs `pdep` fast (and the portable path was not
-/// requested).
+/// A [`Pdep`] if this CPU has BMI2 and runs `pdep` fast, and the portable path was not
+/// requested. A cached read (an atomic load before detection has run says no), with no
+/// detection: the hot loops detect on entry, in [`dispatch`].
 #[inline(always)]
 pub fn pdep() -> Option<Pdep> {
-    // SAFETY: LEVEL is written only by `detect`, before any code can get here.
-    let level = unsafe { LEVEL };
-    (cfg!(target_arch = "x86_64") && level == PDEP).then_some(Pdep(()))
+    let fast = if DISPATCHES {
+        LEVEL.load(Ordering::Relaxed) == Level::Pdep as u8
+    } else {
+        cfg!(all(target_arch = "x86_64", target_feature = "bmi2"))
+    };
+    fast.then_some(Pdep(()))
+}
+
+/// Whether `count_ones` can be taken for one instruction where the CPU allows it: false
+/// only on the portable path of a dispatching build (as [`pdep`], a cached read).
+#[inline(always)]
+pub fn fast_counts() -> bool {
+    !DISPATCHES || LEVEL.load(Ordering::Relaxed) >= Level::Popcnt as u8
+}
+
+/// Whether the hot loops run their fast copy (detecting the CPU if not done yet).
+pub fn accelerated() -> bool {
+    level() != Level::Portable
 }
 
 /// Whether `pdep` is microcoded (tens to hundreds of cycles): AMD families before 0x19
@@ -174,18 +200,9 @@ fn slow_pdep() -> bool {
     family < 0x19
 }
 
-/// The number of set bits of `x`: `popcnt` where the CPU has it, else `count_ones`.
-#[inline(always)]
-pub fn popcount(x: u64) -> u32 {
-    match popcnt() {
-        Some(p) => p.count(x),
-        None => x.count_ones(),
-    }
-}
-
-/// Whether counts run the `popcnt` instruction.
-pub fn accelerated() -> bool {
-    popcnt().is_some()
+#[cfg(not(target_arch = "x86_64"))]
+fn slow_pdep() -> bool {
+    false
 }
 
 #[cfg(test)]
@@ -193,25 +210,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn popcnt_counts_like_count_ones() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        let values = [0, 1, u64::MAX, 1 << 63, u64::MAX - 1];
-        if let Some(p) = popcnt() {
-            for v in values {
-                assert_eq!(p.count(v), v.count_ones());
-            }
-            for _ in 0..10_000 {
-                assert_eq!(p.count(x), x.count_ones());
-                x = crate::zobrist::mix(x);
-            }
-        }
-        for v in values {
-            assert_eq!(popcount(v), v.count_ones());
-        }
-    }
-
-    #[test]
     fn pdep_deposits_like_a_loop() {
+        level();
         let Some(pdep) = pdep() else { return };
         let deposit = |source: u64, mask: u64| {
             let (mut out, mut k) = (0, 0);
@@ -230,5 +230,19 @@ mod tests {
         }
         assert_eq!(pdep.deposit(0b101, 0b1111_0000), 0b0101_0000);
         assert_eq!(pdep.deposit(u64::MAX, 0), 0);
+    }
+
+    #[test]
+    fn dispatch_runs_the_loop_once() {
+        let mut runs = 0;
+        assert_eq!(
+            dispatch(|| {
+                runs += 1;
+                7
+            }),
+            7
+        );
+        assert_eq!(runs, 1);
+        assert!(LEVEL.load(Ordering::Relaxed) != UNKNOWN || !DISPATCHES);
     }
 }

@@ -310,41 +310,48 @@ impl<G: Learn> VecEnv<G> {
             "output buffers have the wrong sizes"
         );
         let start = &self.start;
-        // One chunk of games, the first being game `first` of the batch, with its outputs.
-        let step_chunk = |first: usize, games: &mut [G], out: Outputs<'_, O, M>| {
-            let Outputs {
-                observations: obs,
-                masks,
-                rewards,
-                dones,
-                to_move,
-            } = out;
-            let (mut scratch, mut mask_scratch) = (Vec::new(), Vec::new());
-            for (i, game) in games.iter_mut().enumerate() {
-                let mut reward = [0.0; 2];
-                let mut done = false;
-                match actions {
-                    None => crate::playout::restart(game, start),
-                    Some(actions) => {
-                        let mv = game.move_of(actions[first + i]).expect("validated");
-                        game.play_unchecked(mv);
-                        if game.is_over() {
-                            reward = game.returns();
-                            done = true;
-                            crate::playout::restart(game, start);
+        // One chunk of games, the first being game `first` of the batch, with its outputs;
+        // always inlined, into each copy of `cpu::dispatch`.
+        let step_chunk = crate::cpu::inlined(
+            #[inline(always)]
+            |first: usize, games: &mut [G], out: Outputs<'_, O, M>| {
+                let Outputs {
+                    observations: obs,
+                    masks,
+                    rewards,
+                    dones,
+                    to_move,
+                } = out;
+                let (mut scratch, mut mask_scratch) = (Vec::new(), Vec::new());
+                for (i, game) in games.iter_mut().enumerate() {
+                    let mut reward = [0.0; 2];
+                    let mut done = false;
+                    match actions {
+                        None => crate::playout::restart(game, start),
+                        Some(actions) => {
+                            let mv = game.move_of(actions[first + i]).expect("validated");
+                            game.play_unchecked(mv);
+                            if game.is_over() {
+                                reward = game.returns();
+                                done = true;
+                                crate::playout::restart(game, start);
+                            }
                         }
                     }
+                    rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
+                    dones[i] = done;
+                    to_move[i] = game.to_move().map_or(-1, |s: Seat| s.index() as i8);
+                    O::write(game, &mut obs[i * obs_len..(i + 1) * obs_len], &mut scratch);
+                    let mask = &mut masks[i * n_actions..(i + 1) * n_actions];
+                    M::write(game, mask, &mut mask_scratch);
                 }
-                rewards[2 * i..2 * i + 2].copy_from_slice(&reward);
-                dones[i] = done;
-                to_move[i] = game.to_move().map_or(-1, |s: Seat| s.index() as i8);
-                O::write(game, &mut obs[i * obs_len..(i + 1) * obs_len], &mut scratch);
-                let mask = &mut masks[i * n_actions..(i + 1) * n_actions];
-                M::write(game, mask, &mut mask_scratch);
-            }
-        };
+            },
+        );
         if chunk >= batch {
-            step_chunk(0, &mut self.games, out);
+            crate::cpu::dispatch(
+                #[inline(always)]
+                || step_chunk(0, &mut self.games, out),
+            );
             return;
         }
         self.games
@@ -364,7 +371,10 @@ impl<G: Learn> VecEnv<G> {
                         dones,
                         to_move,
                     };
-                    step_chunk(c * chunk, games, out)
+                    crate::cpu::dispatch(
+                        #[inline(always)]
+                        || step_chunk(c * chunk, games, out),
+                    )
                 },
             );
     }

@@ -173,6 +173,28 @@ impl fmt::Display for InvalidMove {
     }
 }
 
+impl InvalidMove {
+    /// A stable short code for this reason (`docs/conventions.md` lists them), carried
+    /// by the Python exception as `.kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            InvalidMove::Syntax { .. } => "syntax",
+            InvalidMove::CellName(_) => "cell_name",
+            InvalidMove::RowZero(_) => "row_zero",
+            InvalidMove::OffBoard { .. } => "off_board",
+            InvalidMove::CellIndex { .. } => "cell_index",
+            InvalidMove::CentralBorder(_) => "central_border",
+            InvalidMove::Piece(_) => "piece",
+            InvalidMove::Number(_) => "number",
+            InvalidMove::NumberTooLarge(_) => "number_too_large",
+            InvalidMove::Komi(_) => "komi",
+            InvalidMove::KomiTooLarge { .. } => "komi_too_large",
+            InvalidMove::ColorWord(_) => "color_word",
+            InvalidMove::Action { .. } => "action_out_of_range",
+        }
+    }
+}
+
 impl std::error::Error for InvalidMove {}
 
 /// A move of the game that is not legal in the current position.
@@ -298,6 +320,34 @@ impl fmt::Display for IllegalMove {
     }
 }
 
+impl IllegalMove {
+    /// A stable short code for this reason (`docs/conventions.md` lists them), carried
+    /// by the Python exception as `.kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            IllegalMove::GameOver => "game_over",
+            IllegalMove::BoardFull => "board_full",
+            IllegalMove::Occupied(_) => "occupied",
+            IllegalMove::NotAdjacent(..) => "not_adjacent",
+            IllegalMove::NoStoneToSwap(_) => "no_stone_to_swap",
+            IllegalMove::SameColour(..) => "same_colour",
+            IllegalMove::Rod(..) => "rod",
+            IllegalMove::PieRuleOff => "pie_rule_off",
+            IllegalMove::SwapNotNow => "swap_not_now",
+            IllegalMove::PassNotAllowed { .. } => "pass_not_allowed",
+            IllegalMove::NotInSet { .. } => "not_in_set",
+            IllegalMove::AlreadyUsed { .. } => "already_used",
+            IllegalMove::DoesNotFit { .. } => "does_not_fit",
+            IllegalMove::NoFit { .. } => "no_fit",
+            IllegalMove::NumberRequired(_) => "number_required",
+            IllegalMove::NumberForbidden(_) => "number_forbidden",
+            IllegalMove::KomiFirst => "komi_first",
+            IllegalMove::SideFirst => "side_first",
+            IllegalMove::NotKomiPhase => "not_komi_phase",
+        }
+    }
+}
+
 impl std::error::Error for IllegalMove {}
 
 /// Why a move (a string or a move value) cannot be played.
@@ -312,6 +362,14 @@ pub enum MoveError {
 impl MoveError {
     pub fn is_invalid(&self) -> bool {
         matches!(self, MoveError::Invalid(_))
+    }
+
+    /// The stable short code of the reason ([`InvalidMove::kind`], [`IllegalMove::kind`]).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            MoveError::Invalid(e) => e.kind(),
+            MoveError::Illegal(e) => e.kind(),
+        }
     }
 }
 

@@ -322,6 +322,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     }
 
     /// Scores and winner together, scoring the position once.
+    #[inline(always)]
     fn outcome(&self) -> (BySeat<Self::Score>, Option<Seat>) {
         let scores = self.scores();
         let winner = if self.is_over() {

@@ -33,6 +33,7 @@ pub mod search;
 pub mod tabik;
 pub mod trace;
 pub mod turns;
+pub mod uniform;
 pub mod zobrist;
 
 pub use bitset::Bits;

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 use crate::board::{Board, Cell, HEX_DIRECTIONS};
 use crate::coords::Coord;
@@ -357,7 +357,7 @@ impl Migong {
         let mut counts = [[0u8; PADDED]; 2];
         for (color, counts) in counts.iter_mut().enumerate() {
             for cell in 0..CELLS {
-                counts[cell] = crate::cpu::popcount(fit[cell] & FULL_SETS[color]) as u8;
+                counts[cell] = (fit[cell] & FULL_SETS[color]).count_ones() as u8;
             }
         }
         let initial = Initial {
@@ -438,6 +438,7 @@ impl Migong {
 
     /// Places (`Some`) or lifts (`None`) the piece on `cell`, updating what its
     /// neighbours require: wedge d of this piece touches wedge d + 3 of the neighbour.
+    #[inline(always)]
     fn set_piece(&mut self, cell: usize, piece: Option<Piece>) {
         self.pieces[cell] = piece;
         let neighbours = STEPS[cell].map(|n| (n != NO_CELL).then_some(n as usize));
@@ -478,8 +479,7 @@ impl Migong {
     #[inline]
     fn recount_cell(&mut self, cell: usize) {
         for color in 0..2 {
-            self.counts[color][cell] =
-                crate::cpu::popcount(self.fit[cell] & self.remaining[color]) as u8;
+            self.counts[color][cell] = (self.fit[cell] & self.remaining[color]).count_ones() as u8;
         }
     }
 
@@ -554,7 +554,7 @@ impl Migong {
     fn placement_count(&self, set: u64) -> usize {
         self.fit
             .iter()
-            .map(|&f| crate::cpu::popcount(f & set) as usize)
+            .map(|&f| (f & set).count_ones() as usize)
             .sum()
     }
 
@@ -678,6 +678,7 @@ impl Game for Migong {
         }
     }
 
+    #[inline(always)]
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<MigongMove> {
         if self.is_over() {
             return None;
@@ -704,7 +705,7 @@ impl Game for Migong {
         if total == 0 {
             return Some(MigongMove::Pass);
         }
-        let mut r = rng.random_range(0..total);
+        let mut r = crate::uniform::below(rng, total);
         if r == placements {
             return Some(MigongMove::Swap);
         }
@@ -782,6 +783,7 @@ impl Game for Migong {
         }
     }
 
+    #[inline(always)]
     fn play_unchecked(&mut self, mv: MigongMove) {
         match mv {
             MigongMove::Place { cell, piece } => {

@@ -281,8 +281,10 @@ pub struct Nume {
     numbers: [u32; 256],
     /// The stone groups, but for the last `groups_behind` placements: a random playout
     /// leaves the forest alone (nothing reads it meanwhile), and it is brought up to
-    /// date when next needed ([`Nume::catch_up_groups`], [`Nume::groups_now`]).
-    groups: GroupForest,
+    /// date when next needed ([`Nume::catch_up_groups`], [`Nume::groups_now`]). Boxed:
+    /// its 2.8 KB would otherwise be copied at every move of a `Nume` by value (a new
+    /// state from Python took 3 us, most of it such copies).
+    groups: Box<GroupForest>,
     groups_behind: usize,
     komi: Option<(u64, Color)>,
     black_seat: Seat,
@@ -371,7 +373,7 @@ impl Nume {
             stones: [Bits::EMPTY; 2],
             adjacent: [Bits::EMPTY; 2],
             numbers: [NO_NUMBER; 256],
-            groups: GroupForest::new(),
+            groups: Box::new(GroupForest::new()),
             groups_behind: 0,
             komi: None,
             black_seat: Seat::First,
@@ -520,7 +522,7 @@ impl Nume {
     /// [`Game::random_move`] in the stone phase, on sets of type `S`: uniform over the
     /// legal placements in action order (joining cells, then each starting cell with
     /// every number from 0 to the number of cells).
-    #[inline]
+    #[inline(always)]
     fn random_placement<S: CellSet, R: Rng + ?Sized>(&self, rng: &mut R) -> Option<NumeMove> {
         let n = self.n_cells();
         let (joining, starting) = self.placements_as::<S>();
@@ -529,7 +531,7 @@ impl Nume {
         if total == 0 {
             return None;
         }
-        let r = rng.random_range(0..total);
+        let r = crate::uniform::below(rng, total);
         Some(if r < plain {
             NumeMove::Place {
                 cell: joining.select(r) as Cell,
@@ -568,6 +570,7 @@ impl Nume {
     /// The stone phase of [`Game::random_playout`], on sets of type `S`: the moves of
     /// the default loop, without its per-move checks of the phase and the width of the
     /// sets, and without the key and group forest updates (see `groups_behind`).
+    #[inline(always)]
     fn place_randomly<S: CellSet, R: Rng + ?Sized>(&mut self, rng: &mut R, limit: usize) {
         while let Some(mv @ NumeMove::Place { cell, number }) = self.random_placement::<S, R>(rng) {
             check_length(self.history.len(), limit, Self::NAME);
@@ -592,7 +595,7 @@ impl Nume {
         if self.groups_behind == 0 {
             return Cow::Borrowed(&self.groups);
         }
-        let mut groups = self.groups.clone();
+        let mut groups = GroupForest::clone(&self.groups);
         let placed = &self.history[self.history.len() - self.groups_behind..];
         add_left_out(&mut groups, &self.board, &self.stones, placed);
         Cow::Owned(groups)
@@ -600,6 +603,7 @@ impl Nume {
 
     /// The sum of the group prices of each colour; from the board itself when a random
     /// playout left stones out of the group forest.
+    #[inline(always)]
     fn price_sums(&self) -> [u64; 2] {
         match self.groups_behind {
             0 => self.groups.price_sums,
@@ -883,6 +887,7 @@ impl Game for Nume {
         })
     }
 
+    #[inline(always)]
     fn scores(&self) -> BySeat<f64> {
         let sums = self.price_sums();
         BySeat(Seat::BOTH.map(|seat| {
@@ -1030,6 +1035,7 @@ impl Game for Nume {
         self.board_key() ^ self.phase_key()
     }
 
+    #[inline(always)]
     fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
         let (limit, before) = (self.max_game_length(), self.history.len());
         // The komi phase, if any, move by move.
@@ -1074,6 +1080,13 @@ impl Game for Nume {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_is_small_enough_to_copy() {
+        // Moved by value several times per new state from Python: the group forest's
+        // 2.8 KB is boxed (a new state took 3 us, most of it copies, against under 1 us).
+        assert!(std::mem::size_of::<Nume>() <= 1536, "{}", std::mem::size_of::<Nume>());
+    }
 
     fn hex(n: usize) -> Nume {
         Nume::new(NumeConfig {

@@ -41,7 +41,10 @@ pub fn game_rng(seed: u64, index: u64) -> Xoshiro256PlusPlus {
 /// # Panics
 /// If the game runs past [`Game::max_game_length`]: a rule bug, not bad input.
 pub fn play_out<G: Game>(game: &mut G, rng: &mut Xoshiro256PlusPlus) -> PlayoutResult {
-    game.random_playout(rng)
+    crate::cpu::dispatch(
+        #[inline(always)]
+        || game.random_playout(rng),
+    )
 }
 
 /// [`play_out`] move by move, calling `before_move(game, mv)` before each move is played
@@ -50,6 +53,19 @@ pub fn play_out<G: Game>(game: &mut G, rng: &mut Xoshiro256PlusPlus) -> PlayoutR
 /// # Panics
 /// If the game runs past [`Game::max_game_length`]: a rule bug, not bad input.
 pub fn play_out_observed<G: Game, R: Rng + ?Sized>(
+    game: &mut G,
+    rng: &mut R,
+    before_move: impl FnMut(&G, G::Move),
+) -> PlayoutResult {
+    crate::cpu::dispatch(
+        #[inline(always)]
+        || observed_loop(game, rng, before_move),
+    )
+}
+
+/// The loop of [`play_out_observed`].
+#[inline(always)]
+fn observed_loop<G: Game, R: Rng + ?Sized>(
     game: &mut G,
     rng: &mut R,
     mut before_move: impl FnMut(&G, G::Move),
@@ -86,6 +102,7 @@ fn ran_past(limit: usize, game: &str) -> ! {
 impl PlayoutResult {
     /// This result (`length`, `passes` and `swapped` counted) with the winner and scores
     /// of `game`, which the playout ended.
+    #[inline(always)]
     pub(crate) fn finish<G: Game>(mut self, game: &G) -> PlayoutResult {
         let (scores, winner) = game.outcome();
         self.scores = [scores[Seat::First].into(), scores[Seat::Second].into()];

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 use crate::bitset::{Bits, CellSet};
 use crate::board::{Board, Cell};
@@ -253,6 +253,7 @@ impl Tabik {
     /// Move number `r` of the list the generator makes from `choices` (`r` below
     /// `choices.count()`): placements on east then north edges, two per edge, stone
     /// swaps on east then north edges, then the pie swap.
+    #[inline(always)]
     fn nth_choice<B: CellSet>(&self, choices: &Choices<B>, r: usize) -> TabikMove {
         match choices.nth(r, self.k) {
             Pick::Edge { a, b, place } => {
@@ -272,12 +273,12 @@ impl Tabik {
 
     /// A uniform draw from the moves of `sets` (`pass` when there are none), the same
     /// draw at any width.
-    #[inline]
+    #[inline(always)]
     fn draw<B: CellSet, R: Rng + ?Sized>(&self, sets: &Sets<B>, rng: &mut R) -> TabikMove {
         let choices = sets.choices(self.pie_available());
         match choices.count() {
             0 => TabikMove::Pass,
-            total => self.nth_choice(&choices, rng.random_range(0..total)),
+            total => self.nth_choice(&choices, crate::uniform::below(rng, total)),
         }
     }
 
@@ -330,6 +331,7 @@ impl Tabik {
         with_sets!(&self.sets, s => s.for_each_group(|color, group| visit(color, group.to_bits())))
     }
 
+    #[inline(always)]
     fn held(&self) -> [u32; 2] {
         match &self.sets {
             Repr::Small(s) => s.held::<65>(),
@@ -381,7 +383,7 @@ impl Tabik {
     /// Plays a move, or takes it back: every move is its own inverse on the board.
     /// Returns the change of the board key (callers that do not keep it skip computing
     /// it).
-    #[inline]
+    #[inline(always)]
     fn apply(&mut self, mv: TabikMove) -> u64 {
         let (TabikMove::Place { black: a, white: b }
         | TabikMove::StoneSwap {
@@ -525,6 +527,7 @@ impl Game for Tabik {
 
     /// The moves of the default loop, without its per-move checks of what the loop
     /// knows (the width of the sets, passes in a row) and without the key updates.
+    #[inline(always)]
     fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
         let limit = self.max_game_length();
         let mut passes = turns::passes_in_a_row(&self.start, &self.history, TabikMove::Pass);
@@ -566,6 +569,7 @@ impl Game for Tabik {
         turns::last_mover(&self.start, &self.history, TabikMove::Pass)
     }
 
+    #[inline(always)]
     fn scores(&self) -> BySeat<u32> {
         scoring::seat_scores(self.held(), |seat| self.color_of(seat))
     }

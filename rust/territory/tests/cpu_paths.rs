@@ -2,13 +2,16 @@
 //! with the portable code give bit-for-bit the same playouts, traces and searches
 //! (`territory::cpu`).
 //!
-//! The path is chosen once, when the library is loaded, from the CPU and the environment
+//! The path is chosen once per process, on first use, from the CPU and the environment
 //! variable `TERRITORY_PORTABLE`: the test runs this test binary again, in a child process
-//! with `TERRITORY_PORTABLE=1`, and compares what the two processes computed.
+//! with `TERRITORY_PORTABLE=1`, and compares what the two processes computed. Where there
+//! is one path only (features known at compile time, or not x86-64: `cpu::DISPATCHES`
+//! false) there is nothing to compare, and the test says so.
 
 use std::process::Command;
 
 use territory::bitset::{select64, Bits};
+use territory::env::{Outputs, VecEnv};
 use territory::learn::Learn;
 use territory::playout::{self, PlayoutResult};
 use territory::search::uct::{analyse, UctConfig};
@@ -33,9 +36,51 @@ fn outputs<G: Learn>(start: &G, games: usize) -> String {
     };
     let analysis = analyse(start, &config);
     format!(
-        "{}\n{results:?}\n{score_bits:?}\n{traces:?}\n{analysis:?}\n",
-        G::NAME
+        "{}\n{results:?}\n{score_bits:?}\n{traces:?}\n{analysis:?}\n{}\n",
+        G::NAME,
+        vec_env_steps(start)
     )
+}
+
+/// A hash of everything 40 VecEnv steps of random actions write, for 6 games.
+fn vec_env_steps<G: Learn>(start: &G) -> u64 {
+    let batch = 6;
+    let mut env = VecEnv::new(start.clone(), batch, 9, 1);
+    let mut obs = vec![0.0f32; batch * env.observation_len()];
+    let mut masks = vec![false; batch * env.num_actions()];
+    let (mut rewards, mut dones, mut to_move) = (
+        vec![0.0f32; 2 * batch],
+        vec![false; batch],
+        vec![0i8; batch],
+    );
+    let mut actions = vec![0usize; batch];
+    let mut hash = 0u64;
+    for step in 0..40 {
+        let out = Outputs {
+            observations: &mut obs,
+            masks: &mut masks,
+            rewards: &mut rewards,
+            dones: &mut dones,
+            to_move: &mut to_move,
+        };
+        if step == 0 {
+            env.reset(out);
+        } else {
+            env.step(&actions, out).unwrap();
+        }
+        env.sample_actions(&mut actions);
+        let words = obs
+            .iter()
+            .map(|x| u64::from(x.to_bits()))
+            .chain(masks.iter().map(|&m| m as u64))
+            .chain(rewards.iter().map(|x| u64::from(x.to_bits())))
+            .chain(dones.iter().map(|&d| d as u64))
+            .chain(to_move.iter().map(|&t| t as u64));
+        for word in words {
+            hash = territory::zobrist::mix(hash ^ word);
+        }
+    }
+    hash
 }
 
 /// Bit counts and selections of many words, and the outputs of every game on boards
@@ -45,8 +90,7 @@ fn everything() -> String {
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     for _ in 0..2000 {
         for word in [x, x & x >> 1, x & x >> 1 & x >> 2] {
-            let ones = cpu::popcount(word);
-            assert_eq!(ones, word.count_ones(), "{word:#x}");
+            let ones = word.count_ones();
             let bits = Bits([word, !word, word ^ 1, 0]);
             let selected: Vec<usize> = (0..ones as usize).map(|n| select64(word, n)).collect();
             let nth: Vec<Option<usize>> = (0..130).step_by(7).map(|n| bits.nth(n)).collect();
@@ -82,12 +126,23 @@ fn portable_child() {
 
 #[test]
 fn both_paths_compute_the_same() {
+    if !cpu::DISPATCHES {
+        println!(
+            "one path only (CPU features known at compile time, or not x86-64): nothing to compare"
+        );
+        assert!(cpu::accelerated());
+        return;
+    }
     if std::env::var_os("TERRITORY_PORTABLE").is_some() {
-        return; // the whole run is portable: nothing to compare
+        println!("TERRITORY_PORTABLE is set: the whole run is portable, nothing to compare");
+        return;
     }
     // In this process the path is the fast one wherever the CPU allows.
     #[cfg(target_arch = "x86_64")]
-    assert_eq!(cpu::accelerated(), std::is_x86_feature_detected!("popcnt"));
+    assert_eq!(
+        cpu::accelerated(),
+        std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2")
+    );
     let here = everything();
 
     let child = Command::new(std::env::current_exe().unwrap())

@@ -82,7 +82,7 @@ impl Learn for Migong {
         let mut r = n;
         for cell in 0..CELLS {
             let mut fitting = self.fit[cell] & set;
-            let count = crate::cpu::popcount(fitting) as usize;
+            let count = fitting.count_ones() as usize;
             if r < count {
                 for _ in 0..r {
                     fitting &= fitting - 1;

@@ -173,7 +173,9 @@ impl<G: Game> Tree<G> {
         best
     }
 
-    /// Runs `iterations` iterations from `root` (left unchanged).
+    /// Runs `iterations` iterations from `root` (left unchanged). Always inlined, into
+    /// each copy of `cpu::dispatch`.
+    #[inline(always)]
     fn search(&mut self, root: &mut G, iterations: u64, c: f64, rng: &mut Xoshiro256PlusPlus) {
         self.nodes.clear();
         self.ucb.clear();
@@ -276,7 +278,10 @@ pub fn analyse<G: Game>(game: &G, config: &UctConfig) -> Analysis<G::Move> {
         let iterations = config.iterations / threads as u64
             + ((t as u64) < config.iterations % threads as u64) as u64;
         let mut rng = game_rng(config.seed, t as u64);
-        tree.search(&mut game, iterations, config.c, &mut rng);
+        crate::cpu::dispatch(
+            #[inline(always)]
+            || tree.search(&mut game, iterations, config.c, &mut rng),
+        );
         // Root statistics in legal-move order.
         let mut stats = vec![(0u64, 0.0f64); moves.len()];
         for child in tree.root_children() {

@@ -58,7 +58,7 @@ impl<B: CellSet> Choices<B> {
     /// Move number `r` (below [`Choices::count`]) of the list the generator makes:
     /// placements on east then north edges, two per edge, stone swaps on east then
     /// north edges, then the pie swap. `k` is the board side.
-    #[inline]
+    #[inline(always)]
     pub fn nth(&self, mut r: usize, k: usize) -> Pick {
         for dir in 0..2 {
             let n = 2 * self.place[dir].count();
@@ -198,6 +198,7 @@ impl<B: CellSet> Sets<B> {
     }
 
     /// Per colour, the largest group size it holds, or 0; `MAX` exceeds every size.
+    #[inline(always)]
     pub fn held<const MAX: usize>(&self) -> [u32; 2] {
         let mut tally = Tally::<MAX>::new();
         self.for_each_group(|color, group| tally.add(color, group.count()));
