@@ -31,6 +31,9 @@ from territory._checks import check_int
 from territory.errors import IllegalMoveError
 from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 
+#: The most iterations a UCT search may be given (the engine's bound).
+MAX_UCT_ITERATIONS: int = _core.MAX_UCT_ITERATIONS
+
 __all__ = [
     "AgentError",
     "NodeLimitError",
@@ -117,13 +120,15 @@ def _random_choice(state: Any, u: float) -> str:
 class Uct:
     """Monte Carlo tree search (UCT with random playouts) in Rust, GIL released.
 
-    ``iterations`` playouts in all, exploration constant ``c`` (results count +1 win, 0
-    draw, -1 loss), root parallelism over ``threads`` trees. The same state, seed and
-    threads always give the same analysis and choice.
+    ``iterations`` playouts in all (at most ``MAX_UCT_ITERATIONS``, 10,000,000: the tree
+    grows by up to about a hundred bytes per iteration), exploration constant ``c``
+    (results count +1 win, 0 draw, -1 loss), root parallelism over ``threads`` trees.
+    The same state, seed and threads always give the same analysis and choice. Ctrl-C
+    stops a search within a fraction of a second (KeyboardInterrupt).
     """
 
     def __init__(self, iterations: int = 1000, c: float = 1.4, seed: int = 0, threads: int = 1) -> None:
-        self.iterations = check_int("iterations", iterations, 1, 2**40)
+        self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
             raise ValueError(f"c must be a finite number >= 0, got {c!r}")
         self.c = float(c)

@@ -34,6 +34,7 @@ from territory import __version__, distributed, playouts, record
 from territory._core import MAX_THREADS
 from territory.registry import GAMES
 from territory.errors import RecordError
+from territory_cli import interrupted
 
 #: Version of the JSON written by ``--json``: the ``"format"`` key of every entry.
 JSON_FORMAT = 1
@@ -246,6 +247,9 @@ def json_text(entries: list[dict[str, Any]]) -> str:
 class Progress:
     """A one-line progress bar with games per second, on stderr."""
 
+    #: Whether a bar is on the last line of stderr, unfinished (to end before a message).
+    line_open = False
+
     def __init__(self, label: str, enabled: bool) -> None:
         self.label, self.enabled, self.last = label, enabled, 0.0
 
@@ -258,6 +262,7 @@ class Progress:
         filled = width * done // max(total, 1)
         rate = done / seconds if seconds > 0 else 0.0
         sys.stderr.write(f"\r{self.label:>7} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games, {rate:,.0f} games/s")
+        Progress.line_open = done < total
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -457,9 +462,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def warn_about_threads(threads: int | None) -> None:
+    """One line on stderr when ``--threads`` asks for more threads than there are cores
+    (they share the cores and the run slows down: 1024 threads ran 36x slower than 2)."""
+    cores = playouts.cpu_count()
+    if threads is not None and threads > cores:
+        print(f"territory: warning: --threads {threads} is more than the {cores} cores here; "
+              "runs are slower than with one thread per core", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    warn_about_threads(getattr(args, "threads", None))
     try:
         code = args.run(args)
         sys.stdout.flush()
@@ -468,8 +483,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.parser.prog}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
+        if Progress.line_open:
+            sys.stderr.write("\n")
+        return interrupted()
     except BrokenPipeError:
         # The reader went away (`territory ... | head`): stop quietly. Point stdout at
         # /dev/null so that the interpreter's last flush does not complain either.

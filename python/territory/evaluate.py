@@ -12,11 +12,11 @@ Random games run in Rust at playout speed and are the very games of ``random_pla
 with the same seed: game ``i`` of a run draws from a generator seeded from ``(seed, i)``,
 so a run can be cut into shards of game indices ``[start, stop)`` anywhere (``executor=``
 runs the shards on any ``concurrent.futures.Executor``) without changing any result.
-UCT games (``"uct:N"`` or a ``territory.Uct``) run as native matches
-(``territory.agents.match_games``, the unit of work of ``play_match``, which records each
-game's actions); other agents' games are played move by move through
-``agent.choose(state)``. Either way the games are measured in Rust from their action
-lists (``trace_actions``). With an executor every kind of run is split into shards by
+UCT games (``"uct:N"`` or a ``territory.Uct``) are the games of a native match
+(``territory.agents.match_games``, seats not swapped), played and measured in Rust in one
+go (``trace_match``); other agents' games are played move by move through
+``agent.choose(state)`` and measured in Rust from their action lists (``trace_actions``).
+With an executor every kind of run is split into shards by
 ``territory.distributed.run_sharded`` (progress, Ctrl-C, ``ShardError`` as everywhere).
 """
 
@@ -215,8 +215,8 @@ def trace_games(start: Any, games: Iterable[Sequence[int]], threads: int | None 
 class _UctTraces:
     """Picklable work: UCT self-play games ``[first + start, first + stop)`` as native
     matches (``match_games``, seats not swapped; every move's search seeded from the
-    game's own generator, so no two games are the same game), measured from their
-    recorded actions; with ``outcomes_only`` just the match's playout arrays."""
+    game's own generator, so no two games are the same game), measured in Rust as they
+    are played (``trace_match``); with ``outcomes_only`` just the match's playout arrays."""
 
     game: str
     params: dict[str, Any]
@@ -229,11 +229,12 @@ class _UctTraces:
 
     def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
         state = _start(self.game, self.params, self.prefix)
-        arrays = match_games(state, [self.agent, self.agent], self.seed, self.first + start, self.first + stop,
-                             swap_seats=False, threads=self.threads, keep_actions=not self.outcomes_only)
         if self.outcomes_only:
+            arrays = match_games(state, [self.agent, self.agent], self.seed, self.first + start, self.first + stop,
+                                 swap_seats=False, threads=self.threads)
             return {name: arrays[name] for name in ("winner", "length", "passes", "swapped", "scores")}
-        return _core.trace_actions(state, arrays["actions"], arrays["offsets"], self.threads)
+        spec = self.agent._spec()
+        return _core.trace_match(state, (spec, spec), self.seed, self.first + start, stop - start, False, self.threads)
 
 
 def _traces(

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 mod env;
 mod evaluate;
 pub mod game_class;
+mod interrupt;
 pub mod learn;
 mod migong;
 mod nume;
@@ -19,6 +20,7 @@ mod tabik;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    interrupt::warm_up_numpy(m.py())?;
     // The package's version: the Cargo workspace's, which maturin also gives the wheel.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Every game of the engine's registry, and `GAMES`: name -> class.

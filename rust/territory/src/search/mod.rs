@@ -5,7 +5,7 @@ pub mod solve;
 pub mod uct;
 
 pub use solve::{solve, Solution, SolveError};
-pub use uct::{analyse, Analysis, UctConfig};
+pub use uct::{analyse, analyse_until, Analysis, UctConfig, MAX_ITERATIONS};
 
 use crate::game::{Game, Seat};
 
