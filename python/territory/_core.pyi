@@ -11,10 +11,11 @@ from territory.record import Seats
 from territory.svg import Highlight, SvgText
 from territory.types import GameState, Group
 
-__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "uct_analyse", "solve", "run_match"]
+__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "trace_match", "uct_analyse", "solve", "run_match"]
 
 __version__: str
 MAX_THREADS: int
+MAX_UCT_ITERATIONS: int
 GAMES: dict[str, type[Migong | Nume | Tabik]]
 
 @final
@@ -217,6 +218,10 @@ def trace_random(
 ) -> dict[str, np.ndarray]: ...
 def trace_actions(
     state: GameState, actions: np.ndarray, offsets: np.ndarray, threads: Optional[int] = None
+) -> dict[str, np.ndarray]: ...
+def trace_match(
+    state: GameState, agents: tuple[tuple[Any, ...], tuple[Any, ...]], seed: int, first: int, count: int,
+    swap_seats: bool, threads: Optional[int] = None
 ) -> dict[str, np.ndarray]: ...
 
 # Search (territory.agents wraps these).
