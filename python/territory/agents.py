@@ -366,7 +366,8 @@ def play_match(
     games (``match_shard``) through ``distributed.run_sharded``, on ``threads`` threads
     each (None: 1); a failed shard raises ``distributed.ShardError``.
     ``progress(done, total, seconds)`` is called between batches (as shards finish);
-    Ctrl-C stops a match between batches (cancelling the shards not yet finished).
+    Ctrl-C stops a match within a fraction of a second with KeyboardInterrupt
+    (cancelling the shards not yet finished).
     """
     games = check_int("games", games, 0, 2**62)
     seed = check_int("seed", seed, 0, 2**64 - 1)

@@ -141,7 +141,7 @@ def _run_sharded(
 ) -> dict[str, np.ndarray]:
     """Runs ``work(start, stop)`` over ``[0, total)`` and concatenates the per-game
     arrays in game order. Locally: batches of about 0.2 s from ``first_batch`` games on
-    (or of ``shard`` games), Ctrl-C and progress between batches; with an executor:
+    (or of ``shard`` games), progress between batches; with an executor:
     ``distributed.run_sharded`` (shards of ``shard`` games, default about 8 per worker
     thread and at most ``max_shard``)."""
     grand_total = total if grand_total is None else grand_total
