@@ -55,7 +55,16 @@ fn trace_match<'py>(
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
     let mut traces = vec![GameTrace::default(); count];
     with_native_game!(state, |_Class, start| interruptible(py, |stop| {
-        trace::run_match(&start, &agents, seed, first, swap_seats, &mut traces, threads, stop)
+        trace::run_match(
+            &start,
+            &agents,
+            seed,
+            first,
+            swap_seats,
+            &mut traces,
+            threads,
+            stop,
+        )
     })?
     .map_err(|e| run_error(e, threads)))?;
     to_dict(py, &traces)

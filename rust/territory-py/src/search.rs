@@ -156,13 +156,17 @@ fn run_match<'py>(
         let mut out = vec![MatchGame::default(); count];
         if !record_actions {
             interruptible(py, |stop| {
-                arena::run(&start, &agents, seed, first, swap_seats, &mut out, threads, stop)
+                arena::run(
+                    &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
+                )
             })?
             .map_err(|e| run_error(e, threads))?;
             return match_arrays(py, &out);
         }
         let (actions, offsets) = interruptible(py, |stop| {
-            arena::run_recorded(&start, &agents, seed, first, swap_seats, &mut out, threads, stop)
+            arena::run_recorded(
+                &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
+            )
         })?
         .map_err(|e| run_error(e, threads))?;
         let dict = match_arrays(py, &out)?;

@@ -140,13 +140,20 @@ pub fn run<G: Game>(
     threads: Option<usize>,
     stop: &Stop,
 ) -> Result<(), RunError> {
-    crate::run::chunks(out, 1, threads, stop, || (), |_, at, games| {
-        for (i, slot) in games.iter_mut().enumerate() {
-            let index = first + (at + i) as u64;
-            *slot = play_game(start, agents, seed, index, swap_seats, stop)?.1;
-        }
-        Ok::<_, RunError>(())
-    })?;
+    crate::run::chunks(
+        out,
+        1,
+        threads,
+        stop,
+        || (),
+        |_, at, games| {
+            for (i, slot) in games.iter_mut().enumerate() {
+                let index = first + (at + i) as u64;
+                *slot = play_game(start, agents, seed, index, swap_seats, stop)?.1;
+            }
+            Ok::<_, RunError>(())
+        },
+    )?;
     Ok(())
 }
 
@@ -172,22 +179,29 @@ pub fn run_recorded<G: Game>(
     stop: &Stop,
 ) -> Result<(Vec<u32>, Vec<u64>), RunError> {
     let before = start.history().len();
-    let parts = crate::run::chunks(out, RECORD_CHUNK, threads, stop, || (), |_, at, chunk| {
-        let mut actions = Vec::new();
-        let mut lengths = Vec::with_capacity(chunk.len());
-        for (i, slot) in chunk.iter_mut().enumerate() {
-            let index = first + (at + i) as u64;
-            let (game, summary) = play_game(start, agents, seed, index, swap_seats, stop)?;
-            *slot = summary;
-            let played = &game.history()[before..];
-            actions.extend(played.iter().map(|&mv| {
-                game.action_of(mv)
-                    .expect("a played move has an action number") as u32
-            }));
-            lengths.push(played.len() as u32);
-        }
-        Ok::<_, RunError>((actions, lengths))
-    })?;
+    let parts = crate::run::chunks(
+        out,
+        RECORD_CHUNK,
+        threads,
+        stop,
+        || (),
+        |_, at, chunk| {
+            let mut actions = Vec::new();
+            let mut lengths = Vec::with_capacity(chunk.len());
+            for (i, slot) in chunk.iter_mut().enumerate() {
+                let index = first + (at + i) as u64;
+                let (game, summary) = play_game(start, agents, seed, index, swap_seats, stop)?;
+                *slot = summary;
+                let played = &game.history()[before..];
+                actions.extend(played.iter().map(|&mv| {
+                    game.action_of(mv)
+                        .expect("a played move has an action number") as u32
+                }));
+                lengths.push(played.len() as u32);
+            }
+            Ok::<_, RunError>((actions, lengths))
+        },
+    )?;
     let mut actions = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     let mut offsets = Vec::with_capacity(out.len() + 1);
     let mut end = 0u64;
@@ -218,12 +232,41 @@ mod tests {
         let mut one = vec![MatchGame::default(); 12];
         run(&start, &agents, 3, 0, true, &mut one, Some(1), &Stop::new()).unwrap();
         let mut two = vec![MatchGame::default(); 12];
-        run(&start, &agents, 3, 0, true, &mut two[..5], Some(2), &Stop::new()).unwrap();
-        run(&start, &agents, 3, 5, true, &mut two[5..], Some(2), &Stop::new()).unwrap();
+        run(
+            &start,
+            &agents,
+            3,
+            0,
+            true,
+            &mut two[..5],
+            Some(2),
+            &Stop::new(),
+        )
+        .unwrap();
+        run(
+            &start,
+            &agents,
+            3,
+            5,
+            true,
+            &mut two[5..],
+            Some(2),
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(one, two);
         let mut recorded = vec![MatchGame::default(); 12];
-        let (flat, offsets) =
-            run_recorded(&start, &agents, 3, 0, true, &mut recorded, Some(2), &Stop::new()).unwrap();
+        let (flat, offsets) = run_recorded(
+            &start,
+            &agents,
+            3,
+            0,
+            true,
+            &mut recorded,
+            Some(2),
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(one, recorded);
         assert_eq!((offsets.len(), offsets[12] as usize), (13, flat.len()));
         let actions: Vec<&[u32]> = offsets

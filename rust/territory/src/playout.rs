@@ -111,14 +111,35 @@ pub fn run<G: Game>(
     threads: Option<usize>,
     stop: &Stop,
 ) -> Result<(), RunError> {
-    crate::run::chunks(out, 256, threads, stop, || start.clone(), |game, at, results| {
-        for (i, result) in results.iter_mut().enumerate() {
-            restart(game, start);
-            *result = play_out(game, &mut game_rng(seed, first + (at + i) as u64));
-        }
-        Ok::<_, RunError>(())
-    })?;
+    crate::run::chunks(
+        out,
+        256,
+        threads,
+        stop,
+        || start.clone(),
+        |game, at, results| {
+            play_chunk(game, start, seed, first + at as u64, results);
+            Ok::<_, RunError>(())
+        },
+    )?;
     Ok(())
+}
+
+/// Plays games `first ..` of the run seeded with `seed` from `start` into `results`,
+/// with `game` as scratch. Not inlined into the run loop's plumbing: the playout loop
+/// is compiled on its own, the same however the run loop changes.
+#[inline(never)]
+fn play_chunk<G: Game>(
+    game: &mut G,
+    start: &G,
+    seed: u64,
+    first: u64,
+    results: &mut [PlayoutResult],
+) {
+    for (i, result) in results.iter_mut().enumerate() {
+        restart(game, start);
+        *result = play_out(game, &mut game_rng(seed, first + i as u64));
+    }
 }
 
 /// Puts `game` back to `start`, reusing its allocations when `start` is a fresh game.

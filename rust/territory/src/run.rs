@@ -225,22 +225,36 @@ mod tests {
     #[test]
     fn chunks_run_in_order_and_stop() {
         let mut out = vec![0usize; 1000];
-        let firsts = chunks(&mut out, 64, Some(2), &Stop::new(), || (), |_, first, items| {
-            for (i, item) in items.iter_mut().enumerate() {
-                *item = first + i;
-            }
-            Ok::<_, RunError>(first)
-        })
+        let firsts = chunks(
+            &mut out,
+            64,
+            Some(2),
+            &Stop::new(),
+            || (),
+            |_, first, items| {
+                for (i, item) in items.iter_mut().enumerate() {
+                    *item = first + i;
+                }
+                Ok::<_, RunError>(first)
+            },
+        )
         .unwrap();
         assert_eq!(firsts, (0..1000).step_by(64).collect::<Vec<_>>());
         assert!(out.iter().enumerate().all(|(i, &v)| v == i));
         let stop = Stop::new();
-        let result = chunks(&mut out, 1, Some(2), &stop, || (), |_, first, _| {
-            if first == 10 {
-                stop.stop();
-            }
-            Ok::<_, RunError>(())
-        });
+        let result = chunks(
+            &mut out,
+            1,
+            Some(2),
+            &stop,
+            || (),
+            |_, first, _| {
+                if first == 10 {
+                    stop.stop();
+                }
+                Ok::<_, RunError>(())
+            },
+        );
         assert!(matches!(result, Err(RunError::Interrupted)));
         assert_eq!(each_thread(3, |t| t * 10), vec![0, 10, 20]);
     }

@@ -235,12 +235,19 @@ pub fn run_random<G: Learn>(
     stop: &Stop,
 ) -> Result<(), RunError> {
     let init = || (start.clone(), Tracer::default());
-    chunks(out, 64, threads, stop, init, |(game, tracer), at, traces| {
-        for (i, trace) in traces.iter_mut().enumerate() {
-            *trace = tracer.trace_random(game, start, seed, first + (at + i) as u64);
-        }
-        Ok::<_, RunError>(())
-    })?;
+    chunks(
+        out,
+        64,
+        threads,
+        stop,
+        init,
+        |(game, tracer), at, traces| {
+            for (i, trace) in traces.iter_mut().enumerate() {
+                *trace = tracer.trace_random(game, start, seed, first + (at + i) as u64);
+            }
+            Ok::<_, RunError>(())
+        },
+    )?;
     Ok(())
 }
 
@@ -261,17 +268,25 @@ pub fn run_match<G: Learn>(
     threads: Option<usize>,
     stop: &Stop,
 ) -> Result<(), RunError> {
-    chunks(out, 1, threads, stop, Tracer::default, |tracer, at, traces| {
-        for (i, trace) in traces.iter_mut().enumerate() {
-            let index = first + (at + i) as u64;
-            tracer.begin();
-            let (game, _) = arena::play_game_observed(start, agents, seed, index, swap_seats, stop, |g| {
-                tracer.before_move(g)
-            })?;
-            *trace = tracer.finish(&game);
-        }
-        Ok::<_, RunError>(())
-    })?;
+    chunks(
+        out,
+        1,
+        threads,
+        stop,
+        Tracer::default,
+        |tracer, at, traces| {
+            for (i, trace) in traces.iter_mut().enumerate() {
+                let index = first + (at + i) as u64;
+                tracer.begin();
+                let (game, _) =
+                    arena::play_game_observed(start, agents, seed, index, swap_seats, stop, |g| {
+                        tracer.before_move(g)
+                    })?;
+                *trace = tracer.finish(&game);
+            }
+            Ok::<_, RunError>(())
+        },
+    )?;
     Ok(())
 }
 
@@ -329,15 +344,26 @@ pub fn run_actions<G: Learn>(
 ) -> Result<Vec<GameTrace>, TraceError> {
     let mut out = vec![GameTrace::default(); offsets.len().saturating_sub(1)];
     let init = || (start.clone(), Tracer::default());
-    chunks(&mut out, 16, threads, stop, init, |(game, tracer), at, traces| {
-        for (i, trace) in traces.iter_mut().enumerate() {
-            let g = at + i;
-            *trace = tracer
-                .trace_actions(game, start, &actions[offsets[g]..offsets[g + 1]])
-                .map_err(|(action, why)| TraceError::Action { game: g, action, why })?;
-        }
-        Ok::<_, TraceError>(())
-    })?;
+    chunks(
+        &mut out,
+        16,
+        threads,
+        stop,
+        init,
+        |(game, tracer), at, traces| {
+            for (i, trace) in traces.iter_mut().enumerate() {
+                let g = at + i;
+                *trace = tracer
+                    .trace_actions(game, start, &actions[offsets[g]..offsets[g + 1]])
+                    .map_err(|(action, why)| TraceError::Action {
+                        game: g,
+                        action,
+                        why,
+                    })?;
+            }
+            Ok::<_, TraceError>(())
+        },
+    )?;
     Ok(out)
 }
 
