@@ -11,7 +11,7 @@ use territory::trace::{self, GameTrace, TraceError};
 
 use crate::interrupt::interruptible;
 use crate::playouts::{check_threads, run_error, with_native_game};
-use crate::search::agent;
+use crate::search::{agent, long_match};
 
 /// Plays and traces random games `first .. first + count` of the run seeded with `seed`
 /// from `state` (the games of `run_playouts` with the same arguments). Returns a dict of
@@ -28,9 +28,11 @@ fn trace_random<'py>(
     check_threads(threads)?;
     let py = state.py();
     let mut traces = vec![GameTrace::default(); count];
-    with_native_game!(state, |_Class, start| interruptible(py, |stop| {
-        trace::run_random(&start, seed, first, &mut traces, threads, stop)
-    })?
+    with_native_game!(state, |_Class, start| interruptible(
+        py,
+        count >= 256,
+        |stop| { trace::run_random(&start, seed, first, &mut traces, threads, stop) }
+    )?
     .map_err(|e| run_error(e, threads)))?;
     to_dict(py, &traces)
 }
@@ -54,18 +56,22 @@ fn trace_match<'py>(
     check_threads(threads)?;
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
     let mut traces = vec![GameTrace::default(); count];
-    with_native_game!(state, |_Class, start| interruptible(py, |stop| {
-        trace::run_match(
-            &start,
-            &agents,
-            seed,
-            first,
-            swap_seats,
-            &mut traces,
-            threads,
-            stop,
-        )
-    })?
+    with_native_game!(state, |_Class, start| interruptible(
+        py,
+        long_match(&agents, count),
+        |stop| {
+            trace::run_match(
+                &start,
+                &agents,
+                seed,
+                first,
+                swap_seats,
+                &mut traces,
+                threads,
+                stop,
+            )
+        }
+    )?
     .map_err(|e| run_error(e, threads)))?;
     to_dict(py, &traces)
 }
@@ -93,9 +99,11 @@ fn trace_actions<'py>(
             "offsets must rise from 0 to the number of actions",
         ));
     }
-    let traces = with_native_game!(state, |_Class, start| interruptible(py, |stop| {
-        trace::run_actions(&start, &actions, &offsets, threads, stop)
-    })?
+    let traces = with_native_game!(state, |_Class, start| interruptible(
+        py,
+        offsets.len() > 256,
+        |stop| { trace::run_actions(&start, &actions, &offsets, threads, stop) }
+    )?
     .map_err(|e| match e {
         TraceError::Run(e) => run_error(e, threads),
         e => PyValueError::new_err(e.to_string()),

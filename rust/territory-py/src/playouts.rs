@@ -124,7 +124,7 @@ fn run<'py, G: Game>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut results = vec![PlayoutResult::default(); count];
-    interruptible(py, |stop| {
+    interruptible(py, count >= 256, |stop| {
         playout::run(start, seed, first, &mut results, threads, stop)
     })?
     .map_err(|e| run_error(e, threads))?;

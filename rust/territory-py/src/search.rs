@@ -70,7 +70,8 @@ fn uct_analyse(
     let config = uct_config(iterations, c, seed, threads)?;
     with_native_game!(state, |_Class, game| {
         running(&game)?;
-        let a = interruptible(py, |stop| search::analyse_until(&game, &config, stop))?
+        let long = iterations >= 1_000;
+        let a = interruptible(py, long, |stop| search::analyse_until(&game, &config, stop))?
             .map_err(|_| PyKeyboardInterrupt::new_err("interrupted"))?;
         Ok((
             a.moves
@@ -111,6 +112,11 @@ fn solve(
             Err(e @ SolveError::GameOver) => Err(PyValueError::new_err(e.to_string())),
         }
     })
+}
+
+/// Whether `count` games between `agents` may take long (see [`interruptible`]).
+pub(crate) fn long_match(agents: &[Agent; 2], count: usize) -> bool {
+    count >= 64 || agents.iter().any(|a| matches!(a, Agent::Uct(_)))
 }
 
 /// An agent from its description: ("random",) or ("uct", iterations, c, seed, threads).
@@ -155,7 +161,7 @@ fn run_match<'py>(
     with_native_game!(state, |_Class, start| {
         let mut out = vec![MatchGame::default(); count];
         if !record_actions {
-            interruptible(py, |stop| {
+            interruptible(py, long_match(&agents, count), |stop| {
                 arena::run(
                     &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
                 )
@@ -163,7 +169,7 @@ fn run_match<'py>(
             .map_err(|e| run_error(e, threads))?;
             return match_arrays(py, &out);
         }
-        let (actions, offsets) = interruptible(py, |stop| {
+        let (actions, offsets) = interruptible(py, long_match(&agents, count), |stop| {
             arena::run_recorded(
                 &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
             )
