@@ -29,9 +29,9 @@ pub const POLL: Duration = Duration::from_millis(50);
 /// Runs `work` (given the call's [`Stop`]) on a worker thread, the GIL released, and
 /// returns its result, or the exception a Python signal handler raised meanwhile (the
 /// work then told to stop and waited for). Work the caller knows to be short (`long`
-/// false: well under 0.1 s, estimated by the caller from the size of the work) runs on the calling thread instead, GIL released, and
-/// is not interrupted: starting a thread costs tens of microseconds, as much as a
-/// short search.
+/// false: well under 0.1 s, estimated from the size of the work) runs on the calling
+/// thread instead, GIL released, and is not interrupted: starting a thread costs tens
+/// of microseconds, as much as a short search.
 ///
 /// # Errors
 /// The exception of a signal handler (KeyboardInterrupt on Ctrl-C), or RuntimeError if
