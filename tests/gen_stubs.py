@@ -32,6 +32,7 @@ __all__ = [{all}]
 
 __version__: str
 MAX_THREADS: int
+MAX_UCT_ITERATIONS: int
 GAMES: dict[str, type[{union}]]
 '''
 
@@ -135,6 +136,10 @@ def trace_random(
 def trace_actions(
     state: GameState, actions: np.ndarray, offsets: np.ndarray, threads: Optional[int] = None
 ) -> dict[str, np.ndarray]: ...
+def trace_match(
+    state: GameState, agents: tuple[tuple[Any, ...], tuple[Any, ...]], seed: int, first: int, count: int,
+    swap_seats: bool, threads: Optional[int] = None
+) -> dict[str, np.ndarray]: ...
 
 # Search (territory.agents wraps these).
 def uct_analyse(
@@ -237,8 +242,9 @@ def constructor(name: str) -> str:
 def generate() -> str:
     names = [name for name, *_ in GAMES]
     union = " | ".join(names)
-    exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "run_playouts", "replay_playout",
-                                                           "trace_random", "trace_actions", "uct_analyse", "solve", "run_match", "PuctSearch"])
+    exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts",
+                                                           "replay_playout", "trace_random", "trace_actions", "trace_match",
+                                                           "uct_analyse", "solve", "run_match", "PuctSearch"])
     parts = [HEADER.format(all=exported, union=union)]
     for name, score, extras in GAMES:
         parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {constructor(name)}) -> {name}: ...\n")

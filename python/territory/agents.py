@@ -34,6 +34,9 @@ from territory._results import rate_text, results_repr
 from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 from territory.registry import GAMES, game_names, is_native
 
+#: The most iterations a UCT search may be given (the engine's bound).
+MAX_UCT_ITERATIONS: int = _core.MAX_UCT_ITERATIONS
+
 __all__ = [
     "AgentError",
     "SolveLimitError",
@@ -128,13 +131,15 @@ def _random_choice(state: Any, u: float) -> str:
 class Uct:
     """Monte Carlo tree search (UCT with random playouts) in Rust, GIL released.
 
-    ``iterations`` playouts in all, exploration constant ``c`` (results count +1 win, 0
-    draw, -1 loss), root parallelism over ``threads`` trees. The same state, seed and
-    threads always give the same analysis and choice.
+    ``iterations`` playouts in all (at most ``MAX_UCT_ITERATIONS``, 10,000,000: the tree
+    grows by up to about a hundred bytes per iteration), exploration constant ``c``
+    (results count +1 win, 0 draw, -1 loss), root parallelism over ``threads`` trees.
+    The same state, seed and threads always give the same analysis and choice. Ctrl-C
+    stops a search within a fraction of a second (KeyboardInterrupt).
     """
 
     def __init__(self, iterations: int = 1000, c: float = 1.4, seed: int = 0, threads: int = 1) -> None:
-        self.iterations = check_int("iterations", iterations, 1, 2**40)
+        self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not (math.isfinite(c) and c >= 0):
             raise ValueError(f"c must be a finite number >= 0, got {c!r}")
         self.c = float(c)
@@ -403,7 +408,8 @@ def play_match(
     games (``match_shard``) through ``distributed.run_sharded``, on ``threads`` threads
     each (None: 1); a failed shard raises ``distributed.ShardError``.
     ``progress(done, total, seconds)`` is called between batches (as shards finish);
-    Ctrl-C stops a match between batches (cancelling the shards not yet finished).
+    Ctrl-C stops a match within a fraction of a second with KeyboardInterrupt
+    (cancelling the shards not yet finished).
     """
     games = check_int("games", games, 0, 2**62)
     seed = check_int("seed", seed, 0, 2**64 - 1)

@@ -35,6 +35,7 @@ from territory import svg as svg_module
 from territory._core import MAX_THREADS
 from territory.registry import GAMES
 from territory.errors import RecordError
+from territory_cli import interrupted
 
 #: Version of the JSON written by ``--json``: the ``"format"`` key of every entry.
 JSON_FORMAT = 1
@@ -273,6 +274,9 @@ def json_text(entries: list[dict[str, Any]]) -> str:
 class Progress:
     """A one-line progress bar with games per second, on stderr."""
 
+    #: Whether a bar is on the last line of stderr, unfinished (to end before a message).
+    line_open = False
+
     def __init__(self, label: str, enabled: bool, unit: str = "games") -> None:
         self.label, self.enabled, self.unit, self.last = label, enabled, unit, 0.0
 
@@ -285,6 +289,7 @@ class Progress:
         filled = width * done // max(total, 1)
         rate = done / seconds if seconds > 0 else 0.0
         sys.stderr.write(f"\r{self.label:>7} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} {self.unit}, {rate:,.0f} {self.unit}/s")
+        Progress.line_open = done < total
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -511,11 +516,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def warn_about_threads(threads: int | None) -> None:
+    """One line on stderr when ``--threads`` asks for more threads than there are cores
+    (they share the cores and the run slows down: 1024 threads ran 36x slower than 2)."""
+    cores = playouts.cpu_count()
+    if threads is not None and threads > cores:
+        print(f"territory: warning: --threads {threads} is more than the {cores} cores here; "
+              "runs are slower than with one thread per core", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # named by the subcommand that was given them, not by `territory`
         args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    warn_about_threads(getattr(args, "threads", None))
     try:
         code = args.run(args)
         sys.stdout.flush()
@@ -524,8 +539,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{args.parser.prog}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
+        if Progress.line_open:
+            sys.stderr.write("\n")
+        return interrupted()
     except BrokenPipeError:
         # The reader went away (`territory ... | head`): stop quietly. Point stdout at
         # /dev/null so that the interpreter's last flush does not complain either.

@@ -113,8 +113,8 @@ def in_batches(
     """The local counterpart of :func:`run_sharded`: yields ``run(start, stop)`` for
     consecutive ranges covering ``[0, total)``, in order. Batches start at ``first``
     games and double while one takes under 0.1 s, halve when one takes over ``slow``
-    seconds (within ``smallest .. largest``), so that Ctrl-C and ``progress(done,
-    total, seconds)`` come a few times a second at little cost; ``fixed`` keeps every
+    seconds (within ``smallest .. largest``), so that ``progress(done, total,
+    seconds)`` comes a few times a second at little cost; ``fixed`` keeps every
     batch that size. Game i depends only on i, so batch sizes never change results."""
     began = time.perf_counter()
     done, batch = 0, fixed or first

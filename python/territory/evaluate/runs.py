@@ -157,8 +157,8 @@ def trace_games(start: Any, games: Iterable[Sequence[int]], threads: int | None 
 class _UctTraces:
     """Picklable work: UCT self-play games ``[first + start, first + stop)`` as native
     matches (``match_games``, seats not swapped; every move's search seeded from the
-    game's own generator, so no two games are the same game), measured from their
-    recorded actions; with ``outcomes_only`` just the match's playout arrays."""
+    game's own generator, so no two games are the same game), measured in Rust as they
+    are played (``trace_match``); with ``outcomes_only`` just the match's playout arrays."""
 
     start: Any
     agent: Any
@@ -169,11 +169,12 @@ class _UctTraces:
 
     def __call__(self, start: int, stop: int) -> dict[str, np.ndarray]:
         state = self.start
-        arrays = match_games(state, [self.agent, self.agent], self.seed, self.first + start, self.first + stop,
-                             swap_seats=False, threads=self.threads, keep_actions=not self.outcomes_only)
         if self.outcomes_only:
+            arrays = match_games(state, [self.agent, self.agent], self.seed, self.first + start, self.first + stop,
+                                 swap_seats=False, threads=self.threads)
             return {name: arrays[name] for name in ("winner", "length", "passes", "swapped", "scores")}
-        return _core.trace_actions(state, arrays["actions"], arrays["offsets"], self.threads)
+        spec = self.agent._spec()
+        return _core.trace_match(state, (spec, spec), self.seed, self.first + start, stop - start, False, self.threads)
 
 
 def _traces(

@@ -1,15 +1,17 @@
-//! Per-game traces for the design metrics (`territory.evaluate`): random games played
-//! and measured in one pass, or given games (lists of actions) replayed and measured.
-//! The GIL is released while games run; the Python caller splits long runs into
-//! batches, so Ctrl-C and progress reports come between batches.
+//! Per-game traces for the design metrics (`territory.evaluate`): random games or
+//! matches between native agents played and measured in one pass, or given games
+//! (lists of actions) replayed and measured. Games run on the engine's run loop, GIL
+//! released, interruptible by Ctrl-C ([`crate::interrupt`]).
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::trace::{self, GameTrace};
+use territory::trace::{self, GameTrace, TraceError};
 
-use crate::playouts::{check_threads, with_native_game};
+use crate::interrupt::interruptible;
+use crate::playouts::{check_threads, run_error, with_native_game};
+use crate::search::{agent, long_match};
 
 /// Plays and traces random games `first .. first + count` of the run seeded with `seed`
 /// from `state` (the games of `run_playouts` with the same arguments). Returns a dict of
@@ -26,11 +28,51 @@ fn trace_random<'py>(
     check_threads(threads)?;
     let py = state.py();
     let mut traces = vec![GameTrace::default(); count];
-    with_native_game!(state, |_Class, start| py
-        .detach(|| trace::run_random(&start, seed, first, &mut traces, threads))
-        .map_err(|e| PyRuntimeError::new_err(format!(
-            "cannot start {threads:?} threads: {e}"
-        ))))?;
+    with_native_game!(state, |_Class, start| interruptible(
+        py,
+        count >= 256,
+        |stop| { trace::run_random(&start, seed, first, &mut traces, threads, stop) }
+    )?
+    .map_err(|e| run_error(e, threads)))?;
+    to_dict(py, &traces)
+}
+
+/// Plays and traces games `first .. first + count` of the match between two native
+/// agents seeded with `seed` from `state` (the games of `run_match` with the same
+/// arguments), each move measured as it is played. Returns the dict of `trace_random`.
+#[pyfunction]
+#[pyo3(signature = (state, agents, seed, first, count, swap_seats, threads = None))]
+#[allow(clippy::too_many_arguments)]
+fn trace_match<'py>(
+    py: Python<'py>,
+    state: &Bound<'py, PyAny>,
+    agents: (Bound<'py, PyAny>, Bound<'py, PyAny>),
+    seed: u64,
+    first: u64,
+    count: usize,
+    swap_seats: bool,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    check_threads(threads)?;
+    let agents = [agent(&agents.0)?, agent(&agents.1)?];
+    let mut traces = vec![GameTrace::default(); count];
+    with_native_game!(state, |_Class, start| interruptible(
+        py,
+        long_match(&agents, count),
+        |stop| {
+            trace::run_match(
+                &start,
+                &agents,
+                seed,
+                first,
+                swap_seats,
+                &mut traces,
+                threads,
+                stop,
+            )
+        }
+    )?
+    .map_err(|e| run_error(e, threads)))?;
     to_dict(py, &traces)
 }
 
@@ -57,9 +99,15 @@ fn trace_actions<'py>(
             "offsets must rise from 0 to the number of actions",
         ));
     }
-    let traces = with_native_game!(state, |_Class, start| py
-        .detach(|| trace::run_actions(&start, &actions, &offsets, threads))
-        .map_err(PyValueError::new_err))?;
+    let traces = with_native_game!(state, |_Class, start| interruptible(
+        py,
+        offsets.len() > 256,
+        |stop| { trace::run_actions(&start, &actions, &offsets, threads, stop) }
+    )?
+    .map_err(|e| match e {
+        TraceError::Run(e) => run_error(e, threads),
+        e => PyValueError::new_err(e.to_string()),
+    }))?;
     to_dict(py, &traces)
 }
 
@@ -98,5 +146,6 @@ fn to_dict<'py>(py: Python<'py>, traces: &[GameTrace]) -> PyResult<Bound<'py, Py
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trace_random, m)?)?;
     m.add_function(wrap_pyfunction!(trace_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(trace_match, m)?)?;
     Ok(())
 }

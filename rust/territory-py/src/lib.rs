@@ -10,6 +10,7 @@ mod crosscheck;
 mod env;
 mod evaluate;
 pub mod game_class;
+mod interrupt;
 pub mod learn;
 mod migong;
 mod nume;
@@ -34,6 +35,7 @@ pub fn game_names() -> String {
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    interrupt::warm_up_numpy(m.py())?;
     // The package's version: the Cargo workspace's, which maturin also gives the wheel.
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Every game of the engine's registry, and `GAMES`: name -> class.

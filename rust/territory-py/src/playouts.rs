@@ -1,17 +1,32 @@
 //! Bulk random playouts and the replay of one of them, for any game's start state.
-//! The GIL is released while games run; the Python caller splits long runs into
-//! batches, so Ctrl-C and progress reports come between batches.
+//! Games run on the engine's run loop, GIL released, interruptible by Ctrl-C
+//! ([`crate::interrupt`]); the Python caller splits long runs into batches for its
+//! progress reports.
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::playout::{self, PlayoutResult};
+use territory::run::RunError;
 use territory::Game;
 
 use territory::GameKind;
 
 use crate::game_class::Native;
+use crate::interrupt::interruptible;
+
+/// The Python exception of a bulk call that did not finish. An interrupted call never
+/// gets here ([`interruptible`] returns the signal's exception instead) unless it was
+/// stopped some other way.
+pub fn run_error(error: RunError, threads: Option<usize>) -> PyErr {
+    match error {
+        RunError::Threads(e) => {
+            PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"))
+        }
+        RunError::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
+    }
+}
 
 /// More threads than this is a mistake, not a machine.
 pub const MAX_THREADS: usize = 1024;
@@ -109,12 +124,10 @@ fn run<'py, G: Game>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut results = vec![PlayoutResult::default(); count];
-    py.detach(|| playout::run(start, seed, first, &mut results, threads))
-        .map_err(|e| {
-            pyo3::exceptions::PyRuntimeError::new_err(format!(
-                "cannot start {threads:?} threads: {e}"
-            ))
-        })?;
+    interruptible(py, count >= 256, |stop| {
+        playout::run(start, seed, first, &mut results, threads, stop)
+    })?
+    .map_err(|e| run_error(e, threads))?;
     let dict = PyDict::new(py);
     dict.set_item(
         "winner",

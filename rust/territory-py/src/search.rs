@@ -1,18 +1,20 @@
 //! Bindings of the engine's search: position keys, UCT analysis, the exact solver and
-//! matches between native agents. The GIL is released while the engine works.
+//! matches between native agents. The GIL is released while the engine works; UCT and
+//! matches are interruptible by Ctrl-C ([`crate::interrupt`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::arena::{self, Agent, MatchGame};
-use territory::search::{self, SolveError, SolveLimits, SolveProgress, UctConfig};
+use territory::search::{self, SolveError, SolveLimits, SolveProgress, UctConfig, MAX_ITERATIONS};
 use territory::Game;
 
-use crate::playouts::{with_native_game, MAX_THREADS};
+use crate::interrupt::interruptible;
+use crate::playouts::{run_error, with_native_game, MAX_THREADS};
 
 pyo3::import_exception!(territory.agents, NodeLimitError);
 pyo3::import_exception!(territory.agents, TimeLimitError);
@@ -30,8 +32,10 @@ fn check_search_threads(threads: usize) -> PyResult<()> {
 
 fn uct_config(iterations: u64, c: f64, seed: u64, threads: usize) -> PyResult<UctConfig> {
     check_search_threads(threads)?;
-    if iterations == 0 {
-        return Err(PyValueError::new_err("iterations must be at least 1"));
+    if !(1..=MAX_ITERATIONS).contains(&iterations) {
+        return Err(PyValueError::new_err(format!(
+            "iterations must be from 1 to {MAX_ITERATIONS} (MAX_UCT_ITERATIONS), got {iterations}"
+        )));
     }
     if !(c.is_finite() && c >= 0.0) {
         return Err(PyValueError::new_err(format!(
@@ -70,7 +74,9 @@ fn uct_analyse(
     let config = uct_config(iterations, c, seed, threads)?;
     with_native_game!(state, |_Class, game| {
         running(&game)?;
-        let a = py.detach(|| search::analyse(&game, &config));
+        let long = iterations >= 1_000;
+        let a = interruptible(py, long, |stop| search::analyse_until(&game, &config, stop))?
+            .map_err(|_| PyKeyboardInterrupt::new_err("interrupted"))?;
         Ok((
             a.moves
                 .iter()
@@ -224,8 +230,13 @@ fn solve(
     })
 }
 
+/// Whether `count` games between `agents` may take long (see [`interruptible`]).
+pub(crate) fn long_match(agents: &[Agent; 2], count: usize) -> bool {
+    count >= 64 || agents.iter().any(|a| matches!(a, Agent::Uct(_)))
+}
+
 /// An agent from its description: ("random",) or ("uct", iterations, c, seed, threads).
-fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
+pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
     let kind: String = spec.get_item(0)?.extract()?;
     match kind.as_str() {
         "random" => Ok(Agent::Random),
@@ -263,19 +274,23 @@ fn run_match<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     crate::playouts::check_threads(threads)?;
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
-    let pool_error = |e| PyRuntimeError::new_err(format!("cannot start {threads:?} threads: {e}"));
     with_native_game!(state, |_Class, start| {
         let mut out = vec![MatchGame::default(); count];
         if !record_actions {
-            py.detach(|| arena::run(&start, &agents, seed, first, swap_seats, &mut out, threads))
-                .map_err(pool_error)?;
+            interruptible(py, long_match(&agents, count), |stop| {
+                arena::run(
+                    &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
+                )
+            })?
+            .map_err(|e| run_error(e, threads))?;
             return match_arrays(py, &out);
         }
-        let (actions, offsets) = py
-            .detach(|| {
-                arena::run_recorded(&start, &agents, seed, first, swap_seats, &mut out, threads)
-            })
-            .map_err(pool_error)?;
+        let (actions, offsets) = interruptible(py, long_match(&agents, count), |stop| {
+            arena::run_recorded(
+                &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
+            )
+        })?
+        .map_err(|e| run_error(e, threads))?;
         let dict = match_arrays(py, &out)?;
         dict.set_item("actions", PyArray1::from_vec(py, actions))?;
         dict.set_item("offsets", PyArray1::from_vec(py, offsets))?;
@@ -311,6 +326,7 @@ fn match_arrays<'py>(py: Python<'py>, out: &[MatchGame]) -> PyResult<Bound<'py, 
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_UCT_ITERATIONS", MAX_ITERATIONS)?;
     m.add_function(wrap_pyfunction!(uct_analyse, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(run_match, m)?)?;

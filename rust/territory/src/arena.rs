@@ -6,11 +6,11 @@
 //! own (shards of a match put together equal the whole match).
 
 use rand::Rng;
-use rayon::prelude::*;
 
 use crate::game::{Game, Seat};
-use crate::playout::{game_rng, pool, PlayoutResult};
-use crate::search::{analyse, UctConfig};
+use crate::playout::{game_rng, PlayoutResult};
+use crate::run::{Interrupted, RunError, Stop};
+use crate::search::{analyse_until, UctConfig};
 use crate::zobrist::mix;
 
 /// An agent the engine can run by itself.
@@ -24,17 +24,27 @@ pub enum Agent {
 
 impl Agent {
     /// The agent's move in `game` (running).
-    pub fn choose<G: Game, R: Rng>(&self, game: &G, rng: &mut R) -> G::Move {
-        match self {
+    ///
+    /// # Errors
+    /// If `stop` is set during a search.
+    pub fn choose<G: Game, R: Rng>(
+        &self,
+        game: &G,
+        rng: &mut R,
+        stop: &Stop,
+    ) -> Result<G::Move, Interrupted> {
+        Ok(match self {
             Agent::Random => game.random_move(rng).expect("the game is running"),
             Agent::Uct(config) => {
                 let config = UctConfig {
                     seed: mix(config.seed) ^ rng.next_u64(),
                     ..*config
                 };
-                analyse(game, &config).best().expect("the game is running")
+                analyse_until(game, &config, stop)?
+                    .best()
+                    .expect("the game is running")
             }
-        }
+        })
     }
 }
 
@@ -60,42 +70,66 @@ pub fn seat_of_agent0(index: u64, swap_seats: bool) -> Seat {
 
 /// Plays game `index` of a match seeded with `seed` from `start`; returns the finished
 /// game and its summary.
+///
+/// # Errors
+/// If `stop` is set before the game ends.
 pub fn play_game<G: Game>(
     start: &G,
     agents: &[Agent; 2],
     seed: u64,
     index: u64,
     swap_seats: bool,
-) -> (G, MatchGame) {
+    stop: &Stop,
+) -> Result<(G, MatchGame), Interrupted> {
+    play_game_observed(start, agents, seed, index, swap_seats, stop, |_| {})
+}
+
+/// [`play_game`], calling `before_move(game)` before each move is played (the moves are
+/// the same: the observer sees the game but cannot change it).
+///
+/// # Errors
+/// If `stop` is set before the game ends.
+pub fn play_game_observed<G: Game>(
+    start: &G,
+    agents: &[Agent; 2],
+    seed: u64,
+    index: u64,
+    swap_seats: bool,
+    stop: &Stop,
+    mut before_move: impl FnMut(&G),
+) -> Result<(G, MatchGame), Interrupted> {
     let mut game = start.clone();
     let mut rng = game_rng(seed, index);
     let seat0 = seat_of_agent0(index, swap_seats);
     let mut result = PlayoutResult::default();
     while let Some(seat) = game.to_move() {
         let agent = &agents[(seat != seat0) as usize];
-        let mv = agent.choose(&game, &mut rng);
+        let mv = agent.choose(&game, &mut rng, stop)?;
+        before_move(&game);
         game.play_unchecked(mv);
         result.length += 1;
         result.passes += G::is_pass(mv) as u32;
         result.swapped |= G::is_pie_swap(mv);
     }
-    let (scores, winner) = game.outcome();
-    result.scores = [scores[Seat::First].into(), scores[Seat::Second].into()];
-    result.winner = winner.map_or(-1, |seat| seat.index() as i8);
-    let agent_winner = winner.map_or(-1, |w| (w != seat0) as i8);
+    let result = result.finish(&game);
+    let agent_winner = match result.winner {
+        -1 => -1,
+        w => (w != seat0.index() as i8) as i8,
+    };
     let summary = MatchGame {
         result,
         seats_swapped: seat0 == Seat::Second,
         agent_winner,
     };
-    (game, summary)
+    Ok((game, summary))
 }
 
 /// Plays games `first .. first + out.len()` of the match seeded with `seed`, on
 /// `threads` threads (`None`: all cores), writing game `first + i` to `out[i]`.
 ///
 /// # Errors
-/// If a pool of `threads` threads cannot be started.
+/// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
+#[allow(clippy::too_many_arguments)]
 pub fn run<G: Game>(
     start: &G,
     agents: &[Agent; 2],
@@ -104,16 +138,22 @@ pub fn run<G: Game>(
     swap_seats: bool,
     out: &mut [MatchGame],
     threads: Option<usize>,
-) -> Result<(), rayon::ThreadPoolBuildError> {
-    let work = |out: &mut [MatchGame]| {
-        out.par_iter_mut().enumerate().for_each(|(i, slot)| {
-            *slot = play_game(start, agents, seed, first + i as u64, swap_seats).1;
-        })
-    };
-    match threads {
-        None => work(out),
-        Some(n) => pool(n)?.install(|| work(out)),
-    }
+    stop: &Stop,
+) -> Result<(), RunError> {
+    crate::run::chunks(
+        out,
+        1,
+        threads,
+        stop,
+        || (),
+        |_, at, games| {
+            for (i, slot) in games.iter_mut().enumerate() {
+                let index = first + (at + i) as u64;
+                *slot = play_game(start, agents, seed, index, swap_seats, stop)?.1;
+            }
+            Ok::<_, RunError>(())
+        },
+    )?;
     Ok(())
 }
 
@@ -126,7 +166,8 @@ const RECORD_CHUNK: usize = 64;
 /// than the games): game `first + i` is `actions[offsets[i]..offsets[i + 1]]`.
 ///
 /// # Errors
-/// If a pool of `threads` threads cannot be started.
+/// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
+#[allow(clippy::too_many_arguments)]
 pub fn run_recorded<G: Game>(
     start: &G,
     agents: &[Agent; 2],
@@ -135,34 +176,32 @@ pub fn run_recorded<G: Game>(
     swap_seats: bool,
     out: &mut [MatchGame],
     threads: Option<usize>,
-) -> Result<(Vec<u32>, Vec<u64>), rayon::ThreadPoolBuildError> {
+    stop: &Stop,
+) -> Result<(Vec<u32>, Vec<u64>), RunError> {
     let before = start.history().len();
-    let work = |out: &mut [MatchGame]| -> Vec<(Vec<u32>, Vec<u32>)> {
-        out.par_chunks_mut(RECORD_CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut actions = Vec::new();
-                let mut lengths = Vec::with_capacity(chunk.len());
-                for (i, slot) in chunk.iter_mut().enumerate() {
-                    let index = first + (c * RECORD_CHUNK + i) as u64;
-                    let (game, summary) = play_game(start, agents, seed, index, swap_seats);
-                    *slot = summary;
-                    let played = &game.history()[before..];
-                    actions.extend(played.iter().map(|&mv| {
-                        game.action_of(mv)
-                            .expect("a played move has an action number")
-                            as u32
-                    }));
-                    lengths.push(played.len() as u32);
-                }
-                (actions, lengths)
-            })
-            .collect()
-    };
-    let parts = match threads {
-        None => work(out),
-        Some(n) => pool(n)?.install(|| work(out)),
-    };
+    let parts = crate::run::chunks(
+        out,
+        RECORD_CHUNK,
+        threads,
+        stop,
+        || (),
+        |_, at, chunk| {
+            let mut actions = Vec::new();
+            let mut lengths = Vec::with_capacity(chunk.len());
+            for (i, slot) in chunk.iter_mut().enumerate() {
+                let index = first + (at + i) as u64;
+                let (game, summary) = play_game(start, agents, seed, index, swap_seats, stop)?;
+                *slot = summary;
+                let played = &game.history()[before..];
+                actions.extend(played.iter().map(|&mv| {
+                    game.action_of(mv)
+                        .expect("a played move has an action number") as u32
+                }));
+                lengths.push(played.len() as u32);
+            }
+            Ok::<_, RunError>((actions, lengths))
+        },
+    )?;
     let mut actions = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     let mut offsets = Vec::with_capacity(out.len() + 1);
     let mut end = 0u64;
@@ -191,14 +230,43 @@ mod tests {
         });
         let agents = [uct, Agent::Random];
         let mut one = vec![MatchGame::default(); 12];
-        run(&start, &agents, 3, 0, true, &mut one, Some(1)).unwrap();
+        run(&start, &agents, 3, 0, true, &mut one, Some(1), &Stop::new()).unwrap();
         let mut two = vec![MatchGame::default(); 12];
-        run(&start, &agents, 3, 0, true, &mut two[..5], Some(2)).unwrap();
-        run(&start, &agents, 3, 5, true, &mut two[5..], Some(2)).unwrap();
+        run(
+            &start,
+            &agents,
+            3,
+            0,
+            true,
+            &mut two[..5],
+            Some(2),
+            &Stop::new(),
+        )
+        .unwrap();
+        run(
+            &start,
+            &agents,
+            3,
+            5,
+            true,
+            &mut two[5..],
+            Some(2),
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(one, two);
         let mut recorded = vec![MatchGame::default(); 12];
-        let (flat, offsets) =
-            run_recorded(&start, &agents, 3, 0, true, &mut recorded, Some(2)).unwrap();
+        let (flat, offsets) = run_recorded(
+            &start,
+            &agents,
+            3,
+            0,
+            true,
+            &mut recorded,
+            Some(2),
+            &Stop::new(),
+        )
+        .unwrap();
         assert_eq!(one, recorded);
         assert_eq!((offsets.len(), offsets[12] as usize), (13, flat.len()));
         let actions: Vec<&[u32]> = offsets

@@ -2,7 +2,7 @@
 //! action per step, finished games start again at once, and observations, legal masks,
 //! rewards and flags are written into buffers the caller owns.
 //!
-//! Work is split into chunks of games over a rayon pool when `threads` is more than 1
+//! Work is split into chunks of games over a pool of the run loop ([`crate::run::pool`]) when `threads` is more than 1
 //! and the batch holds enough work for more than one chunk (see [`MIN_CHUNK_VALUES`]);
 //! otherwise the calling thread steps every game itself. Games are independent, so
 //! results do not depend on the number of threads or on the split.
@@ -16,7 +16,8 @@ use rayon::prelude::*;
 
 use crate::game::Seat;
 use crate::learn::Learn;
-use crate::playout::{game_rng, pool};
+use crate::playout::game_rng;
+use crate::run::pool;
 
 /// The fewest output values (observation and mask values, which a step writes for every
 /// game and which dominate its cost) in one chunk of games given to the pool: some tens
@@ -206,7 +207,7 @@ impl<G: Learn> VecEnv<G> {
         if self.threads == 1 || self.games.len() < 2 * chunk {
             return None;
         }
-        pool(self.threads).ok().map(|pool| (pool, chunk))
+        pool(Some(self.threads)).ok().map(|pool| (pool, chunk))
     }
 
     /// Plays `actions[i]` in game `i` for every game, restarting games that end.

@@ -28,6 +28,7 @@ pub mod params;
 pub mod playout;
 pub mod position;
 pub mod registry;
+pub mod run;
 pub mod scoring;
 pub mod search;
 pub mod tabik;

@@ -4,14 +4,11 @@
 //! alone, so results do not depend on the number of threads or on how a run is split
 //! into batches, and any single game can be replayed from its seed and index.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
-
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::{SplitMix64, Xoshiro256PlusPlus};
-use rayon::prelude::*;
 
 use crate::game::{Game, Seat};
+use crate::run::{RunError, Stop};
 
 /// What one random game produced.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -122,41 +119,44 @@ pub fn replay<G: Game>(start: &G, seed: u64, index: u64) -> G {
 /// on `threads` threads (`None`: all cores), writing game `first + i` to `out[i]`.
 ///
 /// # Errors
-/// If a pool of `threads` threads cannot be started.
+/// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
 pub fn run<G: Game>(
     start: &G,
     seed: u64,
     first: u64,
     out: &mut [PlayoutResult],
     threads: Option<usize>,
-) -> Result<(), rayon::ThreadPoolBuildError> {
-    const CHUNK: usize = 256;
-    let work = |out: &mut [PlayoutResult]| {
-        out.par_chunks_mut(CHUNK).enumerate().for_each_init(
-            || start.clone(),
-            |game, (chunk, results)| {
-                for (i, result) in results.iter_mut().enumerate() {
-                    let index = first + (chunk * CHUNK + i) as u64;
-                    restart(game, start);
-                    *result = play_out(game, &mut game_rng(seed, index));
-                }
-            },
-        )
-    };
-    match threads {
-        None if !forked_since_global_pool() => work(out),
-        None => pool(rayon::current_num_threads())?.install(|| work(out)),
-        Some(n) => pool(n)?.install(|| work(out)),
-    }
+    stop: &Stop,
+) -> Result<(), RunError> {
+    crate::run::chunks(
+        out,
+        256,
+        threads,
+        stop,
+        || start.clone(),
+        |game, at, results| {
+            play_chunk(game, start, seed, first + at as u64, results);
+            Ok::<_, RunError>(())
+        },
+    )?;
     Ok(())
 }
 
-/// Whether this process is a fork of one that used rayon's global pool: the fork has
-/// the pool's state but not its threads, so work sent there would wait forever (a
-/// `ProcessPoolExecutor` forks its workers from a process that may have run playouts).
-fn forked_since_global_pool() -> bool {
-    static GLOBAL_POOL_PID: OnceLock<u32> = OnceLock::new();
-    *GLOBAL_POOL_PID.get_or_init(std::process::id) != std::process::id()
+/// Plays games `first ..` of the run seeded with `seed` from `start` into `results`,
+/// with `game` as scratch. Not inlined into the run loop's plumbing: the playout loop
+/// is compiled on its own, the same however the run loop changes.
+#[inline(never)]
+fn play_chunk<G: Game>(
+    game: &mut G,
+    start: &G,
+    seed: u64,
+    first: u64,
+    results: &mut [PlayoutResult],
+) {
+    for (i, result) in results.iter_mut().enumerate() {
+        restart(game, start);
+        *result = play_out(game, &mut game_rng(seed, first + i as u64));
+    }
 }
 
 /// Puts `game` back to `start`, reusing its allocations when `start` is a fresh game.
@@ -168,35 +168,6 @@ pub fn restart<G: Game>(game: &mut G, start: &G) {
     }
 }
 
-/// A cached thread pool with `threads` threads, of this process (a forked child starts
-/// its own pools: it inherits the parent's cache but not the threads behind it).
-pub(crate) fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, rayon::ThreadPoolBuildError> {
-    type Pools = (u32, HashMap<usize, Arc<rayon::ThreadPool>>);
-    static POOLS: OnceLock<Mutex<Pools>> = OnceLock::new();
-    let mut guard = POOLS
-        .get_or_init(|| Mutex::new((std::process::id(), HashMap::new())))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    let (pid, pools) = &mut *guard;
-    if *pid != std::process::id() {
-        // The parent's pools have no threads here; dropping one would signal them, so
-        // leave them be.
-        std::mem::forget(std::mem::take(pools));
-        *pid = std::process::id();
-    }
-    let threads = threads.max(1);
-    if let Some(pool) = pools.get(&threads) {
-        return Ok(pool.clone());
-    }
-    let pool = Arc::new(
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?,
-    );
-    pools.insert(threads, pool.clone());
-    Ok(pool)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,10 +177,10 @@ mod tests {
     fn same_results_for_any_thread_count_and_split() {
         let start = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();
         let mut one = vec![PlayoutResult::default(); 600];
-        run(&start, 7, 0, &mut one, Some(1)).unwrap();
+        run(&start, 7, 0, &mut one, Some(1), &Stop::new()).unwrap();
         let mut two = vec![PlayoutResult::default(); 600];
-        run(&start, 7, 0, &mut two[..250], Some(2)).unwrap();
-        run(&start, 7, 250, &mut two[250..], Some(2)).unwrap();
+        run(&start, 7, 0, &mut two[..250], Some(2), &Stop::new()).unwrap();
+        run(&start, 7, 250, &mut two[250..], Some(2), &Stop::new()).unwrap();
         assert_eq!(one, two);
         let replayed = replay(&start, 7, 321);
         assert_eq!(replayed.history().len() as u32, one[321].length);

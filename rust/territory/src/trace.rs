@@ -15,12 +15,14 @@
 //! `tests/playouts.rs`), with the same per-game generators: the outcomes are exactly
 //! those of the playouts with the same seed.
 
-use rayon::prelude::*;
+use std::fmt;
 
+use crate::arena::{self, Agent};
 use crate::game::{Game, Seat};
 // `Learn::legal_count` counts the legal moves without listing them.
 use crate::learn::Learn;
 use crate::playout::{self, game_rng, restart, PlayoutResult};
+use crate::run::{chunks, Interrupted, RunError, Stop};
 
 /// What one game measured, folded into sums and counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -223,27 +225,107 @@ impl Tracer {
 /// from `start`, on `threads` threads (`None`: all cores).
 ///
 /// # Errors
-/// If a pool of `threads` threads cannot be started.
+/// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
 pub fn run_random<G: Learn>(
     start: &G,
     seed: u64,
     first: u64,
     out: &mut [GameTrace],
     threads: Option<usize>,
-) -> Result<(), rayon::ThreadPoolBuildError> {
-    const CHUNK: usize = 64;
-    let work = |out: &mut [GameTrace]| {
-        out.par_chunks_mut(CHUNK).enumerate().for_each_init(
-            || (start.clone(), Tracer::default()),
-            |(game, tracer), (chunk, traces)| {
-                for (i, trace) in traces.iter_mut().enumerate() {
-                    let index = first + (chunk * CHUNK + i) as u64;
-                    *trace = tracer.trace_random(game, start, seed, index);
-                }
-            },
-        )
-    };
-    in_pool(threads, || work(out))
+    stop: &Stop,
+) -> Result<(), RunError> {
+    let init = || (start.clone(), Tracer::default());
+    chunks(
+        out,
+        64,
+        threads,
+        stop,
+        init,
+        |(game, tracer), at, traces| {
+            for (i, trace) in traces.iter_mut().enumerate() {
+                *trace = tracer.trace_random(game, start, seed, first + (at + i) as u64);
+            }
+            Ok::<_, RunError>(())
+        },
+    )?;
+    Ok(())
+}
+
+/// Plays and traces games `first .. first + out.len()` of the match between `agents`
+/// seeded with `seed` from `start` (the games of [`crate::arena::run`]), measuring each
+/// move as it is played, on `threads` threads (`None`: all cores).
+///
+/// # Errors
+/// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
+#[allow(clippy::too_many_arguments)]
+pub fn run_match<G: Learn>(
+    start: &G,
+    agents: &[Agent; 2],
+    seed: u64,
+    first: u64,
+    swap_seats: bool,
+    out: &mut [GameTrace],
+    threads: Option<usize>,
+    stop: &Stop,
+) -> Result<(), RunError> {
+    chunks(
+        out,
+        1,
+        threads,
+        stop,
+        Tracer::default,
+        |tracer, at, traces| {
+            for (i, trace) in traces.iter_mut().enumerate() {
+                let index = first + (at + i) as u64;
+                tracer.begin();
+                let (game, _) =
+                    arena::play_game_observed(start, agents, seed, index, swap_seats, stop, |g| {
+                        tracer.before_move(g)
+                    })?;
+                *trace = tracer.finish(&game);
+            }
+            Ok::<_, RunError>(())
+        },
+    )?;
+    Ok(())
+}
+
+/// Why games given as actions could not be traced.
+#[derive(Debug)]
+pub enum TraceError {
+    /// Action `action` of game `game` is out of range or not legal, or the game is not
+    /// over after its last action.
+    Action {
+        game: usize,
+        action: usize,
+        why: String,
+    },
+    Run(RunError),
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceError::Action { game, action, why } => {
+                write!(f, "game {game}, action {action}: {why}")
+            }
+            TraceError::Run(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+impl From<RunError> for TraceError {
+    fn from(e: RunError) -> TraceError {
+        TraceError::Run(e)
+    }
+}
+
+impl From<Interrupted> for TraceError {
+    fn from(e: Interrupted) -> TraceError {
+        TraceError::Run(e.into())
+    }
 }
 
 /// Traces the games whose actions are `actions[offsets[g] .. offsets[g + 1]]`, each from
@@ -251,40 +333,38 @@ pub fn run_random<G: Learn>(
 ///
 /// # Errors
 /// The game, action index and reason of an action that is not legal (the first game
-/// with one, in game order), or a thread pool that cannot start.
+/// with one, in game order), a thread pool that cannot start, or `stop` set before the
+/// end.
 pub fn run_actions<G: Learn>(
     start: &G,
     actions: &[u32],
     offsets: &[usize],
     threads: Option<usize>,
-) -> Result<Vec<GameTrace>, String> {
-    let games = offsets.len().saturating_sub(1);
-    let work = || {
-        (0..games)
-            .into_par_iter()
-            .map_init(
-                || (start.clone(), Tracer::default()),
-                |(game, tracer), g| {
-                    tracer
-                        .trace_actions(game, start, &actions[offsets[g]..offsets[g + 1]])
-                        .map_err(|(i, why)| format!("game {g}, action {i}: {why}"))
-                },
-            )
-            .collect::<Vec<_>>()
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-    };
-    in_pool(threads, work).map_err(|e| format!("cannot start {threads:?} threads: {e}"))?
-}
-
-fn in_pool<T: Send>(
-    threads: Option<usize>,
-    work: impl FnOnce() -> T + Send,
-) -> Result<T, rayon::ThreadPoolBuildError> {
-    match threads {
-        None => Ok(work()),
-        Some(n) => Ok(playout::pool(n)?.install(work)),
-    }
+    stop: &Stop,
+) -> Result<Vec<GameTrace>, TraceError> {
+    let mut out = vec![GameTrace::default(); offsets.len().saturating_sub(1)];
+    let init = || (start.clone(), Tracer::default());
+    chunks(
+        &mut out,
+        16,
+        threads,
+        stop,
+        init,
+        |(game, tracer), at, traces| {
+            for (i, trace) in traces.iter_mut().enumerate() {
+                let g = at + i;
+                *trace = tracer
+                    .trace_actions(game, start, &actions[offsets[g]..offsets[g + 1]])
+                    .map_err(|(action, why)| TraceError::Action {
+                        game: g,
+                        action,
+                        why,
+                    })?;
+            }
+            Ok::<_, TraceError>(())
+        },
+    )?;
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -308,9 +388,9 @@ mod tests {
     fn random_traces_are_the_playouts() {
         let start = tabik(5, true);
         let mut playouts = vec![PlayoutResult::default(); 300];
-        playout::run(&start, 3, 100, &mut playouts, Some(2)).unwrap();
+        playout::run(&start, 3, 100, &mut playouts, Some(2), &Stop::new()).unwrap();
         let mut traces = vec![GameTrace::default(); 300];
-        run_random(&start, 3, 100, &mut traces, Some(2)).unwrap();
+        run_random(&start, 3, 100, &mut traces, Some(2), &Stop::new()).unwrap();
         for (p, t) in playouts.iter().zip(&traces) {
             assert_eq!(
                 (p.winner, p.length, p.passes, p.swapped, p.scores),
@@ -327,7 +407,7 @@ mod tests {
         })
         .unwrap();
         let mut random = vec![GameTrace::default(); 40];
-        run_random(&start, 9, 0, &mut random, Some(1)).unwrap();
+        run_random(&start, 9, 0, &mut random, Some(1), &Stop::new()).unwrap();
         let mut actions = Vec::new();
         let mut offsets = vec![0];
         for i in 0..40 {
@@ -335,7 +415,7 @@ mod tests {
             offsets.push(actions.len());
         }
         assert_eq!(
-            run_actions(&start, &actions, &offsets, Some(2)).unwrap(),
+            run_actions(&start, &actions, &offsets, Some(2), &Stop::new()).unwrap(),
             random
         );
     }
@@ -369,11 +449,37 @@ mod tests {
     }
 
     #[test]
+    fn match_traces_are_the_traces_of_the_recorded_games() {
+        let start = tabik(4, true);
+        let uct = Agent::Uct(crate::search::UctConfig {
+            iterations: 50,
+            ..Default::default()
+        });
+        let agents = [uct, Agent::Random];
+        let stop = Stop::new();
+        let mut games = vec![arena::MatchGame::default(); 6];
+        let (actions, offsets) =
+            arena::run_recorded(&start, &agents, 5, 2, true, &mut games, Some(2), &stop).unwrap();
+        let offsets: Vec<usize> = offsets.iter().map(|&o| o as usize).collect();
+        let replayed = run_actions(&start, &actions, &offsets, Some(2), &stop).unwrap();
+        let mut traced = vec![GameTrace::default(); 6];
+        run_match(&start, &agents, 5, 2, true, &mut traced, Some(2), &stop).unwrap();
+        assert_eq!(traced, replayed);
+        stop.stop();
+        let stopped = run_match(&start, &agents, 5, 2, true, &mut traced, Some(2), &stop);
+        assert!(matches!(stopped, Err(RunError::Interrupted)));
+    }
+
+    #[test]
     fn bad_actions_are_reported() {
         let start = tabik(3, true);
-        let err = run_actions(&start, &[0, 0], &[0, 2], Some(1)).unwrap_err();
+        let err = run_actions(&start, &[0, 0], &[0, 2], Some(1), &Stop::new())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("game 0, action 1:"), "{err}");
-        let err = run_actions(&start, &[0], &[0, 1], Some(1)).unwrap_err();
+        let err = run_actions(&start, &[0], &[0, 1], Some(1), &Stop::new())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("not over"), "{err}");
     }
 }

@@ -24,11 +24,11 @@ const END: &str = "outputs>>>";
 /// Everything the hot loops compute for `start`: playouts, traces and a search.
 fn outputs<G: Learn>(start: &G, games: usize) -> String {
     let mut results = vec![PlayoutResult::default(); games];
-    playout::run(start, 11, 3, &mut results, Some(1)).unwrap();
+    playout::run(start, 11, 3, &mut results, Some(1), &Default::default()).unwrap();
     // Bit for bit, not just equal as floats.
     let score_bits: Vec<[u64; 2]> = results.iter().map(|r| r.scores.map(f64::to_bits)).collect();
     let mut traces = vec![GameTrace::default(); games / 4];
-    trace::run_random(start, 12, 0, &mut traces, Some(1)).unwrap();
+    trace::run_random(start, 12, 0, &mut traces, Some(1), &Default::default()).unwrap();
     let config = UctConfig {
         iterations: 300,
         seed: 5,

@@ -93,10 +93,10 @@ fn observation<G: Learn>(game: &G) -> Vec<f32> {
 /// not only the first (it was reset to the empty board from the second game on).
 fn check_bulk_run<G: Game>(start: &G) {
     let mut bulk = vec![territory::playout::PlayoutResult::default(); 4];
-    territory::playout::run(start, 11, 0, &mut bulk, Some(1)).unwrap();
+    territory::playout::run(start, 11, 0, &mut bulk, Some(1), &Default::default()).unwrap();
     for (index, result) in bulk.iter().enumerate() {
         let mut one = [territory::playout::PlayoutResult::default()];
-        territory::playout::run(start, 11, index as u64, &mut one, Some(1)).unwrap();
+        territory::playout::run(start, 11, index as u64, &mut one, Some(1), &Default::default()).unwrap();
         assert_eq!(*result, one[0], "game {index}");
     }
     let mut game = start.clone();

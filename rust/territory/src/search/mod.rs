@@ -9,7 +9,7 @@ pub mod uct;
 pub use puct::{PuctBatch, PuctConfig, PuctTree};
 pub use solve::{solve, solve_with, Solution, SolveError, SolveLimits, SolveProgress};
 pub use symmetry::Symmetric;
-pub use uct::{analyse, Analysis, UctConfig};
+pub use uct::{analyse, analyse_until, Analysis, UctConfig, MAX_ITERATIONS};
 
 use crate::game::{Game, Seat};
 

@@ -22,6 +22,12 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::game::{Game, Seat};
 use crate::playout::game_rng;
+use crate::run::{each_thread, Interrupted, Stop};
+
+/// The most iterations a search may be given: the tree grows by up to about a hundred
+/// bytes per iteration (about 1.5 GB at this bound), and a node counts its visits in 32
+/// bits.
+pub const MAX_ITERATIONS: u64 = 10_000_000;
 
 /// Parameters of a UCT search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -173,14 +179,22 @@ impl<G: Game> Tree<G> {
         best
     }
 
-    /// Runs `iterations` iterations from `root` (left unchanged). Always inlined, into
-    /// each copy of `cpu::dispatch`.
+    /// Runs `iterations` iterations from `root` (left unchanged), or fewer if `stop` is
+    /// set (checked every [`Stop::EVERY`] iterations). Always inlined, into each copy of
+    /// `cpu::dispatch`.
     #[inline(always)]
-    fn search(&mut self, root: &mut G, iterations: u64, c: f64, rng: &mut Xoshiro256PlusPlus) {
+    fn search(
+        &mut self,
+        root: &mut G,
+        iterations: u64,
+        c: f64,
+        rng: &mut Xoshiro256PlusPlus,
+        stop: &Stop,
+    ) -> Result<(), Interrupted> {
         self.nodes.clear();
         self.ucb.clear();
         let Some(root_mover) = root.to_move() else {
-            return;
+            return Ok(());
         };
         self.moves.clear();
         root.legal_moves_into(&mut self.moves);
@@ -200,7 +214,10 @@ impl<G: Game> Tree<G> {
         // group forest), which undoing move by move would first catch up.
         root.reserve_moves();
         let saved = root.clone();
-        for _ in 0..iterations {
+        for iteration in 0..iterations {
+            if iteration % Stop::EVERY == 0 {
+                stop.check()?;
+            }
             self.path.clear();
             self.path.push(0);
             let mut node = 0;
@@ -244,6 +261,7 @@ impl<G: Game> Tree<G> {
             }
             root.clone_from(&saved);
         }
+        Ok(())
     }
 
     /// The root's children, in the tree's order.
@@ -265,6 +283,21 @@ impl<G: Game> Tree<G> {
 /// # Panics
 /// If a thread of the search panics.
 pub fn analyse<G: Game>(game: &G, config: &UctConfig) -> Analysis<G::Move> {
+    analyse_until(game, config, &Stop::new()).expect("nothing stops this search")
+}
+
+/// [`analyse`], stopped early when `stop` is set.
+///
+/// # Errors
+/// If `stop` is set before the search ends.
+///
+/// # Panics
+/// If a thread of the search panics.
+pub fn analyse_until<G: Game>(
+    game: &G,
+    config: &UctConfig,
+    stop: &Stop,
+) -> Result<Analysis<G::Move>, Interrupted> {
     let moves = game.legal_moves();
     // Position of each action in the legal-move list.
     let mut slot = vec![usize::MAX; game.num_actions()];
@@ -272,7 +305,7 @@ pub fn analyse<G: Game>(game: &G, config: &UctConfig) -> Analysis<G::Move> {
         slot[game.action_of(mv).expect("legal moves have actions")] = i;
     }
     let threads = config.threads.max(1);
-    let run = |t: usize| {
+    let per_thread = each_thread(threads, |t| {
         let mut game = game.clone();
         let mut tree = Tree::<G>::new();
         let iterations = config.iterations / threads as u64
@@ -280,27 +313,18 @@ pub fn analyse<G: Game>(game: &G, config: &UctConfig) -> Analysis<G::Move> {
         let mut rng = game_rng(config.seed, t as u64);
         crate::cpu::dispatch(
             #[inline(always)]
-            || tree.search(&mut game, iterations, config.c, &mut rng),
-        );
+            || tree.search(&mut game, iterations, config.c, &mut rng, stop),
+        )?;
         // Root statistics in legal-move order.
         let mut stats = vec![(0u64, 0.0f64); moves.len()];
         for child in tree.root_children() {
             let i = slot[game.action_of(child.mv).expect("legal moves have actions")];
             stats[i] = (child.visits as u64, child.total);
         }
-        stats
-    };
-    let per_thread: Vec<Vec<(u64, f64)>> = if threads == 1 {
-        vec![run(0)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || run(t))).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a search thread panicked"))
-                .collect()
-        })
-    };
+        Ok(stats)
+    })
+    .into_iter()
+    .collect::<Result<Vec<Vec<(u64, f64)>>, Interrupted>>()?;
     let mut visits = vec![0u64; moves.len()];
     let mut totals = vec![0.0f64; moves.len()];
     for stats in &per_thread {
@@ -320,12 +344,12 @@ pub fn analyse<G: Game>(game: &G, config: &UctConfig) -> Analysis<G::Move> {
         .zip(&totals)
         .map(|(&v, &t)| if v == 0 { 0.0 } else { t / v as f64 })
         .collect();
-    Analysis {
+    Ok(Analysis {
         moves,
         visits,
         values,
         value,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,129 @@
+"""Ctrl-C stops every long call promptly and cleanly (docs/interrupts.md), and the
+bounds on UCT iterations and the --threads warning.
+
+Python: a real SIGINT during each long call raises KeyboardInterrupt within a fraction
+of a second, and the library works afterwards (each call runs in a subprocess,
+tests/interrupt_calls.py, so a call that ignores the signal fails on a timeout).
+Command line: SIGINT at several moments of each long command (start-up, early, mid-run)
+ends it with exit code 130 and one line on stderr, no traceback and no Rust panic.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import territory
+from territory import _core, cli
+
+SCRIPT = Path(__file__).with_name("interrupt_calls.py")
+#: The promise is 0.5 s; the slack is for a loaded test machine.
+PROMPT = 2.0
+
+
+def _interrupt_call(name: str) -> dict:
+    try:
+        result = subprocess.run([sys.executable, str(SCRIPT), name, "0.8"], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{name}: SIGINT ignored (still running after 60 s)")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "panicked" not in result.stderr, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+CALLS = [
+    "random_playouts", "run_playouts (one call)", "play_match uct", "play_match random", "Uct.analyse",
+    "Uct.analyse threads=2", "VecEnv.step loop", "evaluate random", "evaluate uct", "trace_random (one call)",
+]
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_sigint_raises_keyboard_interrupt_promptly(name: str) -> None:
+    report = _interrupt_call(name)
+    assert report["interrupted"], report
+    assert report["seconds"] < PROMPT, report
+    assert report["works_after"], report
+
+
+# --- the command line ---------------------------------------------------------------------
+
+COMMANDS = {
+    "simulate": ["simulate", "migong", "--games", "1000000000"],
+    "match": ["match", "tabik", "--agents", "uct:2000", "uct:2000", "--games", "1000"],
+    "evaluate": ["evaluate", "tabik", "--agent", "uct:1000", "--games", "100000"],
+    "komi": ["komi", "--agent", "uct:200", "--games", "100000"],
+    "openings": ["openings", "tabik", "--agent", "uct:500", "--games", "100000", "--size", "6"],
+}
+#: Seconds after the start: during the imports, as the work begins, well into it.
+MOMENTS = {"start-up": 0.15, "early": 1.5, "mid-run": 3.0}
+#: One moment per command in the fast set; every pair in the slow one.
+FAST = {("simulate", "start-up"), ("match", "early"), ("evaluate", "mid-run"), ("komi", "start-up"), ("openings", "early")}
+
+
+def _command() -> str:
+    script = Path(sys.executable).with_name("territory")
+    if not script.exists():
+        pytest.skip("the territory console script is not installed next to this Python")
+    return str(script)
+
+
+@pytest.mark.parametrize("command, moment", [
+    pytest.param(c, m, marks=[] if (c, m) in FAST else [pytest.mark.slow]) for c in COMMANDS for m in MOMENTS
+])
+def test_sigint_ends_a_command_with_one_line_and_130(command: str, moment: str) -> None:
+    process = subprocess.Popen([_command(), *COMMANDS[command]], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(MOMENTS[moment])
+        assert process.poll() is None, process.communicate()
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = process.communicate(timeout=30)
+        seconds = time.monotonic() - sent
+    finally:
+        process.kill()
+    print(f"{command} at {moment}: exit {process.returncode} {seconds:.3f} s after SIGINT")
+    assert "Traceback" not in err and "panicked" not in err, err
+    if process.returncode == -signal.SIGINT:
+        # So early that Python had not yet installed its handler: the default action
+        # (the process ends by the signal, as the shell reports as 130), nothing printed.
+        assert moment == "start-up" and err == "", err
+    else:
+        assert process.returncode == 130, err
+        assert err.splitlines() == ["territory: interrupted"], err
+    assert seconds < PROMPT
+
+
+# --- bounds -------------------------------------------------------------------------------
+
+
+def test_uct_iterations_are_bounded_with_a_message_naming_the_bound() -> None:
+    bound = territory.agents.MAX_UCT_ITERATIONS
+    assert bound == _core.MAX_UCT_ITERATIONS == 10_000_000
+    assert territory.Uct(bound).iterations == bound
+    for make in (lambda: territory.Uct(bound + 1), lambda: territory.parse_agent(f"uct:{bound + 1}"),
+                 lambda: _core.uct_analyse(territory.Tabik(size=3), bound + 1, 1.4, 0, 1)):
+        with pytest.raises(ValueError, match="10000000"):
+            make()
+
+
+def test_the_command_line_refuses_a_huge_uct_in_one_line() -> None:
+    result = subprocess.run([sys.executable, "-m", "territory", "match", "tabik", "--agents", "uct:4000000000", "random",
+                             "--games", "2"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "10000000" in result.stderr
+
+
+def test_more_threads_than_cores_warns_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    cores = territory.playouts.cpu_count()
+    assert cli.main(["simulate", "tabik", "--games", "20", "--size", "3", "--threads", str(cores + 1)]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert warnings == [f"territory: warning: --threads {cores + 1} is more than the {cores} cores here; "
+                        "runs are slower than with one thread per core"]
+    assert cli.main(["simulate", "tabik", "--games", "20", "--size", "3", "--threads", "1"]) == 0
+    assert "warning" not in capsys.readouterr().err
