@@ -7,7 +7,7 @@ use numpy::{
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use territory::env::{Outputs, StepError, VecEnv};
+use territory::bulk::vec_env::{Outputs, StepError, VecEnv};
 use territory::{GameKind, Learn};
 
 use crate::game_class::Native;

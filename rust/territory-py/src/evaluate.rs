@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::trace::{self, GameTrace};
+use territory::bulk::metrics::{self, GameTrace};
 
 use crate::playouts::{check_threads, with_native_game};
 
@@ -27,7 +27,7 @@ fn trace_random<'py>(
     let py = state.py();
     let mut traces = vec![GameTrace::default(); count];
     with_native_game!(state, |_Class, start| py
-        .detach(|| trace::run_random(&start, seed, first, &mut traces, threads))
+        .detach(|| metrics::run_random(&start, seed, first, &mut traces, threads))
         .map_err(|e| PyRuntimeError::new_err(format!(
             "cannot start {threads:?} threads: {e}"
         ))))?;
@@ -58,7 +58,7 @@ fn trace_actions<'py>(
         ));
     }
     let traces = with_native_game!(state, |_Class, start| py
-        .detach(|| trace::run_actions(&start, &actions, &offsets, threads))
+        .detach(|| metrics::run_actions(&start, &actions, &offsets, threads))
         .map_err(PyValueError::new_err))?;
     to_dict(py, &traces)
 }

@@ -6,7 +6,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::playout::{self, PlayoutResult};
+use territory::rules::playout::{self, PlayoutResult};
 use territory::Game;
 
 use territory::GameKind;

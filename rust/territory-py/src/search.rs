@@ -5,7 +5,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::arena::{self, Agent, MatchGame};
+use territory::bulk::matches::{self, Agent, MatchGame};
 use territory::search::{self, SolveError, UctConfig};
 use territory::Game;
 
@@ -151,13 +151,13 @@ fn run_match<'py>(
     with_native_game!(state, |_Class, start| {
         let mut out = vec![MatchGame::default(); count];
         if !record_actions {
-            py.detach(|| arena::run(&start, &agents, seed, first, swap_seats, &mut out, threads))
+            py.detach(|| matches::run(&start, &agents, seed, first, swap_seats, &mut out, threads))
                 .map_err(pool_error)?;
             return match_arrays(py, &out);
         }
         let (actions, offsets) = py
             .detach(|| {
-                arena::run_recorded(&start, &agents, seed, first, swap_seats, &mut out, threads)
+                matches::run_recorded(&start, &agents, seed, first, swap_seats, &mut out, threads)
             })
             .map_err(pool_error)?;
         let dict = match_arrays(py, &out)?;

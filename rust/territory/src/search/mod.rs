@@ -7,7 +7,7 @@ pub mod uct;
 pub use solve::{solve, Solution, SolveError};
 pub use uct::{analyse, Analysis, UctConfig};
 
-use crate::game::{Game, Seat};
+use crate::rules::game::{Game, Seat};
 
 /// The result of a finished game for `seat`: +1 win, 0 draw, -1 loss.
 pub fn result_for<G: Game>(game: &G, seat: Seat) -> i8 {

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::game::Game;
+use crate::rules::game::Game;
 
 use super::result_for;
 

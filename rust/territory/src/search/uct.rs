@@ -20,8 +20,8 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::{Game, Seat};
-use crate::playout::game_rng;
+use crate::rules::game::{Game, Seat};
+use crate::rules::playout::game_rng;
 
 /// Parameters of a UCT search.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -85,6 +85,6 @@ fn node_limit_and_game_over() {
         pie: false,
     })
     .unwrap();
-    crate::playout::play_out(&mut g, &mut crate::playout::game_rng(0, 0));
+    crate::rules::playout::play_out(&mut g, &mut crate::rules::playout::game_rng(0, 0));
     assert_eq!(solve(&g, None), Err(SolveError::GameOver));
 }
