@@ -1,7 +1,7 @@
 //! Criterion benchmarks: uniform random playouts inside the engine, one thread.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use territory::playout::{game_rng, play_out, restart};
+use territory::rules::playout::{game_rng, play_out, restart};
 use territory::{Game, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 
 fn bench_game<G: Game>(c: &mut Criterion, name: &str, start: G) {

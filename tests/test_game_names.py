@@ -9,7 +9,7 @@ The rule, precisely:
   pins, Rust ``#[cfg(test)]`` modules and ``tests.rs`` files), benches, examples, fuzz targets, docs and
   data: they are about particular games on purpose.
 * A game's own files are not checked: a file named after it (``tabik.rs``,
-  ``reference/tabik.py``) or under a folder named after it (``src/tabik/``).
+  ``reference/tabik.py``) or under a folder named after it (``src/games/tabik/``).
 * Naming a game: an identifier or a string literal holding a game's name as a word
   (``Tabik``, ``TabikConfig``, ``PyTabik``, ``tabik::``, ``"tabik"``, ``_tabik_diagram``;
   not ``enumerate``). Comments, Rust doc comments and Python docstrings are
@@ -35,8 +35,9 @@ SCANNED_TOOLS = ("tests/make_perft.py", "tests/perft.py", "tests/gen_stubs.py")
 
 #: The files besides a game's own that name it: (lines naming each game at most, why).
 REGISTRATIONS: dict[str, tuple[int | None, str]] = {
-    "rust/territory/src/registry.rs": (1, "the registry: one line in for_each_game!"),
-    "rust/territory/src/lib.rs": (2, "the game's module and its re-export"),
+    "rust/territory/src/games/registry.rs": (1, "the registry: one line in for_each_game!"),
+    "rust/territory/src/games/mod.rs": (1, "the game's module"),
+    "rust/territory/src/lib.rs": (1, "the game's re-export"),
     "rust/territory-py/src/lib.rs": (1, "the bindings' module of the game's class"),
     "python/territory/__init__.py": (2, "the class in the import (for type checkers) and in __all__"),
     "python/territory/reference/__init__.py": (2, "the reference's import and its line in GAMES"),
@@ -46,7 +47,7 @@ REGISTRATIONS: dict[str, tuple[int | None, str]] = {
     "python/territory/svg.py": (None, "how the game looks: its picture"),
     "python/territory/geometry.py": (None, "how the game looks: its board shape"),
     "python/territory/evaluate_plots.py": (None, "how the game looks: its board in heat maps"),
-    "rust/territory/src/error.rs": (None, "per-game errors (being moved behind the Game trait)"),
+    "rust/territory/src/rules/error.rs": (None, "per-game errors (being moved behind the Game trait)"),
     "python/territory/evaluate/komi.py": (None, "fair komi: an analysis of Nume's komi"),
     "python/territory/cli_evaluate.py": (None, "command-line help (its examples name games); the komi command is Nume's"),
     "python/territory/cli.py": (None, "command-line help: its examples name games"),
@@ -139,7 +140,7 @@ def test_the_scanner_sees_names_and_skips_documentation():
     assert [(line, games_named(t)) for line, t in rust_names(rust) if games_named(t)] == [(1, {"tabik"}), (1, {"tabik"}), (3, {"nume"})]
     python = '"""Tabik."""\nx = "nume"  # migong\ndef f():\n    """Migong."""\n    return Tabik\n'
     assert [(line, games_named(t)) for line, t in python_names(python) if games_named(t)] == [(2, {"nume"}), (5, {"tabik"})]
-    assert own_game("rust/territory/src/tabik/position.rs") == "tabik" and own_game("python/territory/svg.py") is None
+    assert own_game("rust/territory/src/games/tabik/position.rs") == "tabik" and own_game("python/territory/svg.py") is None
 
 
 def test_only_registrations_name_a_game():

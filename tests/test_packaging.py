@@ -81,7 +81,7 @@ def test_the_sdist_carries_the_licence_docs_and_tests(tmp_path):
     }
     assert wanted <= names, wanted - names
     # No build settings outside Cargo.toml: CPU features are detected at run time, so a
-    # build from the sdist is the same as a wheel (territory::cpu).
+    # build from the sdist is the same as a wheel (territory::rules::cpu).
     assert not any(name.startswith(".cargo/") for name in names)
     assert not any("__pycache__" in name for name in names)
     for field in ("Name: territory-games", "License-Expression: MIT", "License-File: LICENSE", "Author: ", "Keywords: "):

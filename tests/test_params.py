@@ -4,7 +4,7 @@ parameters are covered without a line here.
 
 Every bad value is a ``ValueError`` "``{name} must be {allowed}, got {repr(value)}``" with
 ``allowed`` the engine's own text (the engine's ``ConfigError`` reads the same, with the
-value written like a Python literal: see ``rust/territory/src/params.rs``)."""
+value written like a Python literal: see ``rust/territory/src/rules/params.rs``)."""
 
 from __future__ import annotations
 

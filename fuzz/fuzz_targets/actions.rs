@@ -6,7 +6,7 @@ use territory_fuzz::{check_move, check_parsed, migong, nume, tabik, FuzzGame, In
 
 fn actions<G: FuzzGame>(mut game: G, input: &mut Input) {
     // Some random moves first, so the actions are tried in a real position.
-    let mut rng = territory::playout::game_rng(input.u32() as u64, 0);
+    let mut rng = territory::rules::playout::game_rng(input.u32() as u64, 0);
     for _ in 0..input.byte() {
         match game.random_move(&mut rng) {
             Some(mv) => game.play(mv).expect("random moves are legal"),

@@ -1,7 +1,7 @@
 //! Helpers shared by the fuzz targets: games with parameters chosen by the fuzz input,
 //! and the checks every move must pass (modelled on shakmaty's `legals_are_legal`).
 
-use territory::migong::{Border, GroupSize, Piece, BORDER_EDGES};
+use territory::games::migong::{Border, GroupSize, Piece, BORDER_EDGES};
 use territory::{
     Color, Game, GroupInfo, Migong, MigongConfig, MigongMove, Nume, NumeConfig, NumeMove, Seat,
     Tabik, TabikConfig, TabikMove,
@@ -57,7 +57,7 @@ pub fn nume(input: &mut Input) -> Nume {
         komi: match c & 0x03 {
             0 => None,
             1 => Some(0),
-            2 => Some(territory::nume::MAX_KOMI),
+            2 => Some(territory::games::nume::MAX_KOMI),
             _ => Some((c >> 2) as u64),
         },
         komi_to: if c & 0x04 == 0 {
@@ -160,7 +160,7 @@ impl FuzzGame for Nume {
             NumeMove::Place {
                 cell,
                 number: Some(w),
-            } if w <= territory::nume::MAX_NUMBER && self.action_of(mv).is_none() => {
+            } if w <= territory::games::nume::MAX_NUMBER && self.action_of(mv).is_none() => {
                 NumeMove::Place {
                     cell,
                     number: Some(0),
@@ -291,11 +291,11 @@ pub fn check_playout<G: FuzzGame>(game: &mut G, seed: u64) {
     let print = fingerprint(game);
     let key = game.key();
     let mut stepwise = game.clone();
-    let mut rng = territory::playout::game_rng(seed, 0);
+    let mut rng = territory::rules::playout::game_rng(seed, 0);
     while let Some(mv) = stepwise.random_move(&mut rng) {
         stepwise.play_unchecked(mv);
     }
-    let result = game.random_playout(&mut territory::playout::game_rng(seed, 0));
+    let result = game.random_playout(&mut territory::rules::playout::game_rng(seed, 0));
     assert_eq!(game.history(), stepwise.history(), "playout moves");
     assert_eq!(result.length as usize, game.history().len() - before.history().len());
     assert_eq!(game.key(), stepwise.key(), "key after a playout");

@@ -1,7 +1,7 @@
 """The games, from the engine's own list (``territory._core.GAMES``), and one way to
 build any of them by name: ``new_game(name, **params)``.
 
-A new game needs no line here: the engine's registry (``rust/territory/src/registry.rs``)
+A new game needs no line here: the engine's registry (``rust/territory/src/games/registry.rs``)
 lists it, and the native module exports every game it lists.
 """
 

@@ -23,7 +23,7 @@ from territory.agents import RandomAgent, Uct, match_games, parse_agent, play_ag
 
 Progress = Callable[[int, int, float], None]
 
-#: Per-game fields of a trace (see rust/territory/src/trace.rs).
+#: Per-game fields of a trace (see rust/territory/src/bulk/metrics.rs).
 TRACE_FIELDS = (
     "winner", "moves", "turns", "passes", "swapped", "branching_sum", "branching_sq_sum",
     "branching_max", "decisions", "lead_changes", "lead_sum", "lead_sq_sum", "drama_sum",

@@ -7,7 +7,7 @@ use numpy::{
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use territory::env::{MaskValue, ObservationValue, Outputs, StepError, VecEnv};
+use territory::bulk::vec_env::{MaskValue, ObservationValue, Outputs, StepError, VecEnv};
 use territory::{GameKind, Learn};
 
 use crate::game_class::Native;
@@ -264,7 +264,10 @@ impl PyVecEnv {
             to_move: to_move.as_slice_mut()?,
         };
         let b = self.actions.len();
-        let (obs_len, n_actions) = (self.inner.observation_len(), M::len(self.inner.num_actions()));
+        let (obs_len, n_actions) = (
+            self.inner.observation_len(),
+            M::len(self.inner.num_actions()),
+        );
         // Someone may have resized the env's arrays in place (numpy's resize with
         // refcheck=False): refuse rather than write past or short of them.
         if out.observations.len() != b * obs_len

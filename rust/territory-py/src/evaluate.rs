@@ -7,7 +7,7 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::trace::{self, GameTrace, TraceError};
+use territory::bulk::metrics::{self, GameTrace, TraceError};
 
 use crate::interrupt::interruptible;
 use crate::playouts::{check_threads, run_error, with_native_game};
@@ -31,7 +31,7 @@ fn trace_random<'py>(
     with_native_game!(state, |_Class, start| interruptible(
         py,
         count >= 256,
-        |stop| { trace::run_random(&start, seed, first, &mut traces, threads, stop) }
+        |stop| { metrics::run_random(&start, seed, first, &mut traces, threads, stop) }
     )?
     .map_err(|e| run_error(e, threads)))?;
     to_dict(py, &traces)
@@ -60,7 +60,7 @@ fn trace_match<'py>(
         py,
         long_match(&agents, count),
         |stop| {
-            trace::run_match(
+            metrics::run_match(
                 &start,
                 &agents,
                 seed,
@@ -102,7 +102,7 @@ fn trace_actions<'py>(
     let traces = with_native_game!(state, |_Class, start| interruptible(
         py,
         offsets.len() > 256,
-        |stop| { trace::run_actions(&start, &actions, &offsets, threads, stop) }
+        |stop| { metrics::run_actions(&start, &actions, &offsets, threads, stop) }
     )?
     .map_err(|e| match e {
         TraceError::Run(e) => run_error(e, threads),

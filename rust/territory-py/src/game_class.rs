@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::IntoPyObjectExt;
-use territory::params::Configurable;
+use territory::rules::params::Configurable;
 use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
@@ -301,7 +301,7 @@ macro_rules! game_class {
 
             /// A new state at the start of a configuration (shared parts made once).
             pub fn from_config(
-                config: <$game as territory::params::Configurable>::Config,
+                config: <$game as territory::rules::params::Configurable>::Config,
             ) -> PyResult<Self> {
                 let (game, names) = $crate::game_class::new_state::<$game>(config)?;
                 Ok(Self { game, names })

@@ -2,7 +2,7 @@
 //! worker thread with the GIL released, and the calling thread wakes every
 //! [`POLL`] to run Python's signal handlers; when one raises (Ctrl-C's
 //! KeyboardInterrupt, an alarm handler's exception) it sets the work's
-//! [`territory::run::Stop`], waits for the worker to stop (the engine checks the flag
+//! [`territory::rules::run::Stop`], waits for the worker to stop (the engine checks the flag
 //! every few milliseconds) and returns that exception. See `docs/interrupts.md`.
 //!
 //! To make a new long call interruptible (the exact solver, say): give the engine loop a
@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use territory::run::Stop;
+use territory::rules::run::Stop;
 
 /// How often the calling thread looks for signals while the work runs.
 pub const POLL: Duration = Duration::from_millis(50);

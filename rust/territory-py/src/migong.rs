@@ -2,7 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::migong::{Piece, BORDER_EDGES};
+use territory::games::migong::{Piece, BORDER_EDGES};
 use territory::{Color, Game, Migong, MigongConfig, Seat};
 
 use crate::params;

@@ -1,5 +1,5 @@
 //! Parameters coming from Python. The engine decides what is allowed and describes a
-//! mistake (`territory::params`); the bindings only convert each Python argument to the
+//! mistake (`territory::rules::params`); the bindings only convert each Python argument to the
 //! engine's loose [`Value`] and turn the engine's error into a `ValueError`
 //! "`{parameter} must be {allowed}, got {value as Python writes it}`".
 
@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
-use territory::params::{Config, ConfigError, Kind, Param, Value};
+use territory::rules::params::{Config, ConfigError, Kind, Param, Value};
 
 /// The error for a parameter the engine refused, showing the Python value.
 #[cold]

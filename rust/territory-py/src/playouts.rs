@@ -7,8 +7,8 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::playout::{self, PlayoutResult};
-use territory::run::RunError;
+use territory::rules::playout::{self, PlayoutResult};
+use territory::rules::run::RunError;
 use territory::Game;
 
 use territory::GameKind;

@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::arena::{self, Agent, MatchGame};
+use territory::bulk::matches::{self, Agent, MatchGame};
 use territory::search::{self, SolveError, SolveLimits, SolveProgress, UctConfig, MAX_ITERATIONS};
 use territory::Game;
 
@@ -278,7 +278,7 @@ fn run_match<'py>(
         let mut out = vec![MatchGame::default(); count];
         if !record_actions {
             interruptible(py, long_match(&agents, count), |stop| {
-                arena::run(
+                matches::run(
                     &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
                 )
             })?
@@ -286,7 +286,7 @@ fn run_match<'py>(
             return match_arrays(py, &out);
         }
         let (actions, offsets) = interruptible(py, long_match(&agents, count), |stop| {
-            arena::run_recorded(
+            matches::run_recorded(
                 &start, &agents, seed, first, swap_seats, &mut out, threads, stop,
             )
         })?

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use territory::playout::{game_rng, play_out, restart};
+use territory::rules::playout::{game_rng, play_out, restart};
 use territory::{with_game, Game, GameKind};
 
 fn run<G: Game>(start: G, games: u64) {

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use territory::playout::game_rng;
+use territory::rules::playout::game_rng;
 use territory::search::{analyse, UctConfig};
 use territory::{Game, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 

@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use territory::env::{Outputs, VecEnv};
+use territory::bulk::vec_env::{Outputs, VecEnv};
 use territory::{Learn, Migong, Nume, Tabik};
 
 /// CPU seconds (user and system) this process has used so far, from /proc (Linux only).

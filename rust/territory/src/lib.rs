@@ -1,7 +1,7 @@
 //! `territory`: a fast, exact rules engine for Migong, Nume and Tabik, three territory
 //! games by Luis Bolaños Mures (Migong with Christian Freeling).
 //!
-//! Every game implements [`Game`]; [`playout`] runs uniform random games in bulk.
+//! Every game implements [`Game`]; [`playout`](rules::playout) runs uniform random games in bulk.
 //! The rules and the precise reading of them are in `docs/RULES.md`, the numbering of
 //! cells and actions in `docs/conventions.md`.
 //!
@@ -13,39 +13,21 @@
 //! assert_eq!(game.legal_moves().len(), 2 * 17 + 1); // 17 open edges, plus the pie swap
 //! ```
 
-pub mod arena;
-pub mod bitset;
-pub mod board;
-pub mod coords;
-pub mod cpu;
-pub mod env;
-pub mod error;
-pub mod game;
-pub mod learn;
-pub mod migong;
-pub mod nume;
-pub mod params;
-pub mod playout;
-pub mod position;
-pub mod registry;
-pub mod run;
-pub mod scoring;
+pub mod bulk;
+pub mod games;
+pub mod observe;
+pub mod rules;
 pub mod search;
-pub mod tabik;
-pub mod trace;
-pub mod turns;
-pub mod uniform;
-pub mod zobrist;
 
-pub use bitset::Bits;
-pub use board::Cell;
-pub use coords::Coord;
-pub use error::{Excerpt, IllegalMove, InvalidMove, MoveError};
-pub use game::WinRule;
-pub use game::{BySeat, Color, ConfigError, Game, GroupInfo, MoveText, Seat};
-pub use learn::Learn;
-pub use migong::{Migong, MigongConfig, MigongMove};
-pub use nume::{Nume, NumeConfig, NumeMove};
-pub use position::PositionError;
-pub use registry::GameKind;
-pub use tabik::{Tabik, TabikConfig, TabikMove};
+pub use games::migong::{Migong, MigongConfig, MigongMove};
+pub use games::nume::{Nume, NumeConfig, NumeMove};
+pub use games::registry::GameKind;
+pub use games::tabik::{Tabik, TabikConfig, TabikMove};
+pub use observe::Learn;
+pub use rules::bitset::Bits;
+pub use rules::board::Cell;
+pub use rules::coords::Coord;
+pub use rules::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
+pub use rules::game::WinRule;
+pub use rules::game::{BySeat, Color, ConfigError, Game, GroupInfo, MoveText, Seat};
+pub use rules::position::PositionError;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use territory::playout::game_rng;
+use territory::rules::playout::game_rng;
 use territory::{Game, Learn};
 
 /// `game` after `moves` seeded random moves (fewer if it ends), then, when `lazy`, a

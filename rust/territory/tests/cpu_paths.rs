@@ -1,6 +1,6 @@
 //! Counting bits with `popcnt` and selecting them with `pdep` (where the CPU has them) and
 //! with the portable code give bit-for-bit the same playouts, traces and searches
-//! (`territory::cpu`).
+//! (`territory::rules::cpu`).
 //!
 //! The path is chosen once per process, on first use, from the CPU and the environment
 //! variable `TERRITORY_PORTABLE`: the test runs this test binary again, in a child process
@@ -10,13 +10,14 @@
 
 use std::process::Command;
 
-use territory::bitset::{select64, Bits};
-use territory::env::{Outputs, VecEnv};
-use territory::learn::Learn;
-use territory::playout::{self, PlayoutResult};
+use territory::bulk::metrics::{self, GameTrace};
+use territory::bulk::vec_env::{Outputs, VecEnv};
+use territory::observe::Learn;
+use territory::rules::bitset::{select64, Bits};
+use territory::rules::cpu;
+use territory::rules::playout::{self, PlayoutResult};
 use territory::search::uct::{analyse, UctConfig};
-use territory::trace::{self, GameTrace};
-use territory::{cpu, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
+use territory::{Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 
 const BEGIN: &str = "<<<outputs";
 const END: &str = "outputs>>>";
@@ -28,7 +29,7 @@ fn outputs<G: Learn>(start: &G, games: usize) -> String {
     // Bit for bit, not just equal as floats.
     let score_bits: Vec<[u64; 2]> = results.iter().map(|r| r.scores.map(f64::to_bits)).collect();
     let mut traces = vec![GameTrace::default(); games / 4];
-    trace::run_random(start, 12, 0, &mut traces, Some(1), &Default::default()).unwrap();
+    metrics::run_random(start, 12, 0, &mut traces, Some(1), &Default::default()).unwrap();
     let config = UctConfig {
         iterations: 300,
         seed: 5,
@@ -77,7 +78,7 @@ fn vec_env_steps<G: Learn>(start: &G) -> u64 {
             .chain(dones.iter().map(|&d| d as u64))
             .chain(to_move.iter().map(|&t| t as u64));
         for word in words {
-            hash = territory::zobrist::mix(hash ^ word);
+            hash = territory::rules::zobrist::mix(hash ^ word);
         }
     }
     hash
@@ -96,7 +97,7 @@ fn everything() -> String {
             let nth: Vec<Option<usize>> = (0..130).step_by(7).map(|n| bits.nth(n)).collect();
             out += &format!("{ones} {} {selected:?} {nth:?}\n", bits.count());
         }
-        x = territory::zobrist::mix(x);
+        x = territory::rules::zobrist::mix(x);
     }
     out += &outputs(&Tabik::new(TabikConfig::default()).unwrap(), 400);
     for (size, pie) in [(12, false), (16, true)] {

@@ -182,11 +182,11 @@ fn migong_reasons() {
     ));
     let bad_piece = territory::MigongMove::Place {
         cell: cell(&g, "h8"),
-        piece: territory::migong::Piece(200),
+        piece: territory::games::migong::Piece(200),
     };
     let off = territory::MigongMove::Place {
         cell: 126,
-        piece: territory::migong::Piece(1),
+        piece: territory::games::migong::Piece(1),
     };
     assert_eq!(
         g.check(off),
@@ -284,7 +284,7 @@ fn move_values_with_any_cell_index() {
         [0, 21, 63]
             .map(|p| MigongMove::Place {
                 cell,
-                piece: territory::migong::Piece(p),
+                piece: territory::games::migong::Piece(p),
             })
             .to_vec()
     });

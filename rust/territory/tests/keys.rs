@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use territory::playout::game_rng;
+use territory::rules::playout::game_rng;
 use territory::{Color, Game, Migong, MigongConfig, Nume, NumeConfig, Seat, Tabik, TabikConfig};
 
 /// Everything that decides the rest of a game, read through the public API.

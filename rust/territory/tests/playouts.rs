@@ -4,7 +4,7 @@
 
 mod common;
 
-use territory::playout::{game_rng, play_out_observed};
+use territory::rules::playout::{game_rng, play_out_observed};
 use territory::{Game, Learn, Migong, Nume, Tabik};
 
 /// Games set up from text (`from_position`), whose turn state is not the start's.
@@ -92,11 +92,19 @@ fn observation<G: Learn>(game: &G) -> Vec<f32> {
 /// the games of one-game runs: a set-up state is reset to its own position every time,
 /// not only the first (it was reset to the empty board from the second game on).
 fn check_bulk_run<G: Game>(start: &G) {
-    let mut bulk = vec![territory::playout::PlayoutResult::default(); 4];
-    territory::playout::run(start, 11, 0, &mut bulk, Some(1), &Default::default()).unwrap();
+    let mut bulk = vec![territory::rules::playout::PlayoutResult::default(); 4];
+    territory::rules::playout::run(start, 11, 0, &mut bulk, Some(1), &Default::default()).unwrap();
     for (index, result) in bulk.iter().enumerate() {
-        let mut one = [territory::playout::PlayoutResult::default()];
-        territory::playout::run(start, 11, index as u64, &mut one, Some(1), &Default::default()).unwrap();
+        let mut one = [territory::rules::playout::PlayoutResult::default()];
+        territory::rules::playout::run(
+            start,
+            11,
+            index as u64,
+            &mut one,
+            Some(1),
+            &Default::default(),
+        )
+        .unwrap();
         assert_eq!(*result, one[0], "game {index}");
     }
     let mut game = start.clone();

@@ -2,7 +2,7 @@
 //! start position and from mid-game roots (undone back to, not reset), per game. A change
 //! in how a search plays its rollouts or restores its root must leave these unchanged.
 
-use territory::playout::game_rng;
+use territory::rules::playout::game_rng;
 use territory::search::{analyse, UctConfig};
 use territory::{Game, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 

@@ -11,7 +11,7 @@ pub use solve::{solve, solve_with, Solution, SolveError, SolveLimits, SolveProgr
 pub use symmetry::Symmetric;
 pub use uct::{analyse, analyse_until, Analysis, UctConfig, MAX_ITERATIONS};
 
-use crate::game::{Game, Seat};
+use crate::rules::game::{Game, Seat};
 
 /// The result of a finished game for `seat`: +1 win, 0 draw, -1 loss.
 pub fn result_for<G: Game>(game: &G, seat: Seat) -> i8 {

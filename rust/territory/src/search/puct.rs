@@ -27,9 +27,9 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::Seat;
-use crate::learn::Learn;
-use crate::playout::game_rng;
+use crate::observe::Learn;
+use crate::rules::game::Seat;
+use crate::rules::playout::game_rng;
 use crate::search::result_for;
 
 /// Parameters of a PUCT search.

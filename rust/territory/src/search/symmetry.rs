@@ -16,10 +16,10 @@
 
 use std::collections::HashMap;
 
-use crate::board::Board;
-use crate::board::Cell;
-use crate::game::Game;
-use crate::zobrist;
+use crate::rules::board::Board;
+use crate::rules::board::Cell;
+use crate::rules::game::Game;
+use crate::rules::zobrist;
 use crate::{Migong, Nume, NumeMove, Tabik, TabikMove};
 
 /// One feature of a position: a slot (cell or edge) and what occupies it.

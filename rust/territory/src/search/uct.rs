@@ -20,9 +20,9 @@
 use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::game::{Game, Seat};
-use crate::playout::game_rng;
-use crate::run::{each_thread, Interrupted, Stop};
+use crate::rules::game::{Game, Seat};
+use crate::rules::playout::game_rng;
+use crate::rules::run::{each_thread, Interrupted, Stop};
 
 /// The most iterations a search may be given: the tree grows by up to about a hundred
 /// bytes per iteration (about 1.5 GB at this bound), and a node counts its visits in 32
@@ -311,7 +311,7 @@ pub fn analyse_until<G: Game>(
         let iterations = config.iterations / threads as u64
             + ((t as u64) < config.iterations % threads as u64) as u64;
         let mut rng = game_rng(config.seed, t as u64);
-        crate::cpu::dispatch(
+        crate::rules::cpu::dispatch(
             #[inline(always)]
             || tree.search(&mut game, iterations, config.c, &mut rng, stop),
         )?;

@@ -6,7 +6,7 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use territory::migong::{Border, GroupSize};
+use territory::games::migong::{Border, GroupSize};
 use territory::{Color, Game, Migong, MigongConfig, Nume, NumeConfig, Tabik, TabikConfig};
 
 pub fn rng(seed: u64) -> Xoshiro256PlusPlus {

@@ -1,7 +1,7 @@
 use std::collections::HashSet;
 
 use super::*;
-use crate::game::Game;
+use crate::rules::game::Game;
 use crate::{Nume, NumeConfig, Tabik, TabikConfig};
 
 /// Plain minimax without pruning or table: the value for the player to move.
@@ -217,6 +217,6 @@ fn node_limit_and_game_over() {
         pie: false,
     })
     .unwrap();
-    crate::playout::play_out(&mut g, &mut crate::playout::game_rng(0, 0));
+    crate::rules::playout::play_out(&mut g, &mut crate::rules::playout::game_rng(0, 0));
     assert_eq!(solve(&g, None), Err(SolveError::GameOver));
 }

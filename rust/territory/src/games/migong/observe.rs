@@ -1,0 +1,124 @@
+//! Migong observations, masks and counting of legal actions (docs/observations.md).
+
+use std::sync::OnceLock;
+
+use super::{Migong, MigongMove, CELLS};
+use crate::observe::{fill_flag_planes, Learn};
+use crate::rules::game::{Color, Game, Seat};
+
+const SIDE: usize = 13;
+const AREA: usize = SIDE * SIDE;
+const PLANES: usize = 25;
+
+/// The position of each cell on the 13 x 13 grid: row r + 6, column q + 6.
+fn grid() -> &'static [usize; CELLS] {
+    static GRID: OnceLock<[usize; CELLS]> = OnceLock::new();
+    GRID.get_or_init(|| {
+        std::array::from_fn(|cell| {
+            let (q, r) = Migong::board().position(cell);
+            (r + 6) as usize * SIDE + (q + 6) as usize
+        })
+    })
+}
+
+impl Migong {
+    fn pass_pending(&self) -> bool {
+        match self.history.last() {
+            Some(mv) => *mv == MigongMove::Pass,
+            None => self.start.passes > 0,
+        }
+    }
+}
+
+impl Learn for Migong {
+    fn observation_shape(&self) -> [usize; 3] {
+        [PLANES, SIDE, SIDE]
+    }
+
+    fn observe_as(&self, seat: Seat, out: &mut [f32]) {
+        out[..PLANES * AREA].fill(0.0);
+        let own = self.color_of(seat);
+        // Yellow bits of a pattern are the opponent's wedges when we play Blue.
+        let flip = if own == Color::First { 0u8 } else { 0x3f };
+        let grid = grid();
+        for (cell, &g) in grid.iter().enumerate() {
+            out[18 * AREA + g] = 1.0;
+            for &(d, _) in Self::border_edges(cell) {
+                let theirs = (self.border_yellow[cell] ^ flip) >> d & 1 == 1;
+                out[(12 + d) * AREA + g] = if theirs { -1.0 } else { 1.0 };
+            }
+            if let Some(piece) = self.pieces[cell] {
+                let theirs = piece.0 ^ flip;
+                for d in 0..6 {
+                    out[(d + 6 * (theirs >> d & 1) as usize) * AREA + g] = 1.0;
+                }
+            }
+        }
+        for (p, color) in [(19, own), (20, own.other())] {
+            let set = self.remaining[color.index()];
+            for (pattern, value) in out[p * AREA..p * AREA + 64].iter_mut().enumerate() {
+                *value = (set >> pattern & 1) as f32;
+            }
+        }
+        let flags = [
+            own == Color::First,
+            self.pie_available() && !self.is_over(),
+            self.pass_pending(),
+            self.last_mover() == Some(seat),
+        ];
+        fill_flag_planes(out, 21, AREA, flags);
+    }
+
+    fn legal_count(&self) -> usize {
+        if self.is_over() {
+            return 0;
+        }
+        let set = self.remaining[self.mover_color().index()];
+        (self.placement_count(set) + self.pie_available() as usize).max(1)
+    }
+
+    fn nth_legal_action(&self, n: usize) -> usize {
+        let set = self.remaining[self.mover_color().index()];
+        let mut r = n;
+        for cell in 0..CELLS {
+            let mut fitting = self.fit[cell] & set;
+            let count = fitting.count_ones() as usize;
+            if r < count {
+                for _ in 0..r {
+                    fitting &= fitting - 1;
+                }
+                return cell * 64 + fitting.trailing_zeros() as usize;
+            }
+            r -= count;
+        }
+        if self.pie_available() && r == 0 {
+            CELLS * 64
+        } else {
+            CELLS * 64 + 1
+        }
+    }
+
+    fn legal_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        if self.is_over() {
+            return;
+        }
+        let set = self.remaining[self.mover_color().index()];
+        let mut any = false;
+        for (cell, chunk) in out[..CELLS * 64].chunks_exact_mut(64).enumerate() {
+            let mut fitting = self.fit[cell] & set;
+            any |= fitting != 0;
+            while fitting != 0 {
+                chunk[fitting.trailing_zeros() as usize] = true;
+                fitting &= fitting - 1;
+            }
+        }
+        if self.pie_available() {
+            out[CELLS * 64] = true;
+            any = true;
+        }
+        if !any {
+            out[CELLS * 64 + 1] = true;
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Nume observations, masks and counting of legal actions (docs/observations.md).
+
+use super::{Nume, Phase, NO_NUMBER};
+use crate::observe::{fill_plane, Learn};
+use crate::rules::game::{Color, Game, Seat};
+
+const PLANES: usize = 12;
+
+impl Nume {
+    /// Grid width and height: axial (q, r) on hex boards, (column, row) on square ones.
+    fn grid_side(&self) -> usize {
+        match self.config.square {
+            Some(k) => k,
+            None => 2 * self.config.n + 1,
+        }
+    }
+}
+
+impl Learn for Nume {
+    /// Numbers, group prices and komi are divided by the number of cells.
+    const WHOLE_OBSERVATIONS: bool = false;
+
+    fn observation_shape(&self) -> [usize; 3] {
+        let side = self.grid_side();
+        [PLANES, side, side]
+    }
+
+    fn observe_as(&self, seat: Seat, out: &mut [f32]) {
+        let side = self.grid_side();
+        let area = side * side;
+        out[..PLANES * area].fill(0.0);
+        let n = self.n_cells() as f32;
+        let scaled = |v: f64| (v / n as f64).min(2.0) as f32;
+        let own = self.color_of(seat);
+        let groups = self.groups_now();
+        for cell in 0..self.n_cells() {
+            let (q, r) = self.board.position(cell);
+            let g = r as usize * side + q as usize;
+            out[6 * area + g] = 1.0;
+            let Some(color) = Color::BOTH
+                .into_iter()
+                .find(|c| self.stones[c.index()].contains(cell))
+            else {
+                continue;
+            };
+            out[(color != own) as usize * area + g] = 1.0;
+            if self.numbers[cell] != NO_NUMBER {
+                out[2 * area + g] = 1.0;
+                out[3 * area + g] = scaled(self.numbers[cell] as f64);
+            }
+            let root = groups.find(cell);
+            out[4 * area + g] = groups.size[root] as f32 / n;
+            out[5 * area + g] = scaled(groups.price(root) as f64);
+        }
+        let komi = |color: Color| match self.komi {
+            Some((k, to)) if to == color => scaled(k as f64 + 0.5),
+            _ => 0.0,
+        };
+        let values = [
+            (own == Color::First) as u8 as f32,
+            komi(own),
+            komi(own.other()),
+            (self.phase == Phase::ChooseKomi) as u8 as f32,
+            (self.phase == Phase::ChooseSide) as u8 as f32,
+        ];
+        for (i, value) in values.into_iter().enumerate() {
+            if value != 0.0 {
+                fill_plane(out, 7 + i, area, value);
+            }
+        }
+    }
+
+    fn legal_count(&self) -> usize {
+        let n = self.n_cells();
+        match self.phase {
+            Phase::ChooseKomi => 2 * (n + 1),
+            Phase::ChooseSide => 2,
+            Phase::Stones => {
+                let (joining, starting) = self.placements();
+                joining.count() + (n + 1) * starting.count()
+            }
+        }
+    }
+
+    fn nth_legal_action(&self, r: usize) -> usize {
+        let n = self.n_cells();
+        match self.phase {
+            Phase::ChooseKomi => self.komi_base() + r,
+            Phase::ChooseSide => self.side_base() + r,
+            Phase::Stones => {
+                let (joining, starting) = self.placements();
+                let plain = joining.count();
+                if r < plain {
+                    joining.nth(r).expect("r is below the count")
+                } else {
+                    let r = r - plain;
+                    let cell = starting.nth(r / (n + 1)).expect("r is below the count");
+                    n + cell * (n + 1) + r % (n + 1)
+                }
+            }
+        }
+    }
+
+    fn legal_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        let n = self.n_cells();
+        match self.phase {
+            Phase::ChooseKomi => out[self.komi_base()..self.side_base()].fill(true),
+            Phase::ChooseSide => out[self.side_base()..self.side_base() + 2].fill(true),
+            Phase::Stones => {
+                let (joining, starting) = self.placements();
+                for cell in joining {
+                    out[cell] = true;
+                }
+                for cell in starting {
+                    let first = n + cell * (n + 1);
+                    out[first..first + n + 1].fill(true);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The list of games: the one place a new game is added (one line in [`for_each_game!`](crate::for_each_game)).
+//! Everything that must handle every game (the bindings' classes and dispatch, the
+//! Python package's `GAMES`) is built from it.
+//!
+//! ```
+//! use territory::{with_game, Game, GameKind};
+//! let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+//! assert_eq!(names, ["migong", "nume", "tabik"]);
+//! let kind = GameKind::from_name("tabik").unwrap();
+//! let actions = with_game!(kind, G => G::new(Default::default()).unwrap().num_actions());
+//! assert_eq!(actions, 338);
+//! ```
+
+use crate::rules::game::Game;
+
+/// Calls `$callback! { ($($args)*) Variant: Type, ... }` with every game, in name order.
+/// This list is the registry: a new game is one line here.
+#[macro_export]
+macro_rules! for_each_game {
+    ($($callback:ident)::+; $($args:tt)*) => {
+        $($callback)::+! { ($($args)*)
+            Migong: $crate::games::migong::Migong,
+            Nume: $crate::games::nume::Nume,
+            Tabik: $crate::games::tabik::Tabik,
+        }
+    };
+}
+
+macro_rules! define_game_kind {
+    (() $($variant:ident: $game:ty,)*) => {
+        /// One of the games, without a state: names, dispatch with [`with_game!`](crate::with_game).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GameKind {
+            $($variant,)*
+        }
+
+        impl GameKind {
+            /// Every game, in name order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant,)*];
+
+            /// The game's lower-case name, [`Game::NAME`].
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(GameKind::$variant => <$game as Game>::NAME,)*
+                }
+            }
+        }
+    };
+}
+for_each_game!(define_game_kind;);
+
+impl GameKind {
+    /// The game with a name, if there is one.
+    pub fn from_name(name: &str) -> Option<GameKind> {
+        GameKind::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// The game's parameters, as its configuration describes them.
+    pub fn params(self) -> &'static [crate::rules::params::Param] {
+        use crate::rules::params::{Config, Configurable};
+        crate::with_game!(self, G => <<G as Configurable>::Config as Config>::PARAMS)
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// `with_game!(kind, G => expr)` evaluates `expr` with the type alias `G` naming the
+/// game type of `kind` (a [`GameKind`]): static dispatch over every game, no trait
+/// objects. Every arm must have the same type.
+#[macro_export]
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr) => {
+        $crate::for_each_game!($crate::__with_game_arms; $kind, $G, $body)
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_game_arms {
+    (($kind:expr, $G:ident, $body:expr) $($variant:ident: $game:ty,)*) => {
+        match $kind {
+            $($crate::GameKind::$variant => {
+                #[allow(non_camel_case_types, dead_code)]
+                type $G = $game;
+                $body
+            })*
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_dispatch_reaches_each_game() {
+        for &kind in GameKind::ALL {
+            assert_eq!(GameKind::from_name(kind.name()), Some(kind));
+            let name = with_game!(kind, G => <G as Game>::NAME);
+            assert_eq!(name, kind.name());
+        }
+        assert_eq!(GameKind::from_name("chess"), None);
+    }
+
+    /// Along seeded random games of every game: a move's cells are on the board, and
+    /// only passes, pie swaps and Nume's komi-phase moves name none.
+    #[test]
+    fn moves_touch_cells_of_the_board() {
+        for &kind in GameKind::ALL {
+            with_game!(kind, G => {
+                let mut game = G::new(Default::default()).unwrap();
+                assert_eq!(game.num_cells(), game.geometry().len());
+                let mut rng = crate::rules::playout::game_rng(3, kind as u64);
+                while let Some(mv) = game.random_move(&mut rng) {
+                    for m in game.legal_moves() {
+                        let cells = game.move_cells(m);
+                        let text = game.move_text(m);
+                        assert!(cells.iter().all(|&c| c < game.num_cells()), "{text}");
+                        if G::is_pass(m) || G::is_pie_swap(m) {
+                            assert!(cells.is_empty(), "{text}");
+                        }
+                    }
+                    game.play_unchecked(mv);
+                }
+                let (scores, winner) = game.outcome();
+                assert_eq!(winner, G::WIN_RULE.winner(scores, game.last_mover()));
+            });
+        }
+    }
+}

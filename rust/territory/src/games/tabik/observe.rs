@@ -1,0 +1,116 @@
+//! Tabik observations, masks and counting of legal actions (docs/observations.md).
+
+use super::{Tabik, TabikMove};
+use crate::observe::{fill_flag_planes, Learn};
+use crate::rules::game::{Color, Game, Seat};
+
+const PLANES: usize = 8;
+
+impl Tabik {
+    /// Whether the last action was a pass (before `history` too).
+    fn pass_pending(&self) -> bool {
+        match self.history.last() {
+            Some(mv) => *mv == TabikMove::Pass,
+            None => self.start.passes > 0,
+        }
+    }
+
+    /// The action numbers of the two placements and the stone swap across the edge whose
+    /// first square is `first` (east edge when `east`).
+    #[inline]
+    fn edge_index(&self, first: usize, east: bool) -> usize {
+        let k = self.k;
+        if east {
+            first / k * (k - 1) + first % k
+        } else {
+            k * (k - 1) + first
+        }
+    }
+}
+
+impl Learn for Tabik {
+    fn observation_shape(&self) -> [usize; 3] {
+        [PLANES, self.k, self.k]
+    }
+
+    fn observe_as(&self, seat: Seat, out: &mut [f32]) {
+        let area = self.k * self.k;
+        out[..PLANES * area].fill(0.0);
+        let own = self.color_of(seat);
+        let (stones, [east, north]) = (self.stone_sets(), self.rod_sets());
+        let planes = [
+            stones[own.index()],
+            stones[own.other().index()],
+            east,
+            north,
+        ];
+        for (p, set) in planes.into_iter().enumerate() {
+            for cell in set {
+                out[p * area + cell] = 1.0;
+            }
+        }
+        let flags = [
+            own == Color::First,
+            self.pie_available() && !self.is_over(),
+            self.pass_pending(),
+            self.last_mover() == Some(seat),
+        ];
+        fill_flag_planes(out, 4, area, flags);
+    }
+
+    fn legal_count(&self) -> usize {
+        if self.is_over() {
+            0
+        } else {
+            self.choices().count().max(1)
+        }
+    }
+
+    fn nth_legal_action(&self, n: usize) -> usize {
+        let choices = self.choices();
+        let mv = if choices.count() == 0 {
+            TabikMove::Pass
+        } else {
+            self.nth_choice(&choices, n)
+        };
+        self.action_of(mv).expect("every Tabik move has an action")
+    }
+
+    fn random_legal_move(&self, u: f64) -> Option<TabikMove> {
+        if self.is_over() || !(0.0..1.0).contains(&u) {
+            return None;
+        }
+        let choices = self.choices();
+        let count = choices.count();
+        Some(if count == 0 {
+            TabikMove::Pass
+        } else {
+            self.nth_choice(&choices, ((u * count as f64) as usize).min(count - 1))
+        })
+    }
+
+    fn legal_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        if self.is_over() {
+            return;
+        }
+        let e = self.num_edges();
+        let choices = self.choices();
+        for (dir, is_east) in [(0, true), (1, false)] {
+            for first in choices.place[dir] {
+                let a = 2 * self.edge_index(first, is_east);
+                out[a] = true;
+                out[a + 1] = true;
+            }
+            for first in choices.swap[dir] {
+                out[2 * e + self.edge_index(first, is_east)] = true;
+            }
+        }
+        if choices.pie {
+            out[3 * e] = true;
+        }
+        if choices.count() == 0 {
+            out[3 * e + 1] = true;
+        }
+    }
+}

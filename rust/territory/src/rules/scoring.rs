@@ -1,0 +1,83 @@
+//! The "largest size you hold" scoring shared by Migong and Tabik.
+
+use crate::rules::game::{BySeat, Color, Seat};
+
+/// Larger than any group: 256 Tabik stones, 126 Migong pieces or 756 Migong wedges.
+pub const MAX_GROUP_SIZE: usize = 1024;
+
+/// Per colour, the largest size of which it has strictly more groups than the other
+/// colour, or 0. `groups` yields each group's colour and size.
+pub fn largest_held(groups: impl IntoIterator<Item = (Color, usize)>) -> [u32; 2] {
+    let mut tally = Tally::<MAX_GROUP_SIZE>::new();
+    for (color, size) in groups {
+        tally.add(color, size);
+    }
+    tally.held()
+}
+
+/// Group counts by colour and size, for sizes below `MAX`, kept on the stack.
+pub struct Tally<const MAX: usize> {
+    counts: [[u16; MAX]; 2],
+    largest: usize,
+}
+
+impl<const MAX: usize> Default for Tally<MAX> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const MAX: usize> Tally<MAX> {
+    pub fn new() -> Self {
+        Tally {
+            counts: [[0; MAX]; 2],
+            largest: 0,
+        }
+    }
+
+    #[inline]
+    pub fn add(&mut self, color: Color, size: usize) {
+        self.counts[color.index()][size] += 1;
+        self.largest = self.largest.max(size);
+    }
+
+    /// Per colour, the largest size it holds, or 0.
+    pub fn held(&self) -> [u32; 2] {
+        let (counts, largest) = (&self.counts, self.largest);
+        let mut held = [0u32; 2];
+        for size in (1..=largest).rev() {
+            let (first, second) = (counts[0][size], counts[1][size]);
+            if first > second && held[0] == 0 {
+                held[0] = size as u32;
+            } else if second > first && held[1] == 0 {
+                held[1] = size as u32;
+            }
+            if held[0] != 0 && held[1] != 0 {
+                break;
+            }
+        }
+        held
+    }
+}
+
+/// Per-seat scores from per-colour held sizes.
+pub fn seat_scores(held: [u32; 2], color_of: impl Fn(Seat) -> Color) -> BySeat<u32> {
+    BySeat(Seat::BOTH.map(|seat| held[color_of(seat).index()]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn held_size_needs_strictly_more_groups() {
+        use Color::{First as A, Second as B};
+        // A: sizes 3, 1, 1; B: sizes 3, 2. Size 3 tied, B holds 2, A holds 1.
+        assert_eq!(
+            largest_held([(A, 3), (A, 1), (A, 1), (B, 3), (B, 2)]),
+            [1, 2]
+        );
+        assert_eq!(largest_held([(A, 2), (B, 2)]), [0, 0]);
+        assert_eq!(largest_held([]), [0, 0]);
+    }
+}
