@@ -61,7 +61,7 @@ fn checksum<G: Game + Configurable>(run: &Run) -> String {
     let start = G::with_config(config).expect("a game");
 
     let mut results = vec![PlayoutResult::default(); run.games];
-    playout::run(&start, run.seed, 0, &mut results, Some(2)).expect("two threads");
+    playout::run(&start, run.seed, 0, &mut results, Some(2), &Default::default()).expect("two threads");
     let mut digest = Sha256::new();
     let mut field = |name: &str, bytes: Vec<u8>| {
         digest.update(name.as_bytes());
