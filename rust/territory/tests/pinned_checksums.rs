@@ -9,8 +9,8 @@
 //! first and the last game's replay, joined by spaces.
 
 use sha2::{Digest, Sha256};
-use territory::params::{Config, Configurable, Value};
-use territory::playout::{self, PlayoutResult};
+use territory::rules::params::{Config, Configurable, Value};
+use territory::rules::playout::{self, PlayoutResult};
 use territory::{with_game, Game, GameKind};
 
 const PINNED: &str = include_str!("../../../tests/data/playout_checksums.json");
