@@ -36,7 +36,7 @@ CALLS: dict[str, Callable[[], Any]] = {
     "Uct.analyse": lambda: territory.Uct(10**7).analyse(territory.Tabik()),
     "Uct.analyse threads=2": lambda: territory.Uct(10**7, threads=2).analyse(territory.Migong()),
     "VecEnv.step loop": _vecenv_loop,
-    "evaluate random": lambda: territory.evaluate("migong", games=10**12),
+    "evaluate random": lambda: territory.evaluate("migong", games=10**8),
     "evaluate uct": lambda: territory.evaluate("tabik", "uct:20000", games=1000),
     "trace_random (one call)": lambda: _core.trace_random(territory.Migong(), 0, 0, 10**6, None),
 }

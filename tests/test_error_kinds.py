@@ -70,7 +70,7 @@ def test_actions_carry_kind_and_move():
 def test_the_documented_kinds_are_the_engines():
     table = (ROOT / "docs" / "conventions.md").read_text()
     documented = set(re.findall(r"^\| \w+Error \| `(\w+)` \|", table, re.M))
-    sources = (ROOT / "rust" / "territory" / "src" / "error.rs").read_text()
+    sources = (ROOT / "rust" / "territory" / "src" / "rules" / "error.rs").read_text()
     sources += (ROOT / "rust" / "territory-py" / "src" / "game_class.rs").read_text()
     engine = set(re.findall(r'=> "(\w+)",', sources)) | set(re.findall(r'^\s*"(\w+)",$', sources, re.M))
     assert engine <= documented, engine - documented

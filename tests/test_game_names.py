@@ -52,6 +52,14 @@ REGISTRATIONS: dict[str, tuple[int | None, str]] = {
     "python/territory/cli_evaluate.py": (None, "command-line help (its examples name games); the komi command is Nume's"),
     "python/territory/cli.py": (None, "command-line help: its examples name games"),
     "python/territory/cli_search.py": (None, "command-line help: its examples name games"),
+    "python/territory/cli_crosscheck.py": (None, "command-line help: its examples name games"),
+    "python/territory/cli_serve.py": (None, "command-line help: its examples name games"),
+    "python/territory/cli_train.py": (None, "command-line help: its examples name games"),
+    "python/territory/puct.py": (None, "an error message's example: a shipped model's name"),
+    "python/territory/train.py": (None, "the default game of a training run"),
+    "python/territory/crosscheck/vectors.py": (None, "test data: the edge cases of each game's rules"),
+    "python/territory/web/session.py": (None, "how each game's moves are clicked on the board"),
+    "rust/territory/src/search/symmetry.rs": (None, "each board's symmetries (the solver's keys)"),
 }
 
 WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")

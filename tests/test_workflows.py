@@ -44,4 +44,7 @@ def test_every_promised_platform_is_built_and_tested() -> None:
         assert text.count(f"name: {name}") >= 2, name
     assert "command: sdist" in text
     assert "id-token: write" in text and "startsWith(github.ref, 'refs/tags/v')" in text
-    assert "pytest" in text and "cargo test -p territory" in text
+    # Each test job runs .ci/test-wheel: the engine's tests and the package's against the wheel.
+    assert text.count("bash .ci/test-wheel dist") == 2
+    script = (ROOT / ".ci" / "test-wheel").read_text()
+    assert "cargo test -p territory" in script and "pytest" in script and '"${wheel}[test]"' in script

@@ -208,8 +208,8 @@ def read_source(source: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
         try:
             data = Path(source).read_bytes()
-        except OSError as error:
-            why = error.strerror or error
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+            why = getattr(error, "strerror", None) or error
             hint = " (a str without a line break is a file name)" if isinstance(source, str) else ""
             raise RecordError(f"cannot read {excerpt(str(source))}: {why}{hint}") from None
     elif callable(getattr(source, "read", None)):

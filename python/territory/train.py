@@ -158,7 +158,7 @@ def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 8, seed: 
                               probe: int = 2000) -> int:
     """UCT's iterations per move taking the time ``puct`` takes per move, timed on
     ``positions`` positions reached by random moves from ``start``."""
-    from territory.agents import _mix
+    from territory._seeds import mix
 
     rng = np.random.default_rng(seed)
     states = []
@@ -171,7 +171,7 @@ def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 8, seed: 
         if not state.is_over:
             states.append(state)
     states = states or [start.copy()]
-    uct = Uct(iterations=probe, seed=_mix(seed))
+    uct = Uct(iterations=probe, seed=mix(seed))
     began = time.perf_counter()
     for state in states:
         puct.choose(state)
@@ -191,19 +191,20 @@ def match_from_openings(start: Any, agents: list[Any], games: int, seed: int, op
     other. Deterministic agents (``Puct``) would otherwise play the same two games over
     and over. Returns agent 0's wins, losses and draws, its score, and the Elo
     difference with its 95% interval (Wilson)."""
-    from territory.agents import _elo, _mix
+    from territory._seeds import mix
+    from territory.agents import _elo
     from territory.playouts import wilson_interval
 
     wins = [0, 0, 0]
     for pair in range((games + 1) // 2):
-        rng = np.random.default_rng(_mix(seed, pair))
+        rng = np.random.default_rng(mix(seed, pair))
         state = start.copy()
         for _ in range(opening_moves):
             if not state.is_over:
                 state.play_random(float(rng.random()))
         if state.is_over:
             continue
-        result = play_match(state, agents, 2, seed=_mix(seed, pair, 1))
+        result = play_match(state, agents, 2, seed=mix(seed, pair, 1))
         for k in range(3):
             wins[k] += result.agent_wins[k]
     n = sum(wins)
@@ -310,14 +311,15 @@ def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min
     moves from ``start`` (the number drawn uniformly up to the game's end, seeded by
     ``(seed, k)``), distinct; those the solver cannot settle within ``max_nodes`` are
     left out and counted."""
-    from territory.agents import NodeLimitError, _mix, solve
+    from territory._seeds import mix
+    from territory.agents import NodeLimitError, solve
 
     seen: set[str] = set()
     counted = optimal = too_big = all_optimal = 0
     misses: list[str] = []
     k = 0
     while counted < positions and k < 50 * positions:
-        rng = np.random.default_rng(_mix(seed, k))
+        rng = np.random.default_rng(mix(seed, k))
         k += 1
         state = start.copy()
         length = int(rng.integers(min_moves, 40))

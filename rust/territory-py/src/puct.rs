@@ -7,25 +7,52 @@ use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyRe
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use territory::search::{PuctBatch, PuctConfig};
-use territory::{Learn, Migong, Nume, Tabik};
+use territory::{GameKind, Learn};
 
 use crate::game_class::Native;
 
-#[allow(clippy::large_enum_variant)]
-enum Inner {
-    Tabik(PuctBatch<Tabik>),
-    Migong(PuctBatch<Migong>),
-    Nume(PuctBatch<Nume>),
+/// What the class needs of a [`PuctBatch`] of any game (one virtual call per batch).
+trait AnyPuct: Send + Sync {
+    fn collect(&mut self, obs: &mut Vec<f32>) -> usize;
+    fn waiting(&self) -> usize;
+    fn backup(&mut self, logits: &[f32], values: &[f32]);
+    fn done(&self) -> bool;
+    /// (action, visits) of each root's moves, per root.
+    fn root_visits(&self) -> Vec<Vec<(usize, u32)>>;
+    fn root_values(&self) -> Vec<f32>;
+    fn best_actions(&self) -> Vec<Option<usize>>;
 }
 
-macro_rules! dispatch {
-    ($inner:expr, $batch:ident => $body:expr) => {
-        match $inner {
-            Inner::Tabik($batch) => $body,
-            Inner::Migong($batch) => $body,
-            Inner::Nume($batch) => $body,
-        }
-    };
+impl<G: Learn + Send + Sync> AnyPuct for PuctBatch<G> {
+    fn collect(&mut self, obs: &mut Vec<f32>) -> usize {
+        PuctBatch::collect(self, obs)
+    }
+    fn waiting(&self) -> usize {
+        PuctBatch::waiting(self)
+    }
+    fn backup(&mut self, logits: &[f32], values: &[f32]) {
+        PuctBatch::backup(self, logits, values)
+    }
+    fn done(&self) -> bool {
+        self.trees.iter().all(|t| t.is_done())
+    }
+    fn root_visits(&self) -> Vec<Vec<(usize, u32)>> {
+        self.trees
+            .iter()
+            .map(|t| {
+                t.root_stats()
+                    .into_iter()
+                    .map(|(a, v, _, _)| (a, v))
+                    .collect()
+            })
+            .collect()
+    }
+    fn root_values(&self) -> Vec<f32> {
+        self.trees.iter().map(|t| t.root_value()).collect()
+    }
+    fn best_actions(&self) -> Vec<Option<usize>> {
+        self.trees.iter().map(|t| t.best_action()).collect()
+    }
 }
 
 /// PUCT searches, one per root state, guided by evaluations given from Python.
@@ -40,7 +67,7 @@ macro_rules! dispatch {
 /// the root visit counts per action.
 #[pyclass(module = "territory._core", name = "PuctSearch")]
 pub struct PyPuctSearch {
-    inner: Inner,
+    inner: Box<dyn AnyPuct>,
     shape: [usize; 3],
     num_actions: usize,
     obs: Vec<f32>,
@@ -120,32 +147,30 @@ impl PyPuctSearch {
             noise_fraction: number("noise_fraction", noise_fraction, 0.0, 1.0)?,
             seed,
         };
-        fn make<G: Native + Learn>(
+        fn make<G: Native + Learn + Send + Sync + 'static>(
             games: Vec<G>,
             config: PuctConfig,
             leaves_per_search: usize,
-            wrap: fn(PuctBatch<G>) -> Inner,
         ) -> PyPuctSearch {
             let shape = games[0].observation_shape();
             let num_actions = games[0].num_actions();
             PyPuctSearch {
-                inner: wrap(PuctBatch::new(&games, config, leaves_per_search)),
+                inner: Box::new(PuctBatch::new(&games, config, leaves_per_search)),
                 shape,
                 num_actions,
                 obs: Vec::new(),
             }
         }
-        if let Some(games) = roots::<Tabik>(&states)? {
-            return Ok(make(games, config, leaves_per_search, Inner::Tabik));
-        }
-        if let Some(games) = roots::<Migong>(&states)? {
-            return Ok(make(games, config, leaves_per_search, Inner::Migong));
-        }
-        if let Some(games) = roots::<Nume>(&states)? {
-            return Ok(make(games, config, leaves_per_search, Inner::Nume));
+        for &kind in GameKind::ALL {
+            let made = territory::with_game!(kind, G => roots::<G>(&states)?
+                .map(|games| make(games, config, leaves_per_search)));
+            if let Some(made) = made {
+                return Ok(made);
+            }
         }
         Err(PyValueError::new_err(format!(
-            "states must be native game states (territory.Migong, Nume or Tabik), got {}",
+            "states must be native game states ({}), got {}",
+            crate::game_names(),
             states[0].get_type().name()?
         )))
     }
@@ -155,7 +180,7 @@ impl PyPuctSearch {
     fn leaves<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray4<f32>>>> {
         let inner = &mut self.inner;
         let obs = &mut self.obs;
-        let n = py.detach(|| dispatch!(inner, batch => batch.collect(obs)));
+        let n = py.detach(|| inner.collect(obs));
         if n == 0 {
             return Ok(None);
         }
@@ -172,7 +197,7 @@ impl PyPuctSearch {
         logits: PyReadonlyArray2<'_, f32>,
         values: PyReadonlyArray1<'_, f32>,
     ) -> PyResult<()> {
-        let waiting = dispatch!(&self.inner, batch => batch.waiting());
+        let waiting = self.inner.waiting();
         if waiting == 0 {
             return Err(PyValueError::new_err(
                 "no leaf waits for an evaluation: call leaves() first",
@@ -194,39 +219,38 @@ impl PyPuctSearch {
             ));
         }
         let inner = &mut self.inner;
-        py.detach(|| dispatch!(inner, batch => batch.backup(logits, values)));
+        py.detach(|| inner.backup(logits, values));
         Ok(())
     }
 
     /// Whether every search is done.
     #[getter]
     fn done(&self) -> bool {
-        dispatch!(&self.inner, batch => batch.trees.iter().all(|t| t.is_done()))
+        self.inner.done()
     }
 
     /// The visit counts of the roots' moves by action (float32, shape (states,
     /// num_actions); 0 for illegal actions).
     fn visits<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let n = dispatch!(&self.inner, batch => batch.trees.len());
+        let roots = self.inner.root_visits();
+        let n = roots.len();
         let mut out = vec![0.0f32; n * self.num_actions];
-        dispatch!(&self.inner, batch => {
-            for (i, tree) in batch.trees.iter().enumerate() {
-                for (action, visits, _, _) in tree.root_stats() {
-                    out[i * self.num_actions + action] = visits as f32;
-                }
+        for (i, stats) in roots.iter().enumerate() {
+            for &(action, visits) in stats {
+                out[i * self.num_actions + action] = visits as f32;
             }
-        });
+        }
         PyArray1::from_vec(py, out).reshape([n, self.num_actions])
     }
 
     /// Each root's mean value for the seat to move there (float32).
     fn root_values<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        dispatch!(&self.inner, batch => PyArray1::from_iter(py, batch.trees.iter().map(|t| t.root_value())))
+        PyArray1::from_vec(py, self.inner.root_values())
     }
 
     /// Each root's most visited action (ties: the higher mean, then legal-move order).
     fn best_actions(&self) -> Vec<Option<usize>> {
-        dispatch!(&self.inner, batch => batch.trees.iter().map(|t| t.best_action()).collect())
+        self.inner.best_actions()
     }
 
     /// The number of actions of the game (the width of `logits`).

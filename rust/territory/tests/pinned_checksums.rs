@@ -51,30 +51,66 @@ fn value(json: &serde_json::Value) -> Value<'_> {
 fn checksum<G: Game + Configurable>(run: &Run) -> String {
     let params = <G::Config as Config>::PARAMS;
     for name in run.params.keys() {
-        assert!(params.iter().any(|p| p.name == name), "{} has no parameter {name}", G::NAME);
+        assert!(
+            params.iter().any(|p| p.name == name),
+            "{} has no parameter {name}",
+            G::NAME
+        );
     }
     let values: Vec<Value<'_>> = params
         .iter()
         .map(|p| run.params.get(p.name).map_or(p.default, value))
         .collect();
-    let config = <G::Config as Config>::from_values(&values).expect("pinned parameters are allowed");
+    let config =
+        <G::Config as Config>::from_values(&values).expect("pinned parameters are allowed");
     let start = G::with_config(config).expect("a game");
 
     let mut results = vec![PlayoutResult::default(); run.games];
-    playout::run(&start, run.seed, 0, &mut results, Some(2), &Default::default()).expect("two threads");
+    playout::run(
+        &start,
+        run.seed,
+        0,
+        &mut results,
+        Some(2),
+        &Default::default(),
+    )
+    .expect("two threads");
     let mut digest = Sha256::new();
     let mut field = |name: &str, bytes: Vec<u8>| {
         digest.update(name.as_bytes());
         digest.update(bytes);
     };
     field("winner", results.iter().map(|r| r.winner as u8).collect());
-    field("length", results.iter().flat_map(|r| r.length.to_le_bytes()).collect());
-    field("passes", results.iter().flat_map(|r| r.passes.to_le_bytes()).collect());
+    field(
+        "length",
+        results
+            .iter()
+            .flat_map(|r| r.length.to_le_bytes())
+            .collect(),
+    );
+    field(
+        "passes",
+        results
+            .iter()
+            .flat_map(|r| r.passes.to_le_bytes())
+            .collect(),
+    );
     field("swapped", results.iter().map(|r| r.swapped as u8).collect());
-    field("scores", results.iter().flat_map(|r| r.scores).flat_map(f64::to_le_bytes).collect());
+    field(
+        "scores",
+        results
+            .iter()
+            .flat_map(|r| r.scores)
+            .flat_map(f64::to_le_bytes)
+            .collect(),
+    );
     for index in [0, run.games as u64 - 1] {
         let game = playout::replay(&start, run.seed, index);
-        let moves: Vec<String> = game.history().iter().map(|&m| game.move_text(m).to_string()).collect();
+        let moves: Vec<String> = game
+            .history()
+            .iter()
+            .map(|&m| game.move_text(m).to_string())
+            .collect();
         digest.update(moves.join(" ").as_bytes());
     }
     format!("{:x}", digest.finalize())
@@ -93,5 +129,11 @@ fn seeded_playouts_match_the_pinned_checksums() {
             wrong.push(format!("{key}: got {got}, pinned {expected}"));
         }
     }
-    assert!(wrong.is_empty(), "{} of {} runs changed:\n{}", wrong.len(), pinned.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} runs changed:\n{}",
+        wrong.len(),
+        pinned.len(),
+        wrong.join("\n")
+    );
 }
