@@ -32,6 +32,7 @@ import contextlib
 import itertools
 import math
 import os
+import sys
 import time
 from typing import Any, Callable, ContextManager, Iterator, Sequence, TypeVar
 
@@ -197,6 +198,8 @@ def run_sharded(
                 if progress is not None:
                     progress(done, games, time.perf_counter() - began)
     except BaseException:
+        if isinstance(executor, _dask_executor_types()):
+            _quiet_dask_logs()  # cancelling shards in flight makes Dask log tracebacks
         for future in pending:
             future.cancel()
         raise
@@ -281,11 +284,24 @@ class _Running:
             # Interrupted (Ctrl-C) or failed: the client and cluster are torn down with
             # shards in flight, and Dask and tornado log each broken connection with a
             # traceback. Those say nothing the one-line error does not.
-            import logging
-
-            for name in ("distributed", "tornado"):
-                logging.getLogger(name).setLevel(logging.CRITICAL)
+            _quiet_dask_logs()
         self.stack.__exit__(*exc_info)
+
+
+def _quiet_dask_logs() -> None:
+    """Silences Dask's and tornado's logs for a run being torn down (Ctrl-C or a failure):
+    each broken connection or cancelled key is logged with a traceback that says nothing
+    the one-line error does not."""
+    import logging
+
+    for name in ("distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _dask_executor_types() -> tuple[type, ...]:
+    """Dask's executor classes, if Dask is imported (never imported here for this)."""
+    module = sys.modules.get("distributed.cfexecutor")
+    return (module.ClientExecutor,) if module is not None else ()
 
 
 @contextlib.contextmanager
