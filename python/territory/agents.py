@@ -198,7 +198,9 @@ def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
 
 
 def _is_native(agent: Any) -> bool:
-    return type(agent) in (RandomAgent, Uct)
+    """Whether the engine plays ``agent`` by itself (``RandomAgent``, ``Uct``,
+    ``territory.Puct``): it describes itself with ``_spec()``."""
+    return callable(getattr(agent, "_spec", None))
 
 
 @dataclass

@@ -22,6 +22,16 @@ def positive(text: str) -> float:
     return value
 
 
+def fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text}")
+    return value
+
+
 def register(commands: Any) -> None:
     """Adds ``train`` to ``commands`` (argparse subparsers)."""
     parser = add_command(
@@ -38,11 +48,14 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
     parser.add_argument("--out", required=True, metavar="DIR", help="directory of the checkpoints and the log")
-    parser.add_argument("--seed", type=cli.SEED, default=0, help="seed of the run (default 0)")
     parser.add_argument("--minutes", type=positive, default=60.0, help="stop after this many minutes (default 60)")
     parser.add_argument("--rounds", type=integer(1), default=None, help="stop after this many rounds (default: no limit)")
     parser.add_argument("--games", type=integer(1, 4096), default=64, help="self-play games per round, played together (default 64)")
     parser.add_argument("--iterations", type=integer(2, 100_000), default=100, help="PUCT simulations per self-play move (default 100)")
+    parser.add_argument("--rollout-weight", type=fraction, default=0.0, help="weight of a random playout's result in a leaf's value, 0 to 1 (default 0)")
+    parser.add_argument("--batch", type=integer(1, 65536), default=256, help="positions per gradient step (default 256)")
+    parser.add_argument("--replay", type=positive, default=4.0, help="gradient steps per round: new positions * REPLAY / BATCH (default 4)")
+    parser.add_argument("--lr", type=positive, default=2e-3, help="Adam's learning rate (default 0.002)")
     parser.add_argument("--hidden", type=integer(4, 4096), default=128, help="units per hidden layer (default 128)")
     parser.add_argument("--sample-moves", type=integer(0), default=6, help="moves drawn by visit count at the start of each game (default 6)")
     parser.add_argument("--buffer", type=integer(1), default=30_000, help="positions kept for training (default 30000)")
@@ -51,6 +64,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--eval-iterations", type=integer(1), default=100, help="PUCT simulations per move in evaluations (default 100)")
     parser.add_argument("--uct-iterations", type=integer(1), default=None, help="UCT iterations in evaluations (default: timed to equal PUCT's time per move)")
     cli.add_game_options(parser)
+    cli.add_run_options(parser, progress=False)
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -61,6 +75,7 @@ def run_train(args: argparse.Namespace) -> int:
         minutes=args.minutes, rounds=args.rounds, games=args.games, iterations=args.iterations, hidden=args.hidden,
         sample_moves=args.sample_moves, buffer=args.buffer, checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games, eval_iterations=args.eval_iterations, uct_iterations=args.uct_iterations,
+        rollout_weight=args.rollout_weight, batch=args.batch, replay=args.replay, lr=args.lr, threads=args.threads,
     )
 
     def show(record: dict[str, Any]) -> None:

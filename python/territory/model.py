@@ -152,6 +152,15 @@ class Model:
         grads["w1"], grads["b1"] = x.T @ d_h1, d_h1.sum(0)
         return policy_loss, value_loss, grads
 
+    def network(self) -> Any:
+        """The engine's copy of the weights (``territory._core.Network``), which runs
+        whole searches, self-play games and matches in Rust. A copy: later changes to
+        ``weights`` need a new one."""
+        from territory import _core
+
+        w = self.weights
+        return _core.Network(*(np.ascontiguousarray(w[n], dtype=np.float32) for n in NAMES))
+
     def size(self) -> int:
         """The number of weights."""
         return sum(w.size for w in self.weights.values())

@@ -1,9 +1,10 @@
 """``Puct``: tree search guided by a trained policy and value network (docs/learning.md).
 
-The search runs in Rust (``territory._core.PuctSearch``); the network
-(``territory.model.Model``, numpy) evaluates the leaves it collects, in batches.
-``run_search`` drives one batch of searches; ``Puct`` plays one game's moves with it and
-fits ``play_match``, ``evaluate`` and the command line (``--agents puct:MODEL:400``).
+``Puct`` plays with the whole search in Rust, the network evaluated by the engine
+(``territory._core.Network``); it fits ``play_match``, ``evaluate`` and the command line
+(``--agents puct:MODEL:400``). ``run_search`` drives the other way of searching, the
+engine asking Python for batches of leaf evaluations (``territory._core.PuctSearch``):
+for networks the engine cannot evaluate.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from territory import _core
 from territory._checks import check_int
+from territory.agents import MAX_UCT_ITERATIONS
 from territory.model import Model
 
 __all__ = ["Puct", "run_search"]
@@ -39,45 +41,68 @@ class Puct:
     """PUCT search with ``iterations`` simulations per move, guided by ``model`` (a
     ``Model``, a ``.npz`` path or a shipped model's name such as ``"tabik-6"``).
 
-    Plays the most visited move, without noise: the same state always gets the same
-    move. ``seed`` only seeds the search (used by noise, which play leaves off). Each
-    round of the search sends up to ``leaves`` leaves (spread by virtual loss) to the
-    network in one batch: fewer numpy calls per simulation.
+    The whole search runs in the engine (``territory._core.Network``: the network is
+    evaluated in Rust, one leaf at a time, GIL released; Ctrl-C stops it), so in
+    ``play_match`` and ``evaluate`` a ``Puct`` plays in Rust like ``Uct``, games in
+    parallel. With ``rollout_weight`` λ > 0 a leaf's value is ``(1 - λ) v + λ r``, ``r``
+    the result of one random playout from the leaf (AlphaGo's mixing).
+
+    Plays the most visited move, without noise: the same state and seed always get
+    the same move. ``seed`` seeds the playouts (in matches each move's search is seeded
+    from the match's seed, as UCT's are).
     """
 
     def __init__(self, model: Union[str, os.PathLike, Model], iterations: int = 400,
-                 c_puct: float = 1.5, seed: int = 0, leaves: int = 8) -> None:
+                 c_puct: float = 1.5, seed: int = 0, rollout_weight: float = 0.0) -> None:
         self.model = model if isinstance(model, Model) else Model.load(model)
         self.source = str(model) if not isinstance(model, Model) else None
-        self.iterations = check_int("iterations", iterations, 1, 2**31)
-        if isinstance(c_puct, bool) or not isinstance(c_puct, (int, float)) or not (math.isfinite(c_puct) and c_puct >= 0):
-            raise ValueError(f"c_puct must be a finite number >= 0, got {c_puct!r}")
-        self.c_puct = float(c_puct)
-        self.seed = check_int("seed", seed, 0, 2**63 - 1)
-        self.leaves = check_int("leaves", leaves, 1, 4096)
+        self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
+        self.c_puct = _number("c_puct", c_puct, 0.0, 1e6)
+        self.rollout_weight = _number("rollout_weight", rollout_weight, 0.0, 1.0)
+        self.seed = check_int("seed", seed, 0, 2**64 - 1)
+        self._network: Any = None
+
+    @property
+    def network(self) -> Any:
+        """The engine's copy of the model's weights (made on first use)."""
+        if self._network is None:
+            self._network = self.model.network()
+        return self._network
 
     def analyse(self, state: Any) -> tuple[np.ndarray, float]:
         """(visit counts by action, the root's value for the player to move) of a
         search from ``state`` (not changed)."""
-        if state.is_over:
-            raise ValueError("the game is over: there is no move to choose")
-        self.model.check_fits(state)
-        search = run_search(self.model, [state], self.iterations, self.c_puct, seed=self.seed,
-                            leaves_per_search=self.leaves)
-        return search.visits()[0], float(search.root_values()[0])
+        visits, value, _ = self._search(state)
+        return visits, float(value)
 
     def choose(self, state: Any) -> str:
-        """The most visited move of a search from ``state``."""
+        """The most visited move of a search from ``state`` (ties: the higher mean
+        value, then the higher prior)."""
+        return str(state.action_to_move(self._search(state)[2]))
+
+    def _search(self, state: Any) -> tuple[np.ndarray, float, int]:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.model.check_fits(state)
-        search = run_search(self.model, [state], self.iterations, self.c_puct, seed=self.seed,
-                            leaves_per_search=self.leaves)
-        return str(state.action_to_move(search.best_actions()[0]))
+        return self.network.analyse(state, self.iterations, self.c_puct, self.seed, self.rollout_weight)
+
+    def _spec(self) -> tuple[Any, ...]:
+        return ("puct", self.network, self.iterations, self.c_puct, self.seed, self.rollout_weight)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The engine's network is rebuilt from the weights in another process.
+        return {**self.__dict__, "_network": None}
 
     def __repr__(self) -> str:
         what = repr(self.source) if self.source else repr(self.model)
-        return f"Puct({what}, iterations={self.iterations})"
+        extra = f", rollout_weight={self.rollout_weight}" if self.rollout_weight else ""
+        return f"Puct({what}, iterations={self.iterations}{extra})"
+
+
+def _number(name: str, value: Any, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"{name} must be a number from {low:g} to {high:g}, got {value!r}")
+    return float(value)
 
 
 def parse_puct(spec: str, arg: str) -> Puct:

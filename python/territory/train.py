@@ -1,10 +1,9 @@
 """Self-play training of a policy and value network, AlphaZero-style (docs/learning.md).
 
-Each round plays ``games`` games together: at every move the engine's PUCT
-(``territory._core.PuctSearch``) searches all running games at once, the network
-evaluating the leaves of all of them in one batch; the move is drawn from the visit
-counts for the first ``sample_moves`` moves of a game and is the most visited one
-after. Every position gives a training example: its observation, the visit
+Each round plays ``games`` games of self-play in the engine (``_core.Network.self_play``:
+PUCT searches with the network evaluated in Rust, games in parallel); the move is drawn
+from the visit counts for the first ``sample_moves`` moves of a game and is the most
+visited one after. Every position gives a training example: its observation, the visit
 distribution (policy target) and the game's result for the seat to move there (value
 target). The network (``territory.model.Model``, numpy) then takes gradient steps (Adam)
 on minibatches from a buffer of the latest positions.
@@ -13,8 +12,8 @@ Every ``checkpoint_every`` rounds a checkpoint is written (``checkpoint-NNNN.npz
 ``last.npz``, each replaced atomically) and evaluated: Elo against the previous
 checkpoint and against UCT given the same time per move. ``log.jsonl`` gets one line
 per round and per evaluation. Ctrl-C stops between steps and keeps the last checkpoint.
-Everything random comes from ``seed``: the same seed gives the same weights (the engine
-runs on one thread; the evaluations' UCT budget is timed unless ``uct_iterations`` is
+Everything random comes from ``seed``: the same seed gives the same weights on any
+number of threads (the evaluations' UCT budget is timed unless ``uct_iterations`` is
 given, so only those log lines may vary).
 
 Run it as ``territory train tabik --size 6 --minutes 60 --out runs/tabik-6``.
@@ -33,7 +32,7 @@ import numpy as np
 from territory.agents import Uct, play_match
 from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
-from territory.puct import Puct, run_search
+from territory.puct import Puct
 
 __all__ = ["TrainConfig", "train", "self_play", "equal_time_uct_iterations"]
 
@@ -54,6 +53,11 @@ class TrainConfig:
     games: int = 64
     #: PUCT simulations per self-play move.
     iterations: int = 100
+    #: Weight of a random playout's result in the value of a leaf (0: the network's
+    #: value alone), in self-play and in the evaluations.
+    rollout_weight: float = 0.0
+    #: Threads of the self-play games (None: every core); the data do not depend on it.
+    threads: Optional[int] = None
     c_puct: float = 1.5
     noise_alpha: float = 0.3
     noise_fraction: float = 0.25
@@ -78,40 +82,16 @@ class TrainConfig:
 
 def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Generator
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Plays ``config.games`` games from ``start`` together; returns their positions'
+    """Plays ``config.games`` games from ``start`` in the engine (the network evaluated
+    in Rust, games in parallel on ``config.threads`` threads); returns their positions'
     observations (flattened), visit distributions, legal masks and results for the seat
-    to move (float32, bool)."""
-    states = [start.copy() for _ in range(config.games)]
-    records: list[list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = [[] for _ in states]
-    while True:
-        live = [i for i, s in enumerate(states) if not s.is_over]
-        if not live:
-            break
-        search = run_search(model, [states[i] for i in live], config.iterations, config.c_puct,
-                            config.noise_alpha, config.noise_fraction, int(rng.integers(2**63)))
-        visits = search.visits()
-        best = search.best_actions()
-        for k, i in enumerate(live):
-            state = states[i]
-            total = visits[k].sum()
-            policy = visits[k] / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
-            if len(records[i]) < config.sample_moves:
-                p = policy.astype(np.float64)
-                action = int(rng.choice(len(p), p=p / p.sum()))
-            else:
-                action = int(best[k])
-            records[i].append((state.observation().ravel(), policy.astype(np.float32), state.legal_mask(), state.to_move))
-            state.play(state.action_to_move(action))
-    obs, policies, masks, results = [], [], [], []
-    for state, record in zip(states, records):
-        returns = state.returns()
-        for o, p, m, seat in record:
-            obs.append(o)
-            policies.append(p)
-            masks.append(m)
-            results.append(returns[seat])
-    return (np.array(obs, np.float32), np.array(policies, np.float32), np.array(masks, bool),
-            np.array(results, np.float32))
+    to move (float32, bool). The games depend on the seed drawn from ``rng`` alone, not
+    on the threads."""
+    data = model.network().self_play(
+        start, config.games, config.iterations, config.c_puct, config.noise_alpha, config.noise_fraction,
+        config.rollout_weight, config.sample_moves, int(rng.integers(2**63)), config.threads)
+    n = len(data["results"])
+    return data["obs"].reshape(n, -1), data["policy"], data["masks"], data["results"]
 
 
 class Adam:
@@ -143,11 +123,13 @@ class Buffer:
     def add(self, *arrays: np.ndarray) -> None:
         if not self.arrays:
             self.arrays = [np.zeros((self.size,) + a.shape[1:], a.dtype) for a in arrays]
-        for i in range(len(arrays[0])):
-            for store, a in zip(self.arrays, arrays):
-                store[self.next] = a[i]
-            self.next = (self.next + 1) % self.size
-            self.count = min(self.count + 1, self.size)
+        n = len(arrays[0])
+        slots = (self.next + np.arange(n)) % self.size
+        keep = slice(max(0, n - self.size), n)  # more than the buffer holds: the latest
+        for store, a in zip(self.arrays, arrays):
+            store[slots[keep]] = a[keep]
+        self.next = (self.next + n) % self.size
+        self.count = min(self.count + n, self.size)
 
     def sample(self, n: int, rng: np.random.Generator) -> list[np.ndarray]:
         index = rng.integers(0, self.count, n)
@@ -281,12 +263,13 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
                                           "seconds": round(time.perf_counter() - began, 2)}
                 if config.eval_games:
                     current = Model.load(path)
-                    puct = Puct(current, config.eval_iterations)
+                    puct = Puct(current, config.eval_iterations, rollout_weight=config.rollout_weight)
                     if uct_iterations is None:
                         uct_iterations = equal_time_uct_iterations(puct, start, seed=config.seed)
                     seed = int(rng.integers(2**63))
                     record["vs_previous"] = match_from_openings(
-                        start, [puct, Puct(previous, config.eval_iterations)], config.eval_games, seed)
+                        start, [puct, Puct(previous, config.eval_iterations, rollout_weight=config.rollout_weight)],
+                        config.eval_games, seed)
                     record["vs_uct"] = {
                         **match_from_openings(start, [puct, Uct(iterations=uct_iterations)], config.eval_games, seed),
                         "uct_iterations": uct_iterations}

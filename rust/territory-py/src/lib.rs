@@ -16,6 +16,7 @@ mod migong;
 mod nume;
 mod params;
 mod playouts;
+mod network;
 mod puct;
 mod search;
 mod tabik;
@@ -50,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     playouts::register(m)?;
     evaluate::register(m)?;
     search::register(m)?;
+    network::register(m)?;
     puct::register(m)?;
     m.add_class::<env::PyVecEnv>()?;
     Ok(())

@@ -232,10 +232,11 @@ fn solve(
 
 /// Whether `count` games between `agents` may take long (see [`interruptible`]).
 pub(crate) fn long_match(agents: &[Agent; 2], count: usize) -> bool {
-    count >= 64 || agents.iter().any(|a| matches!(a, Agent::Uct(_)))
+    count >= 64 || agents.iter().any(|a| !matches!(a, Agent::Random))
 }
 
-/// An agent from its description: ("random",) or ("uct", iterations, c, seed, threads).
+/// An agent from its description: ("random",), ("uct", iterations, c, seed, threads) or
+/// ("puct", network, iterations, c_puct, seed, rollout_weight).
 pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
     let kind: String = spec.get_item(0)?.extract()?;
     match kind.as_str() {
@@ -244,6 +245,25 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
             let (_, iterations, c, seed, threads): (String, u64, f64, u64, usize) =
                 spec.extract()?;
             Ok(Agent::Uct(uct_config(iterations, c, seed, threads)?))
+        }
+        "puct" => {
+            let (_, network, iterations, c_puct, seed, rollout_weight): (
+                String,
+                PyRef<'_, crate::network::PyNetwork>,
+                u32,
+                f32,
+                u64,
+                f32,
+            ) = spec.extract()?;
+            Ok(Agent::Puct(crate::network::guided(
+                &network,
+                iterations,
+                c_puct,
+                seed,
+                rollout_weight,
+                0.0,
+                0.3,
+            )?))
         }
         _ => Err(PyValueError::new_err(format!(
             "unknown native agent kind {kind:?}"

@@ -1,4 +1,5 @@
-//! Matches between two agents (uniform random play or UCT), many games in parallel.
+//! Matches between two agents (uniform random play, UCT or PUCT with the engine's
+//! network), many games in parallel.
 //!
 //! Game `i` of a match seeded with `s` draws everything (random moves, the seeds of the
 //! UCT searches) from the generator of `(s, i)`, so results do not depend on the number
@@ -7,19 +8,23 @@
 
 use rand::Rng;
 
-use crate::rules::game::{Game, Seat};
+use crate::rules::game::Seat;
 use crate::rules::playout::{game_rng, PlayoutResult};
 use crate::rules::run::{Interrupted, RunError, Stop};
 use crate::rules::zobrist::mix;
-use crate::search::{analyse_until, UctConfig};
+use crate::observe::Learn;
+use crate::search::guided::{Buffers, Guided};
+use crate::search::{analyse_until, PuctConfig, UctConfig};
 
 /// An agent the engine can run by itself.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Agent {
     /// Uniform random legal moves.
     Random,
     /// UCT; each move's search is seeded from the game's generator and `config.seed`.
     Uct(UctConfig),
+    /// PUCT guided by a network; each move's search is seeded as UCT's are.
+    Puct(Guided),
 }
 
 impl Agent {
@@ -27,7 +32,7 @@ impl Agent {
     ///
     /// # Errors
     /// If `stop` is set during a search.
-    pub fn choose<G: Game, R: Rng>(
+    pub fn choose<G: Learn, R: Rng>(
         &self,
         game: &G,
         rng: &mut R,
@@ -43,6 +48,16 @@ impl Agent {
                 analyse_until(game, &config, stop)?
                     .best()
                     .expect("the game is running")
+            }
+            Agent::Puct(guided) => {
+                let player = Guided {
+                    config: PuctConfig {
+                        seed: mix(guided.config.seed) ^ rng.next_u64(),
+                        ..guided.config
+                    },
+                    ..guided.clone()
+                };
+                player.choose(game, &mut Buffers::default(), stop)?
             }
         })
     }
@@ -73,7 +88,7 @@ pub fn seat_of_agent0(index: u64, swap_seats: bool) -> Seat {
 ///
 /// # Errors
 /// If `stop` is set before the game ends.
-pub fn play_game<G: Game>(
+pub fn play_game<G: Learn>(
     start: &G,
     agents: &[Agent; 2],
     seed: u64,
@@ -89,7 +104,7 @@ pub fn play_game<G: Game>(
 ///
 /// # Errors
 /// If `stop` is set before the game ends.
-pub fn play_game_observed<G: Game>(
+pub fn play_game_observed<G: Learn>(
     start: &G,
     agents: &[Agent; 2],
     seed: u64,
@@ -130,7 +145,7 @@ pub fn play_game_observed<G: Game>(
 /// # Errors
 /// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
 #[allow(clippy::too_many_arguments)]
-pub fn run<G: Game>(
+pub fn run<G: Learn>(
     start: &G,
     agents: &[Agent; 2],
     seed: u64,
@@ -168,7 +183,7 @@ const RECORD_CHUNK: usize = 64;
 /// # Errors
 /// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
 #[allow(clippy::too_many_arguments)]
-pub fn run_recorded<G: Game>(
+pub fn run_recorded<G: Learn>(
     start: &G,
     agents: &[Agent; 2],
     seed: u64,
@@ -219,6 +234,7 @@ pub fn run_recorded<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::game::Game;
     use crate::{Tabik, TabikConfig};
 
     #[test]

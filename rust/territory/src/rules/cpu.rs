@@ -110,6 +110,47 @@ pub fn dispatch<R>(hot_loop: impl FnOnce() -> R) -> R {
     hot_loop()
 }
 
+/// Runs `arithmetic` (floating-point loops over arrays: the network's layers) compiled
+/// with AVX2 when this CPU has it (eight lanes instead of four), checked once and cached
+/// as [`level`] is. Only the vector width changes: no instruction fuses a multiply and an
+/// add (Rust never contracts them by itself), so every result is bit for bit the same
+/// on both paths. `TERRITORY_PORTABLE=1` takes the baseline path here too.
+#[inline(always)]
+pub fn dispatch_vector<R>(arithmetic: impl FnOnce() -> R) -> R {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if has_avx2() {
+        // SAFETY: `has_avx2` found AVX2 on this CPU.
+        return unsafe { with_avx2(arithmetic) };
+    }
+    arithmetic()
+}
+
+/// Whether the CPU has AVX2 (and the portable path was not asked for); cached.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[inline(always)]
+fn has_avx2() -> bool {
+    static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
+    match AVX2.load(Ordering::Relaxed) {
+        UNKNOWN => {
+            let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+            let yes = !portable && std::is_x86_feature_detected!("avx2");
+            AVX2.store(1 + yes as u8, Ordering::Relaxed);
+            yes
+        }
+        v => v == 2,
+    }
+}
+
+/// `arithmetic` compiled with AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx2")]
+unsafe fn with_avx2<R>(arithmetic: impl FnOnce() -> R) -> R {
+    arithmetic()
+}
+
 /// `closure` itself: Rust accepts `#[inline(always)]` on a closure passed as an argument,
 /// not on one bound by `let`, so `let f = inlined(#[inline(always)] |..| ..)` binds one
 /// that is inlined into each copy of a [`dispatch`]ed loop.

@@ -1,11 +1,15 @@
 //! Game-playing search over any [`crate::Game`]: Monte Carlo tree search ([`uct`]) and an
 //! exact solver ([`solve()`]). See `docs/search.md`.
 
+pub mod guided;
+pub mod network;
 pub mod puct;
 pub mod solve;
 pub mod symmetry;
 pub mod uct;
 
+pub use guided::Guided;
+pub use network::{Network, NetworkError, Weights};
 pub use puct::{PuctBatch, PuctConfig, PuctTree};
 pub use solve::{solve, solve_with, Solution, SolveError, SolveLimits, SolveProgress};
 pub use symmetry::Symmetric;

@@ -196,6 +196,18 @@ impl<G: Learn> PuctTree<G> {
         self.waiting - first
     }
 
+    /// The game at waiting leaf `k` (`k < waiting()`), the seat to move there being
+    /// the one its evaluation is for.
+    pub fn leaf_game(&self, k: usize) -> &G {
+        assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
+        &self.leaves[k].game
+    }
+
+    /// The number of simulations backed up so far.
+    pub fn simulations(&self) -> u32 {
+        self.done
+    }
+
     /// The number of leaves waiting for their evaluations.
     pub fn waiting(&self) -> usize {
         self.waiting

@@ -1,0 +1,249 @@
+//! The Python class `territory._core.Network`: a trained policy and value network handed
+//! to the engine (`territory::search::Network`), which then runs whole PUCT searches,
+//! self-play games and matches without calling back into Python (docs/learning.md).
+
+use std::sync::Arc;
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use territory::search::guided::{self_play_games, Buffers};
+use territory::search::{Guided, Network, PuctConfig, Weights};
+use territory::{Game, Learn};
+
+use crate::interrupt::interruptible;
+use crate::playouts::{run_error, with_native_game};
+
+/// A policy and value network the engine evaluates by itself.
+///
+/// `Network(w1, b1, w2, b2, wp, bp, wv, bv)`: float32 arrays in numpy's layout, as
+/// `territory.model.Model.weights` holds them (`w1` of shape (inputs, hidden), `wp` of
+/// shape (hidden, actions), `wv` of shape (hidden, 1)).
+#[pyclass(module = "territory._core", name = "Network", frozen)]
+pub struct PyNetwork {
+    pub(crate) inner: Arc<Network>,
+}
+
+fn vector<'a>(name: &str, a: &'a PyReadonlyArray1<'_, f32>) -> PyResult<&'a [f32]> {
+    a.as_slice().map_err(|_| PyValueError::new_err(format!("weight {name} must be a contiguous array")))
+}
+
+fn matrix<'a>(name: &str, a: &'a PyReadonlyArray2<'_, f32>) -> PyResult<(&'a [f32], [usize; 2])> {
+    let shape = [a.shape()[0], a.shape()[1]];
+    let values = a.as_slice().map_err(|_| PyValueError::new_err(format!("weight {name} must be a C-contiguous array")))?;
+    Ok((values, shape))
+}
+
+fn number(name: &str, value: f32, low: f32, high: f32) -> PyResult<f32> {
+    if value.is_finite() && (low..=high).contains(&value) {
+        Ok(value)
+    } else {
+        Err(PyValueError::new_err(format!("{name} must be a number from {low} to {high}, got {value}")))
+    }
+}
+
+/// A PUCT player with `network`; the arguments are checked.
+pub(crate) fn guided(
+    network: &PyNetwork,
+    iterations: u32,
+    c_puct: f32,
+    seed: u64,
+    rollout_weight: f32,
+    noise_fraction: f32,
+    noise_alpha: f32,
+) -> PyResult<Guided> {
+    if !(1..=territory::search::MAX_ITERATIONS as u32).contains(&iterations) {
+        return Err(PyValueError::new_err(format!(
+            "iterations must be from 1 to {}, got {iterations}",
+            territory::search::MAX_ITERATIONS
+        )));
+    }
+    Ok(Guided {
+        network: network.inner.clone(),
+        config: PuctConfig {
+            iterations,
+            c_puct: number("c_puct", c_puct, 0.0, 1e6)?,
+            noise_alpha: number("noise_alpha", noise_alpha, 1e-3, 1e3)?,
+            noise_fraction: number("noise_fraction", noise_fraction, 0.0, 1.0)?,
+            seed,
+        },
+        rollout_weight: number("rollout_weight", rollout_weight, 0.0, 1.0)?,
+    })
+}
+
+/// An error unless `network` reads the observations and gives the actions of `game`.
+fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<()> {
+    if game.observation_len() != network.inputs() || game.num_actions() != network.actions() {
+        return Err(PyValueError::new_err(format!(
+            "the network reads {} observation values and gives {} actions; this game has {} and {}",
+            network.inputs(),
+            network.actions(),
+            game.observation_len(),
+            game.num_actions()
+        )));
+    }
+    if game.is_over() {
+        return Err(PyValueError::new_err("the game is over: a search needs a running game"));
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl PyNetwork {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        w1: PyReadonlyArray2<'_, f32>,
+        b1: PyReadonlyArray1<'_, f32>,
+        w2: PyReadonlyArray2<'_, f32>,
+        b2: PyReadonlyArray1<'_, f32>,
+        wp: PyReadonlyArray2<'_, f32>,
+        bp: PyReadonlyArray1<'_, f32>,
+        wv: PyReadonlyArray2<'_, f32>,
+        bv: PyReadonlyArray1<'_, f32>,
+    ) -> PyResult<Self> {
+        let (w1, [inputs, hidden]) = matrix("w1", &w1)?;
+        let (w2, _) = matrix("w2", &w2)?;
+        let (wp, [_, actions]) = matrix("wp", &wp)?;
+        let (wv, _) = matrix("wv", &wv)?;
+        let weights = Weights {
+            w1,
+            b1: vector("b1", &b1)?,
+            w2,
+            b2: vector("b2", &b2)?,
+            wp,
+            bp: vector("bp", &bp)?,
+            wv,
+            bv: vector("bv", &bv)?,
+        };
+        let inner = Network::new(inputs, hidden, actions, weights).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyNetwork { inner: Arc::new(inner) })
+    }
+
+    #[getter]
+    fn inputs(&self) -> usize {
+        self.inner.inputs()
+    }
+
+    #[getter]
+    fn hidden(&self) -> usize {
+        self.inner.hidden()
+    }
+
+    #[getter]
+    fn actions(&self) -> usize {
+        self.inner.actions()
+    }
+
+    /// (logits (n, actions), values (n,)) of observations of shape (n, inputs).
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        obs: PyReadonlyArray2<'py, f32>,
+    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>)> {
+        let (values, [n, inputs]) = matrix("obs", &obs)?;
+        if inputs != self.inner.inputs() || !values.iter().all(|v| v.is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "observations must be finite, of shape (n, {}), got shape {:?}",
+                self.inner.inputs(),
+                obs.shape()
+            )));
+        }
+        let actions = self.inner.actions();
+        let mut logits = vec![0.0f32; n * actions];
+        let mut out = vec![0.0f32; n];
+        let mut scratch = Default::default();
+        for (k, row) in values.chunks(inputs.max(1)).enumerate().take(n) {
+            out[k] = self.inner.evaluate(row, &mut scratch, &mut logits[k * actions..(k + 1) * actions]);
+        }
+        Ok((PyArray1::from_vec(py, logits).reshape([n, actions])?, PyArray1::from_vec(py, out)))
+    }
+
+    /// (visit counts by action, the root's value for the player to move, the most
+    /// visited action, ties going to the higher mean then the higher prior) of a PUCT
+    /// search of `iterations` simulations from `state` (not changed), evaluated by
+    /// this network (mixed with random playouts' results by `rollout_weight`).
+    #[pyo3(signature = (state, iterations, c_puct = 1.5, seed = 0, rollout_weight = 0.0))]
+    fn analyse<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        iterations: u32,
+        c_puct: f32,
+        seed: u64,
+        rollout_weight: f32,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize)> {
+        let player = guided(self, iterations, c_puct, seed, rollout_weight, 0.0, 0.3)?;
+        with_native_game!(state, |_Class, root| {
+            check_fits(&self.inner, &root)?;
+            let tree = interruptible(py, true, |stop| player.search(&root, &mut Buffers::default(), stop))?
+                .map_err(|_| PyKeyboardInterrupt::new_err("interrupted"))?;
+            let mut visits = vec![0.0f32; root.num_actions()];
+            for (action, n, _, _) in tree.root_stats() {
+                visits[action] = n as f32;
+            }
+            let best = tree.best_action().expect("a running game has a move");
+            Ok((PyArray1::from_vec(py, visits), tree.root_value(), best))
+        })
+    }
+
+    /// Plays `games` self-play games from `state` with PUCT searches of `iterations`
+    /// simulations (Dirichlet noise at each root), on `threads` threads; the first
+    /// `sample_moves` moves of a game are drawn from the visit counts. Returns a dict:
+    /// `obs` (positions, planes, height, width), `policy` (positions, actions: the
+    /// visit distributions), `masks` (positions, actions: the legal actions), `results` (positions,: the game's result for the seat to
+    /// move, +1, 0 or -1) and `lengths` (games,: positions per game, in order).
+    #[pyo3(signature = (state, games, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.25,
+                        rollout_weight = 0.0, sample_moves = 8, seed = 0, threads = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn self_play<'py>(
+        &self,
+        py: Python<'py>,
+        state: &Bound<'py, PyAny>,
+        games: usize,
+        iterations: u32,
+        c_puct: f32,
+        noise_alpha: f32,
+        noise_fraction: f32,
+        rollout_weight: f32,
+        sample_moves: u32,
+        seed: u64,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        crate::playouts::check_threads(threads)?;
+        if !(1..=1_000_000).contains(&games) {
+            return Err(PyValueError::new_err(format!("games must be from 1 to 1000000, got {games}")));
+        }
+        let player = guided(self, iterations, c_puct, seed, rollout_weight, noise_fraction, noise_alpha)?;
+        with_native_game!(state, |_Class, start| {
+            check_fits(&self.inner, &start)?;
+            let data = interruptible(py, true, |stop| {
+                self_play_games(&start, &player, games, sample_moves, seed, threads, stop)
+            })?
+            .map_err(|e| run_error(e, threads))?;
+            let [c, h, w] = start.observation_shape();
+            let n = data.results.len();
+            let dict = PyDict::new(py);
+            dict.set_item("obs", PyArray1::from_vec(py, data.obs).reshape([n, c, h, w])?)?;
+            dict.set_item("policy", PyArray1::from_vec(py, data.policy).reshape([n, start.num_actions()])?)?;
+            dict.set_item("masks", PyArray1::from_vec(py, data.masks).reshape([n, start.num_actions()])?)?;
+            dict.set_item("results", PyArray1::from_vec(py, data.results))?;
+            dict.set_item("lengths", PyArray1::from_vec(py, data.lengths))?;
+            Ok(dict)
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Network({} inputs, {} hidden, {} actions)",
+            self.inner.inputs(),
+            self.inner.hidden(),
+            self.inner.actions()
+        )
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyNetwork>()
+}

@@ -1,0 +1,308 @@
+//! PUCT searches evaluated by the engine's own [`Network`]: a move chosen, or a whole
+//! self-play game, with no round trip to Python (docs/learning.md).
+//!
+//! A leaf's value is the network's, or with `rollout_weight = λ > 0` the mix
+//! `(1 - λ) v + λ r` of it with the result `r` of one uniformly random playout from the
+//! leaf (AlphaGo's mixing): the playouts cost little in these games and correct a value
+//! head trained on little data.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::observe::Learn;
+use crate::rules::game::Seat;
+use crate::rules::playout::{game_rng, play_out};
+use crate::rules::run::{chunks, Interrupted, RunError, Stop};
+use crate::search::network::{Network, Scratch};
+use crate::search::puct::{PuctConfig, PuctTree};
+use crate::search::result_for;
+
+/// A PUCT player: its network and search parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guided {
+    pub network: Arc<Network>,
+    pub config: PuctConfig,
+    /// Weight λ of a random playout's result in a leaf's value, 0 to 1.
+    pub rollout_weight: f32,
+}
+
+/// Buffers reused from search to search.
+#[derive(Clone, Debug, Default)]
+pub struct Buffers {
+    obs: Vec<f32>,
+    logits: Vec<f32>,
+    scratch: Scratch,
+}
+
+impl Guided {
+    /// Runs `config.iterations` simulations from `root` (a running game), one leaf at a
+    /// time.
+    ///
+    /// # Errors
+    /// If `stop` is set during the search.
+    ///
+    /// # Panics
+    /// If the network does not read this game's observations and actions.
+    pub fn search<G: Learn>(&self, root: &G, buffers: &mut Buffers, stop: &Stop) -> Result<PuctTree<G>, Interrupted> {
+        assert_eq!(root.observation_len(), self.network.inputs(), "the network reads this game's observations");
+        assert_eq!(root.num_actions(), self.network.actions(), "the network gives this game's actions");
+        let mut tree = PuctTree::new(root, self.config);
+        let mut rng = game_rng(self.config.seed, u64::MAX);
+        buffers.logits.resize(self.network.actions(), 0.0);
+        let mut rounds = 0u32;
+        loop {
+            rounds += 1;
+            if rounds % 64 == 0 {
+                stop.check()?;
+            }
+            buffers.obs.clear();
+            if tree.select_leaves(1, &mut buffers.obs) == 0 {
+                if tree.is_done() {
+                    return Ok(tree);
+                }
+                continue;
+            }
+            let mut value = self.network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
+            if self.rollout_weight > 0.0 {
+                let leaf = tree.leaf_game(0);
+                let seat = leaf.to_move().expect("a waiting leaf is a running game");
+                let mut game = leaf.clone();
+                play_out(&mut game, &mut rng);
+                let result = f32::from(result_for(&game, seat));
+                value = (1.0 - self.rollout_weight) * value + self.rollout_weight * result;
+            }
+            tree.expand_and_backup(0, &buffers.logits, value);
+            tree.finish_round();
+        }
+    }
+
+    /// The most visited move of a search from `root` (a running game).
+    ///
+    /// # Errors
+    /// If `stop` is set during the search.
+    pub fn choose<G: Learn>(&self, root: &G, buffers: &mut Buffers, stop: &Stop) -> Result<G::Move, Interrupted> {
+        let tree = self.search(root, buffers, stop)?;
+        let action = tree.best_action().expect("a running game has a move");
+        Ok(root.move_of(action).expect("the best action is legal"))
+    }
+
+    /// Plays one self-play game from `start` (running) and appends a training example
+    /// for every position to `data` (its observation, legal mask, the search's visit
+    /// distribution over all actions, and the game's result for the seat to move), and
+    /// the game's length. The first `sample_moves` moves are drawn in
+    /// proportion to the visits, the later ones are the most visited. Everything random
+    /// comes from `seed` (the searches' noise, the draws and the playouts).
+    ///
+    /// # Errors
+    /// If `stop` is set during the game (nothing is appended then).
+    #[allow(clippy::too_many_arguments)]
+    pub fn self_play<G: Learn>(
+        &self,
+        start: &G,
+        sample_moves: u32,
+        seed: u64,
+        buffers: &mut Buffers,
+        data: &mut SelfPlayData,
+        stop: &Stop,
+    ) -> Result<u32, Interrupted> {
+        let mut rng: Xoshiro256PlusPlus = game_rng(seed, 0);
+        let mut game = start.clone();
+        let (len_obs, actions) = (game.observation_len(), game.num_actions());
+        let mut mine = SelfPlayData::default();
+        let mut seats = Vec::new();
+        let mut moves = 0u32;
+        while let Some(seat) = game.to_move() {
+            let player = Guided { config: PuctConfig { seed: rng.random(), ..self.config }, ..self.clone() };
+            let tree = player.search(&game, buffers, stop)?;
+            let stats = tree.root_stats();
+            let start_obs = mine.obs.len();
+            mine.obs.resize(start_obs + len_obs, 0.0);
+            game.observe(&mut mine.obs[start_obs..]);
+            let start_actions = mine.policy.len();
+            mine.policy.resize(start_actions + actions, 0.0);
+            mine.masks.resize(start_actions + actions, false);
+            game.legal_mask(&mut mine.masks[start_actions..]);
+            let total: u32 = stats.iter().map(|s| s.1).sum();
+            for &(action, visits, _, _) in &stats {
+                mine.policy[start_actions + action] = visits as f32 / total.max(1) as f32;
+            }
+            seats.push(seat);
+            let action = if moves < sample_moves && total > 0 {
+                let mut pick = rng.random_range(0..total);
+                stats
+                    .iter()
+                    .find(|s| {
+                        let hit = pick < s.1;
+                        pick = pick.saturating_sub(s.1);
+                        hit
+                    })
+                    .expect("the draw is below the total")
+                    .0
+            } else {
+                tree.best_action().expect("a running game has a move")
+            };
+            game.play_unchecked(game.move_of(action).expect("the chosen action is legal"));
+            moves += 1;
+        }
+        mine.results.extend(seats.iter().map(|&seat: &Seat| f32::from(result_for(&game, seat))));
+        mine.lengths.push(moves);
+        data.append(&mine);
+        Ok(moves)
+    }
+}
+
+/// The training examples of many self-play games, one game after the other.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfPlayData {
+    /// Observations, `observation_len` values per position.
+    pub obs: Vec<f32>,
+    /// Visit distributions over all actions, `num_actions` values per position.
+    pub policy: Vec<f32>,
+    /// Legal actions, `num_actions` values per position.
+    pub masks: Vec<bool>,
+    /// The game's result for the seat to move at each position: +1, 0 or -1.
+    pub results: Vec<f32>,
+    /// The number of positions (moves) of each game.
+    pub lengths: Vec<u32>,
+}
+
+impl SelfPlayData {
+    /// Appends the games of `other`.
+    pub fn append(&mut self, other: &SelfPlayData) {
+        self.obs.extend_from_slice(&other.obs);
+        self.policy.extend_from_slice(&other.policy);
+        self.masks.extend_from_slice(&other.masks);
+        self.results.extend_from_slice(&other.results);
+        self.lengths.extend_from_slice(&other.lengths);
+    }
+}
+
+/// Plays games `0 .. games` of self-play from `start` (running) with `player`, on
+/// `threads` threads (`None`: all cores). Game `i` is seeded from `(seed, i)` alone,
+/// so the data do not depend on the number of threads.
+///
+/// # Errors
+/// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
+pub fn self_play_games<G: Learn>(
+    start: &G,
+    player: &Guided,
+    games: usize,
+    sample_moves: u32,
+    seed: u64,
+    threads: Option<usize>,
+    stop: &Stop,
+) -> Result<SelfPlayData, RunError> {
+    let mut out = vec![SelfPlayData::default(); games];
+    chunks(
+        &mut out,
+        1,
+        threads,
+        stop,
+        Buffers::default,
+        |buffers, at, slots| {
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let game_seed = game_rng(seed, (at + i) as u64).random::<u64>();
+                player.self_play(start, sample_moves, game_seed, buffers, slot, stop)?;
+            }
+            Ok::<_, RunError>(())
+        },
+    )?;
+    let mut data = SelfPlayData::default();
+    for game in &out {
+        data.append(game);
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::network::Weights;
+    use crate::search::solve;
+    use crate::{Game, Tabik, TabikConfig};
+
+    /// A network whose logits and value are all zero: uniform priors.
+    fn zero_network(game: &Tabik, hidden: usize) -> Network {
+        let (i, a) = (game.observation_len(), game.num_actions());
+        let z = vec![0.0f32; (i + a + hidden) * hidden + 2 * hidden + a + 1];
+        let w = Weights {
+            w1: &z[..i * hidden],
+            b1: &z[..hidden],
+            w2: &z[..hidden * hidden],
+            b2: &z[..hidden],
+            wp: &z[..hidden * a],
+            bp: &z[..a],
+            wv: &z[..hidden],
+            bv: &z[..1],
+        };
+        Network::new(i, hidden, a, w).unwrap()
+    }
+
+    fn player(game: &Tabik, iterations: u32, rollout_weight: f32) -> Guided {
+        Guided {
+            network: Arc::new(zero_network(game, 4)),
+            config: PuctConfig { iterations, ..PuctConfig::default() },
+            rollout_weight,
+        }
+    }
+
+    #[test]
+    fn rollouts_find_the_winning_swap_on_2x2() {
+        // Tabik 2x2 with the pie rule: after any first placement, the swap is the only
+        // winning answer (docs/solved.md); a value of zero everywhere cannot tell, the
+        // playouts can.
+        let mut game = Tabik::new(TabikConfig { size: 2, pie: true }).unwrap();
+        game.play_str("a1-b1").unwrap();
+        let best = solve(&game, None).unwrap().best_moves;
+        let mv = player(&game, 400, 1.0).choose(&game, &mut Buffers::default(), &Stop::new()).unwrap();
+        assert!(best.contains(&mv), "{} is not one of the best moves", game.move_text(mv));
+        assert!(Tabik::is_pie_swap(mv));
+    }
+
+    #[test]
+    fn self_play_is_seeded_and_its_examples_add_up() {
+        let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let p = player(&start, 30, 0.5);
+        let run = |seed| {
+            let mut data = SelfPlayData::default();
+            let moves = p.self_play(&start, 4, seed, &mut Buffers::default(), &mut data, &Stop::new()).unwrap();
+            (moves, data)
+        };
+        let (moves, data) = run(3);
+        assert_eq!(run(3), (moves, data.clone()));
+        assert_ne!(run(4).1, data);
+        let n = moves as usize;
+        assert_eq!(data.lengths, [moves]);
+        assert_eq!(data.obs.len(), n * start.observation_len());
+        assert_eq!(data.results.len(), n);
+        let actions = start.num_actions();
+        for (row, mask) in data.policy.chunks(actions).zip(data.masks.chunks(actions)) {
+            assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+            assert!(row.iter().zip(mask).all(|(&p, &legal)| legal || p == 0.0));
+        }
+        assert!(data.results.iter().all(|&r| r == 1.0 || r == -1.0 || r == 0.0));
+        // Seats alternate in Tabik (no pass twice here): the results alternate in sign.
+        assert!(data.results.windows(2).all(|w| w[0] == -w[1]));
+    }
+
+    #[test]
+    fn self_play_games_do_not_depend_on_the_threads() {
+        let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let p = player(&start, 20, 0.5);
+        let one = self_play_games(&start, &p, 5, 3, 9, Some(1), &Stop::new()).unwrap();
+        let two = self_play_games(&start, &p, 5, 3, 9, Some(2), &Stop::new()).unwrap();
+        assert_eq!(one, two);
+        assert_eq!(one.lengths.len(), 5);
+        assert_eq!(one.results.len() as u32, one.lengths.iter().sum::<u32>());
+    }
+
+    #[test]
+    fn a_stop_ends_a_search() {
+        let game = Tabik::new(TabikConfig { size: 6, pie: true }).unwrap();
+        let stop = Stop::new();
+        stop.stop();
+        assert!(player(&game, 1_000_000, 0.0).search(&game, &mut Buffers::default(), &stop).is_err());
+    }
+}

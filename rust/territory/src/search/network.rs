@@ -1,0 +1,252 @@
+//! The learned policy and value network, evaluated in the engine (docs/learning.md).
+//!
+//! A multilayer perceptron on a position's flattened observation planes: two hidden
+//! layers with ReLU, a policy head (one logit per action) and a value head (tanh, the
+//! value in [-1, 1] for the seat to move). The weights are trained in Python
+//! (`territory.model.Model`, numpy) and handed over as plain arrays in numpy's layout
+//! (row-major, `(inputs, outputs)`); the engine only evaluates, one position at a time,
+//! so searches need no round trip to Python.
+//!
+//! Observations are mostly zeros (planes of stones and flags) and a ReLU layer's output
+//! is about half zeros, so each layer adds up the weight rows of its non-zero inputs
+//! only: a few tens of thousands of multiply-adds per position on the default sizes.
+
+use std::fmt;
+
+/// Why weights do not make a network.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetworkError(String);
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// The weights of a network, in numpy's row-major layout.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights<'a> {
+    /// `(inputs, hidden)` and `(hidden,)`.
+    pub w1: &'a [f32],
+    pub b1: &'a [f32],
+    /// `(hidden, hidden)` and `(hidden,)`.
+    pub w2: &'a [f32],
+    pub b2: &'a [f32],
+    /// `(hidden, actions)` and `(actions,)`: the policy head.
+    pub wp: &'a [f32],
+    pub bp: &'a [f32],
+    /// `(hidden, 1)` and `(1,)`: the value head.
+    pub wv: &'a [f32],
+    pub bv: &'a [f32],
+}
+
+/// A policy and value network for positions of `inputs` observation values and
+/// `actions` actions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    inputs: usize,
+    hidden: usize,
+    actions: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    wp: Vec<f32>,
+    bp: Vec<f32>,
+    wv: Vec<f32>,
+    bv: f32,
+}
+
+/// Working memory of [`Network::evaluate`], reused from call to call.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    h1: Vec<f32>,
+    h2: Vec<f32>,
+}
+
+impl Network {
+    /// A network from its weights, checked against the sizes (every weight finite).
+    ///
+    /// # Errors
+    /// If an array has the wrong length or holds a NaN or an infinity.
+    pub fn new(inputs: usize, hidden: usize, actions: usize, w: Weights<'_>) -> Result<Network, NetworkError> {
+        if inputs == 0 || hidden == 0 || actions == 0 {
+            return Err(NetworkError(format!(
+                "a network needs at least one input, hidden unit and action, got {inputs}, {hidden} and {actions}"
+            )));
+        }
+        let expected = [
+            ("w1", w.w1, inputs * hidden),
+            ("b1", w.b1, hidden),
+            ("w2", w.w2, hidden * hidden),
+            ("b2", w.b2, hidden),
+            ("wp", w.wp, hidden * actions),
+            ("bp", w.bp, actions),
+            ("wv", w.wv, hidden),
+            ("bv", w.bv, 1),
+        ];
+        for (name, values, len) in expected {
+            if values.len() != len {
+                return Err(NetworkError(format!(
+                    "weight {name} has {} values; {inputs} inputs, {hidden} hidden units and {actions} actions need {len}",
+                    values.len()
+                )));
+            }
+            if values.iter().any(|v| !v.is_finite()) {
+                return Err(NetworkError(format!("weight {name} holds a value that is not finite")));
+            }
+        }
+        Ok(Network {
+            inputs,
+            hidden,
+            actions,
+            w1: w.w1.to_vec(),
+            b1: w.b1.to_vec(),
+            w2: w.w2.to_vec(),
+            b2: w.b2.to_vec(),
+            wp: w.wp.to_vec(),
+            bp: w.bp.to_vec(),
+            wv: w.wv.to_vec(),
+            bv: w.bv[0],
+        })
+    }
+
+    /// The number of observation values read.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// The number of actions given a logit.
+    pub fn actions(&self) -> usize {
+        self.actions
+    }
+
+    /// The number of hidden units in each hidden layer.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Writes the logits of `obs` (of length [`Network::inputs`]) into `logits` (of
+    /// length [`Network::actions`]) and returns its value for the seat to move.
+    ///
+    /// # Panics
+    /// If a slice has the wrong length.
+    pub fn evaluate(&self, obs: &[f32], scratch: &mut Scratch, logits: &mut [f32]) -> f32 {
+        assert_eq!(obs.len(), self.inputs, "an observation of the network's size");
+        assert_eq!(logits.len(), self.actions, "one logit per action");
+        crate::rules::cpu::dispatch_vector(
+            #[inline(always)]
+            || self.layers(obs, scratch, logits),
+        )
+    }
+
+    #[inline(always)]
+    fn layers(&self, obs: &[f32], scratch: &mut Scratch, logits: &mut [f32]) -> f32 {
+        let h = self.hidden;
+        dense_relu(obs, &self.w1, &self.b1, &mut scratch.h1);
+        dense_relu(&scratch.h1, &self.w2, &self.b2, &mut scratch.h2);
+        logits.copy_from_slice(&self.bp);
+        for (k, &x) in scratch.h2.iter().enumerate() {
+            if x != 0.0 {
+                add_scaled(logits, x, &self.wp[k * self.actions..(k + 1) * self.actions]);
+            }
+        }
+        let v: f32 = scratch.h2[..h].iter().zip(&self.wv).map(|(a, b)| a * b).sum();
+        (v + self.bv).tanh()
+    }
+}
+
+/// `out = max(0, b + x W)`, adding only the rows of `W` whose input is not zero.
+#[inline(always)]
+fn dense_relu(x: &[f32], w: &[f32], b: &[f32], out: &mut Vec<f32>) {
+    let width = b.len();
+    out.clear();
+    out.extend_from_slice(b);
+    for (i, &xi) in x.iter().enumerate() {
+        if xi != 0.0 {
+            add_scaled(out, xi, &w[i * width..(i + 1) * width]);
+        }
+    }
+    for v in out.iter_mut() {
+        *v = v.max(0.0);
+    }
+}
+
+#[inline(always)]
+fn add_scaled(out: &mut [f32], scale: f32, row: &[f32]) {
+    for (o, &r) in out.iter_mut().zip(row) {
+        *o += scale * r;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> Network {
+        // 2 inputs, 2 hidden, 3 actions.
+        let w1 = [1.0, -1.0, 0.5, 2.0];
+        let b1 = [0.0, 0.5];
+        let w2 = [1.0, 0.0, 0.0, 1.0];
+        let b2 = [0.0, -0.25];
+        let wp = [1.0, 2.0, 3.0, -1.0, 0.0, 1.0];
+        let bp = [0.1, 0.2, 0.3];
+        let wv = [0.5, -0.5];
+        let bv = [0.0];
+        let w = Weights { w1: &w1, b1: &b1, w2: &w2, b2: &b2, wp: &wp, bp: &bp, wv: &wv, bv: &bv };
+        Network::new(2, 2, 3, w).unwrap()
+    }
+
+    #[test]
+    fn evaluates_by_hand() {
+        let net = tiny();
+        let mut logits = [0.0; 3];
+        let mut scratch = Scratch::default();
+        // h1 = relu([0,0.5] + 1*[1,-1] + 2*[0.5,2]) = [2, 3.5]
+        // h2 = relu([0,-0.25] + [2, 3.5]) = [2, 3.25]
+        // logits = [0.1,0.2,0.3] + 2*[1,2,3] + 3.25*[-1,0,1] = [-1.15, 4.2, 9.55]
+        // value = tanh(2*0.5 - 3.25*0.5) = tanh(-0.625)
+        let v = net.evaluate(&[1.0, 2.0], &mut scratch, &mut logits);
+        for (got, want) in logits.iter().zip([-1.15, 4.2, 9.55]) {
+            assert!((got - want).abs() < 1e-5, "{logits:?}");
+        }
+        assert!((v - (-0.625f32).tanh()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn both_cpu_paths_give_the_same_bits() {
+        // Random-looking weights and a sparse observation, evaluated on the dispatched
+        // path (AVX2 here when the CPU has it) and on the plain one.
+        let (inputs, hidden, actions) = (37, 19, 23);
+        let mut x = 0.3f32;
+        let mut next = move || {
+            x = (x * 3.7 + 0.1).fract();
+            x - 0.5
+        };
+        let mut make = |n: usize| (0..n).map(|_| next()).collect::<Vec<f32>>();
+        let (w1, b1, w2, b2) = (make(inputs * hidden), make(hidden), make(hidden * hidden), make(hidden));
+        let (wp, bp, wv, bv) = (make(hidden * actions), make(actions), make(hidden), make(1));
+        let w = Weights { w1: &w1, b1: &b1, w2: &w2, b2: &b2, wp: &wp, bp: &bp, wv: &wv, bv: &bv };
+        let net = Network::new(inputs, hidden, actions, w).unwrap();
+        let obs: Vec<f32> = (0..inputs).map(|i| if i % 3 == 0 { 1.0 } else { 0.0 }).collect();
+        let (mut a, mut b) = (vec![0.0; actions], vec![0.0; actions]);
+        let va = net.evaluate(&obs, &mut Scratch::default(), &mut a);
+        let vb = net.layers(&obs, &mut Scratch::default(), &mut b);
+        assert_eq!(va.to_bits(), vb.to_bits());
+        assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+    }
+
+    #[test]
+    fn refuses_wrong_sizes_and_non_finite_weights() {
+        let z = [0.0f32; 8];
+        let w = Weights { w1: &z[..4], b1: &z[..2], w2: &z[..4], b2: &z[..2], wp: &z[..6], bp: &z[..3], wv: &z[..2], bv: &z[..1] };
+        assert!(Network::new(2, 2, 3, w).is_ok());
+        let err = Network::new(2, 2, 4, w).unwrap_err().to_string();
+        assert!(err.contains("weight wp has 6 values"), "{err}");
+        let nan = [f32::NAN; 2];
+        let err = Network::new(2, 2, 3, Weights { b1: &nan, ..w }).unwrap_err().to_string();
+        assert_eq!(err, "weight b1 holds a value that is not finite");
+    }
+}
