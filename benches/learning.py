@@ -28,23 +28,24 @@ def start_of(model: Model):
 def run_elo(args: argparse.Namespace) -> dict:
     model = Model.load(args.model)
     start = start_of(model)
-    puct = Puct(model, args.iterations, leaves=args.leaves)
+    puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight)
     uct_iterations = args.uct_iterations or equal_time_uct_iterations(puct, start, positions=20, seed=args.seed)
     began = time.perf_counter()
     result = match_from_openings(start, [puct, Uct(iterations=uct_iterations)], args.games, args.seed, args.opening_moves)
     return {"model": args.model, "game": model.meta["game"], "params": model.meta["params"],
-            "puct_iterations": args.iterations, "leaves": args.leaves, "uct_iterations": uct_iterations,
+            "puct_iterations": args.iterations, "rollout_weight": args.rollout_weight, "uct_iterations": uct_iterations,
             "opening_moves": args.opening_moves, "seed": args.seed, **result,
             "seconds": round(time.perf_counter() - began, 1)}
 
 
 def run_optimal(args: argparse.Namespace) -> dict:
     model = Model.load(args.model)
-    puct = Puct(model, args.iterations, leaves=args.leaves)
+    puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight)
     began = time.perf_counter()
     result = optimal_move_rate(puct, start_of(model), args.positions, seed=args.seed, min_moves=args.min_moves,
                                max_nodes=args.max_nodes)
-    return {"model": args.model, "puct_iterations": args.iterations, "seed": args.seed, **result,
+    return {"model": args.model, "puct_iterations": args.iterations, "rollout_weight": args.rollout_weight,
+            "seed": args.seed, **result,
             "seconds": round(time.perf_counter() - began, 1)}
 
 
@@ -86,7 +87,7 @@ def main() -> int:
     p.add_argument("model")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--iterations", type=int, default=200)
-    p.add_argument("--leaves", type=int, default=8)
+    p.add_argument("--rollout-weight", type=float, default=0.0)
     p.add_argument("--uct-iterations", type=int, default=None)
     p.add_argument("--opening-moves", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
@@ -95,7 +96,7 @@ def main() -> int:
     p.add_argument("model")
     p.add_argument("--positions", type=int, default=500)
     p.add_argument("--iterations", type=int, default=400)
-    p.add_argument("--leaves", type=int, default=8)
+    p.add_argument("--rollout-weight", type=float, default=0.0)
     p.add_argument("--min-moves", type=int, default=2)
     p.add_argument("--max-nodes", type=int, default=2_000_000)
     p.add_argument("--seed", type=int, default=0)

@@ -214,6 +214,45 @@ class PuctSearch:
     def best_actions(self) -> list[Optional[int]]: ...
     @property
     def num_actions(self) -> int: ...
+
+@final
+class Network:
+    def __new__(
+        cls,
+        w1: np.ndarray[Any, np.dtype[np.float32]],
+        b1: np.ndarray[Any, np.dtype[np.float32]],
+        w2: np.ndarray[Any, np.dtype[np.float32]],
+        b2: np.ndarray[Any, np.dtype[np.float32]],
+        wp: np.ndarray[Any, np.dtype[np.float32]],
+        bp: np.ndarray[Any, np.dtype[np.float32]],
+        wv: np.ndarray[Any, np.dtype[np.float32]],
+        bv: np.ndarray[Any, np.dtype[np.float32]],
+    ) -> Network: ...
+    @property
+    def inputs(self) -> int: ...
+    @property
+    def hidden(self) -> int: ...
+    @property
+    def actions(self) -> int: ...
+    def evaluate(
+        self, obs: np.ndarray[Any, np.dtype[np.float32]]
+    ) -> tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]: ...
+    def analyse(
+        self, state: GameState, iterations: int, c_puct: float = 1.5, seed: int = 0, rollout_weight: float = 0.0
+    ) -> tuple[np.ndarray[Any, np.dtype[np.float32]], float, int]: ...
+    def self_play(
+        self,
+        state: GameState,
+        games: int,
+        iterations: int,
+        c_puct: float = 1.5,
+        noise_alpha: float = 0.3,
+        noise_fraction: float = 0.25,
+        rollout_weight: float = 0.0,
+        sample_moves: int = 8,
+        seed: int = 0,
+        threads: Optional[int] = None,
+    ) -> dict[str, np.ndarray[Any, Any]]: ...
 '''
 
 
@@ -244,7 +283,7 @@ def generate() -> str:
     union = " | ".join(names)
     exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts",
                                                            "replay_playout", "trace_random", "trace_actions", "trace_match",
-                                                           "uct_analyse", "solve", "run_match", "PuctSearch"])
+                                                           "uct_analyse", "solve", "run_match", "PuctSearch", "Network"])
     parts = [HEADER.format(all=exported, union=union)]
     for name, score, extras in GAMES:
         parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {constructor(name)}) -> {name}: ...\n")

@@ -198,3 +198,102 @@ def test_ctrl_c_keeps_the_last_checkpoint(tmp_path):
     two = Model.load(tmp_path / "run" / "checkpoint-0002.npz")
     assert all(np.array_equal(kept.weights[n], two.weights[n]) for n in kept.weights)
     assert not (tmp_path / "run" / "checkpoint-0004.npz").exists()
+
+
+# The network in the engine (territory._core.Network): searches, self-play and matches
+# with no round trip to Python.
+
+def positions(start, count, seed=0):
+    rng = np.random.default_rng(seed)
+    states = []
+    for _ in range(count):
+        state = start.copy()
+        for _ in range(int(rng.integers(0, 12))):
+            if state.is_over:
+                break
+            state.play_random(float(rng.random()))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("start", [territory.Tabik(size=4), territory.Nume(n=2), territory.Migong()],
+                         ids=["tabik", "nume", "migong"])
+def test_the_engine_evaluates_the_network_as_numpy_does(start):
+    model = Model.new(start, hidden=24, seed=2)
+    for w in model.weights.values():  # biases too, so that every path is exercised
+        w += np.random.default_rng(1).normal(0, 0.05, w.shape).astype(np.float32)
+    obs = np.stack([s.observation().ravel() for s in positions(start, 30)]).astype(np.float32)
+    logits, values = model.network().evaluate(obs)
+    want_logits, want_values = model.forward(obs)
+    assert np.allclose(logits, want_logits, atol=1e-4) and np.allclose(values, want_values, atol=1e-5)
+
+
+def test_bad_weights_and_observations_are_refused():
+    model = Model.new(territory.Tabik(size=4), hidden=8)
+    w = [model.weights[n] for n in ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")]
+    with pytest.raises(ValueError, match="weight b2 has 7 values"):
+        _core.Network(*w[:3], w[3][:7], *w[4:])
+    bad = w[4].copy()
+    bad[0, 0] = np.inf
+    with pytest.raises(ValueError, match="weight wp holds a value that is not finite"):
+        _core.Network(*w[:4], bad, *w[5:])
+    net = _core.Network(*w)
+    assert (net.inputs, net.hidden, net.actions) == (128, 8, 74)
+    with pytest.raises(ValueError, match=r"shape \(n, 128\)"):
+        net.evaluate(np.zeros((2, 127), np.float32))
+    with pytest.raises(ValueError, match="observation values"):
+        net.analyse(territory.Tabik(size=5), 10)
+    with pytest.raises(ValueError, match="rollout_weight must be a number from 0 to 1"):
+        net.analyse(territory.Tabik(size=4), 10, rollout_weight=1.5)
+    with pytest.raises(ValueError, match="iterations must be from 1"):
+        net.analyse(territory.Tabik(size=4), 0)
+    over = territory.Tabik(size=4)
+    while not over.is_over:
+        over.play_random(0.0)
+    with pytest.raises(ValueError, match="game is over"):
+        net.self_play(over, 1, 10)
+
+
+def test_analyse_counts_every_simulation_and_rollouts_find_the_2x2_swap():
+    state = territory.Tabik(size=2)
+    state.play("a1-b1")
+    zero = Model.new(state, hidden=4)
+    for w in zero.weights.values():
+        w[...] = 0
+    visits, value, best = zero.network().analyse(state, 400, rollout_weight=1.0)
+    assert visits.sum() == 399 and visits[best] == visits.max()
+    # With the pie rule, the swap is the only winning answer (docs/solved.md).
+    assert state.action_to_move(best) == "swap" and value > 0
+    agent = Puct(zero, 400, rollout_weight=1.0)
+    assert agent.choose(state) == "swap" and agent.choose(state) == "swap"
+
+
+def test_self_play_in_the_engine_is_seeded_and_independent_of_the_threads():
+    start = territory.Tabik(size=4)
+    net = Model.new(start, hidden=16, seed=1).network()
+    one = net.self_play(start, 6, 20, seed=3, threads=1, rollout_weight=0.5)
+    two = net.self_play(start, 6, 20, seed=3, threads=2, rollout_weight=0.5)
+    assert all(np.array_equal(one[k], two[k]) for k in one)
+    assert not np.array_equal(net.self_play(start, 6, 20, seed=4)["policy"], one["policy"])
+    n = int(one["lengths"].sum())
+    assert one["obs"].shape == (n, 8, 4, 4) and one["policy"].shape == (n, 74) and one["masks"].shape == (n, 74)
+    assert np.allclose(one["policy"].sum(axis=1), 1) and not (one["policy"] > 0)[~one["masks"]].any()
+    # The first position of each game is the start; its mask the start's legal moves.
+    firsts = np.concatenate([[0], np.cumsum(one["lengths"])[:-1]]).astype(int)
+    assert all(np.array_equal(one["obs"][i], start.observation()) for i in firsts)
+    assert all(np.array_equal(one["masks"][i], start.legal_mask()) for i in firsts)
+    assert set(np.unique(one["results"])) <= {-1.0, 0.0, 1.0}
+
+
+def test_puct_is_a_native_agent_reproducible_on_any_threads_and_picklable():
+    import pickle
+
+    agent = Puct("tabik-4", 40, rollout_weight=0.5)
+    a = territory.play_match("tabik", [agent, "uct:200"], games=6, seed=5, size=4, threads=1)
+    b = territory.play_match("tabik", [agent, "uct:200"], games=6, seed=5, size=4, threads=2)
+    assert np.array_equal(a.winner, b.winner) and np.array_equal(a.length, b.length)
+    again = pickle.loads(pickle.dumps(agent))
+    state = territory.Tabik(size=4)
+    assert again.choose(state) == agent.choose(state) and again.rollout_weight == 0.5
+    with pytest.raises(ValueError, match="rollout_weight must be a number from 0 to 1"):
+        Puct("tabik-4", rollout_weight=-0.1)
