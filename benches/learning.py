@@ -4,6 +4,7 @@ training log.
 
     python benches/learning.py elo tabik-6 --games 400 --iterations 200
     python benches/learning.py optimal tabik-4 --positions 500 --iterations 400
+    python benches/learning.py speed tabik-6
     python benches/learning.py plot runs/tabik-6/log.jsonl docs/img/learning-tabik-6.png
 """
 
@@ -47,6 +48,44 @@ def run_optimal(args: argparse.Namespace) -> dict:
     return {"model": args.model, "puct_iterations": args.iterations, "rollout_weight": args.rollout_weight,
             "seed": args.seed, **result,
             "seconds": round(time.perf_counter() - began, 1)}
+
+
+def run_speed(args: argparse.Namespace) -> dict:
+    """Microseconds per network evaluation, per PUCT simulation (with and without
+    rollouts) and per UCT iteration, from the start position, side by side."""
+    import numpy as np
+
+    model = Model.load(args.model)
+    start = start_of(model)
+    network = model.network()
+    rng = np.random.default_rng(args.seed)
+    obs = []
+    for _ in range(1000):
+        state = start.copy()
+        for _ in range(int(rng.integers(0, 20))):
+            if state.is_over:
+                break
+            state.play_random(float(rng.random()))
+        obs.append(state.observation().ravel())
+    batch = np.array(obs, np.float32)
+
+    def best_of(run, count):
+        run()
+        times = []
+        for _ in range(3):
+            began = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - began)
+        return round(min(times) / count * 1e6, 2)
+
+    n = args.iterations
+    return {
+        "model": args.model, "hidden": network.hidden, "inputs": network.inputs, "actions": network.actions,
+        "network_evaluation_us": best_of(lambda: network.evaluate(batch), len(batch)),
+        "puct_simulation_us": best_of(lambda: network.analyse(start, n), n),
+        "puct_simulation_with_rollouts_us": best_of(lambda: network.analyse(start, n, rollout_weight=0.5), n),
+        "uct_iteration_us": best_of(lambda: Uct(iterations=n).analyse(start), n),
+    }
 
 
 def run_plot(args: argparse.Namespace) -> dict:
@@ -101,6 +140,11 @@ def main() -> int:
     p.add_argument("--max-nodes", type=int, default=2_000_000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=run_optimal)
+    p = commands.add_parser("speed", help="microseconds per network evaluation, PUCT simulation and UCT iteration")
+    p.add_argument("model")
+    p.add_argument("--iterations", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(run=run_speed)
     p = commands.add_parser("plot", help="loss and score curves of a training log")
     p.add_argument("log")
     p.add_argument("out")

@@ -235,25 +235,26 @@ impl<G: Learn> PuctTree<G> {
         self.moves.clear();
         game.legal_moves_into(&mut self.moves);
         let first = self.nodes.len();
-        let max = self
-            .moves
-            .iter()
-            .map(|&mv| logits[game.action_of(mv).expect("legal moves have actions")])
-            .fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0;
+        let mut max = f32::NEG_INFINITY;
         for &mv in &self.moves {
-            let p = (logits[game.action_of(mv).expect("legal moves have actions")] - max).exp();
-            sum += p;
+            // The child's logit, kept as its prior until the softmax below.
+            let logit = logits[game.action_of(mv).expect("legal moves have actions")];
+            max = max.max(logit);
             self.nodes.push(Node {
                 mv,
                 mover: to_move,
                 waiting: false,
-                prior: p,
+                prior: logit,
                 visits: 0,
                 total: 0.0,
                 first_child: NONE,
                 n_children: 0,
             });
+        }
+        let mut sum = 0.0;
+        for child in &mut self.nodes[first..] {
+            child.prior = (child.prior - max).exp();
+            sum += child.prior;
         }
         for child in &mut self.nodes[first..] {
             child.prior /= sum;
