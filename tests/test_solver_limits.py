@@ -123,7 +123,7 @@ def search_started(pid: int) -> bool:
     """Whether the process runs its search thread (named by the bindings)."""
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            if (task / "comm").read_text().strip() == "search-worker":
+            if (task / "comm").read_text().strip() == "territory-run":
                 return True
         except OSError:
             pass

@@ -6,9 +6,13 @@ choices, analysis, records) agrees with the engine."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -288,6 +292,64 @@ def test_a_search_past_the_time_limit_gets_503_and_the_game_is_unchanged():
         answer = post(client, view, "agent")
         assert answer.status_code == 503 and "longer than" in answer.json()["error"]
         assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
+
+
+def _searches_running() -> int:
+    """How many engine searches run now (their worker threads, named by the bindings)."""
+    return sum(1 for task in Path("/proc/self/task").iterdir() if (task / "comm").read_text().strip() == "territory-run")
+
+
+def _wait_until_no_search_runs(seconds: float) -> float:
+    began = time.monotonic()
+    while _searches_running():
+        assert time.monotonic() - began < seconds, "a search still runs"
+        time.sleep(0.01)
+    return time.monotonic() - began
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_a_timed_out_search_is_stopped_and_frees_its_thread():
+    """A search of the most iterations (seconds of work) past a short time limit: the
+    answer comes at the limit, the search itself stops at once, and the one search
+    thread serves the next request (before, it kept searching to the end)."""
+    with TestClient(create_app(search_seconds=0.3, search_threads=1)) as client:
+        view = new(client, "migong", {})
+        began = time.monotonic()
+        answer = post(client, view, "analyse", {"iterations": session_module.MAX_ITERATIONS})
+        assert answer.status_code == 503 and "longer than 0.3 s" in answer.json()["error"]
+        assert time.monotonic() - began < 1.5
+        assert _wait_until_no_search_runs(1.0) < 1.0
+        quick = post(client, view, "analyse", {"iterations": 2000})
+        assert quick.status_code == 200, quick.text
+        assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_a_search_whose_client_has_gone_is_stopped():
+    """The client sends its request and goes away (the server's next receive is
+    ``http.disconnect``): the search stops within a fraction of a second, far before
+    its time limit."""
+    app = create_app(search_seconds=60, search_threads=1)
+    with TestClient(app) as client:
+        view = new(client, "migong", {})
+    body = json.dumps({"iterations": session_module.MAX_ITERATIONS}).encode()
+    requests = [{"type": "http.request", "body": body, "more_body": False}]
+    answers: list[dict] = []
+
+    async def receive() -> dict:
+        return requests.pop(0) if requests else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        answers.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": f"/api/sessions/{view['id']}/analyse", "raw_path": b"", "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json")], "client": ("127.0.0.1", 1), "server": ("test", 80)}
+    began = time.monotonic()
+    asyncio.run(app(scope, receive, send))
+    assert time.monotonic() - began < 2.0
+    assert answers[0]["status"] == 499
+    assert _wait_until_no_search_runs(1.0) < 1.0
 
 
 # --- records, positions -------------------------------------------------------------------

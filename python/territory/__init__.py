@@ -22,8 +22,8 @@ del _cls
 
 from territory.evaluate import evaluate, fair_komi, openings  # noqa: E402
 from territory.agents import (  # noqa: E402
-    AgentError, MatchResults, NodeLimitError, RandomAgent, SolveLimitError, TimeLimitError, Uct, parse_agent, play_match,
-    solve,
+    AgentError, MatchResults, NodeLimitError, RandomAgent, SolveLimitError, Stop, StoppedError, TimeLimitError, Uct,
+    parse_agent, play_match, solve,
 )
 from territory.puct import Puct  # noqa: E402
 from territory import envs  # noqa: E402
@@ -42,5 +42,5 @@ __all__ = [
     "evaluate", "fair_komi", "openings",
     "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "StateInUseError", "RecordError", "GameState", "Group", "load",
     "RandomAgent", "Uct", "Puct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
-    "SolveLimitError", "TimeLimitError",
+    "SolveLimitError", "TimeLimitError", "Stop", "StoppedError",
 ]
