@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import subprocess
 import sys
@@ -22,6 +23,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
+from interrupting import thread_running  # noqa: E402
 from territory import svg  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
 from territory.web.app import create_app  # noqa: E402
@@ -294,14 +296,10 @@ def test_a_search_past_the_time_limit_gets_503_and_the_game_is_unchanged():
         assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
 
 
-def _searches_running() -> int:
-    """How many engine searches run now (their worker threads, named by the bindings)."""
-    return sum(1 for task in Path("/proc/self/task").iterdir() if (task / "comm").read_text().strip() == "territory-run")
-
-
 def _wait_until_no_search_runs(seconds: float) -> float:
+    """Waits until no engine search runs in this process; returns the seconds waited."""
     began = time.monotonic()
-    while _searches_running():
+    while thread_running(os.getpid()):
         assert time.monotonic() - began < seconds, "a search still runs"
         time.sleep(0.01)
     return time.monotonic() - began
