@@ -142,8 +142,14 @@ def trace_match(
 ) -> dict[str, np.ndarray]: ...
 
 # Search (territory.agents wraps these).
+@final
+class Stop:
+    def __new__(cls) -> Stop: ...
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+
 def uct_analyse(
-    state: GameState, iterations: int, c: float, seed: int, threads: int
+    state: GameState, iterations: int, c: float, seed: int, threads: int, stop: Optional[Stop] = None
 ) -> tuple[list[str], list[int], list[float], float]: ...
 def solve(
     state: GameState,
@@ -151,6 +157,7 @@ def solve(
     memory: Optional[int] = None,
     time_limit: Optional[float] = None,
     progress: Optional[Any] = None,
+    stop: Optional[Stop] = None,
 ) -> tuple[int, list[str], list[tuple[str, int]], int, int]: ...
 def run_match(
     state: GameState,
@@ -283,7 +290,7 @@ def generate() -> str:
     union = " | ".join(names)
     exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts",
                                                            "replay_playout", "trace_random", "trace_actions", "trace_match",
-                                                           "uct_analyse", "solve", "run_match", "PuctSearch", "Network"])
+                                                           "Stop", "uct_analyse", "solve", "run_match", "PuctSearch", "Network"])
     parts = [HEADER.format(all=exported, union=union)]
     for name, score, extras in GAMES:
         parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {constructor(name)}) -> {name}: ...\n")

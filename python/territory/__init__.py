@@ -6,13 +6,20 @@ implementations of the same API for cross-checking. ``GAMES`` lists them by name
 the engine's own registry; ``new_game(name, **params)`` builds any of them.
 """
 
-from territory import _presentation
-from territory._core import Migong, Nume, Tabik, VecEnv, __version__
-from territory.errors import IllegalMoveError, InvalidMoveError, RecordError, StateInUseError
-from territory.playouts import PlayoutResults, random_playouts, replay_playout
-from territory.record import load
-from territory.registry import GAMES, new_game
-from territory.types import GameState, Group
+# First, before anything heavy: Ctrl-C while `python -m territory` imports this package
+# ends the command as the `territory` script does (docs/interrupts.md).
+from territory_cli import guard_start_up as _guard_start_up
+
+_guard_start_up()
+del _guard_start_up
+
+from territory import _presentation  # noqa: E402
+from territory._core import Migong, Nume, Tabik, VecEnv, __version__  # noqa: E402
+from territory.errors import IllegalMoveError, InvalidMoveError, RecordError, StateInUseError  # noqa: E402
+from territory.playouts import PlayoutResults, random_playouts, replay_playout  # noqa: E402
+from territory.record import load  # noqa: E402
+from territory.registry import GAMES, new_game  # noqa: E402
+from territory.types import GameState, Group  # noqa: E402
 
 # Diagrams, records, pictures and pickling come from the Python side, as python-chess
 # attaches chess.svg: the native module imports no Python module.
@@ -22,8 +29,8 @@ del _cls
 
 from territory.evaluate import evaluate, fair_komi, openings  # noqa: E402
 from territory.agents import (  # noqa: E402
-    AgentError, MatchResults, NodeLimitError, RandomAgent, SolveLimitError, TimeLimitError, Uct, parse_agent, play_match,
-    solve,
+    AgentError, MatchResults, NodeLimitError, RandomAgent, SolveLimitError, Stop, StoppedError, TimeLimitError, Uct,
+    parse_agent, play_match, solve,
 )
 from territory.puct import Puct  # noqa: E402
 from territory import envs  # noqa: E402
@@ -42,5 +49,5 @@ __all__ = [
     "evaluate", "fair_komi", "openings",
     "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "StateInUseError", "RecordError", "GameState", "Group", "load",
     "RandomAgent", "Uct", "Puct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
-    "SolveLimitError", "TimeLimitError",
+    "SolveLimitError", "TimeLimitError", "Stop", "StoppedError",
 ]

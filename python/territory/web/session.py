@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from territory import record, registry, svg
-from territory.agents import NodeLimitError, Uct, solve
+from territory.agents import NodeLimitError, Stop, Uct, solve
 from territory.types import GameState
 
 #: Agent strengths offered by the page: name -> UCT iterations per move.
@@ -298,12 +298,12 @@ def analysis_view(state: Any, analysis: Any) -> dict[str, Any]:
     }
 
 
-def solve_view(state: Any, max_nodes: int = SOLVE_NODES) -> dict[str, Any]:
+def solve_view(state: Any, max_nodes: int = SOLVE_NODES, stop: Optional[Stop] = None) -> dict[str, Any]:
     """The exact solver's answer, or why there is none (too many positions)."""
     if state.is_over:
         return {"solved": False, "why": "the game is over"}
     try:
-        solution = solve(state, max_nodes=max_nodes)
+        solution = solve(state, max_nodes=max_nodes, stop=stop)
     except NodeLimitError:
         return {"solved": False, "why": f"too large to solve here (more than {max_nodes:,} positions)"}
     return {
