@@ -7,7 +7,14 @@ the engine's own registry; ``new_game(name, **params)`` builds any of them.
 """
 
 from territory import _presentation
-from territory._core import Migong, Nume, Tabik, VecEnv, __version__
+from territory._core import VecEnv, __version__
+
+# The game classes, one line per game (the ``as`` form re-exports them for type checkers;
+# ``GAMES`` comes from the engine's registry).
+from territory._core import Migong as Migong
+from territory._core import Nume as Nume
+from territory._core import Tabik as Tabik
+
 from territory.errors import IllegalMoveError, InvalidMoveError, RecordError, StateInUseError
 from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.record import load
@@ -31,9 +38,7 @@ from territory import envs  # noqa: E402
 __all__ = [
     "__version__",
     "GAMES",
-    "Migong",
-    "Nume",
-    "Tabik",
+    *(cls.__name__ for cls in GAMES.values()),
     "new_game",
     "VecEnv",
     "envs",
