@@ -633,7 +633,8 @@ def _draw_hex_stones(d: _Drawing, state: GameState, board: geometry.Board, marke
     _hex_cells(d, board, BOARD)
     _hex_highlights(d, board, marked)
     radius = _R * 0.74
-    for name, (color, number) in state.board()["stones"].items():
+    for name, stone in state.board()["stones"].items():
+        color, number = (stone, None) if isinstance(stone, str) else stone
         x, y = _hex_center(names[name].x, names[name].y)
         _stone(d, name, color, x, y, radius)
         if number is not None:
