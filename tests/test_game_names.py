@@ -202,3 +202,18 @@ def test_a_new_game_needs_at_most_four_one_line_registrations():
 @pytest.mark.parametrize("path", sorted(REGISTRATIONS | MENTIONS))
 def test_docs_list_every_registration(path):
     assert f"`{path}`" in (ROOT / "docs/adding-a-game.md").read_text()
+
+
+def test_game_modules_are_found_by_name_and_give_their_hooks():
+    """territory.games: each game's own module by its name; a game without one gets the
+    defaults; only the documented hooks are asked."""
+    from territory import games
+
+    assert games.hook("no-such-game", "diagram") is None and games.hook("no-such-game", "HAND_WORKED", []) == []
+    for game in territory.GAMES:
+        module = games.module(game)
+        assert module is not None and module.__name__ == f"territory.games.{game}"
+        assert any(hasattr(module, name) for name in games.HOOKS)
+    with pytest.raises(ValueError, match="not a hook"):
+        games.hook(next(iter(territory.GAMES)), "diagramm")
+

@@ -39,6 +39,10 @@ from typing import Any, Optional
 from territory.registry import GAMES
 
 
+#: The hooks a game's module may define (the module's docstring says what each is).
+HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "HAND_WORKED", "mirror_game")
+
+
 @lru_cache(maxsize=None)
 def module(game: str) -> Optional[ModuleType]:
     """The game's own module, None if it has none (or ``game`` is not a game)."""
@@ -53,5 +57,7 @@ def module(game: str) -> Optional[ModuleType]:
 
 
 def hook(game: str, name: str, default: Any = None) -> Any:
-    """The game's hook ``name`` (see the module's docstring), or ``default``."""
+    """The game's hook ``name`` (one of ``HOOKS``), or ``default``."""
+    if name not in HOOKS:
+        raise ValueError(f"{name!r} is not a hook of territory.games: one of {', '.join(HOOKS)}")
     return getattr(module(game), name, default)
