@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::IntoPyObjectExt;
 use territory::rules::params::Configurable;
-use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
+use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Reason, Seat};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
 pyo3::import_exception!(territory.errors, InvalidMoveError);
@@ -19,7 +19,10 @@ pyo3::import_exception!(territory.errors, StateInUseError);
 /// the game, `IllegalMoveError` for a move not legal here.
 /// The exception carries the reason's stable code as `.kind` and the move as `.move`
 /// (`docs/conventions.md`).
-pub fn move_error(err: MoveError, r#move: impl for<'py> IntoPyObjectExt<'py>) -> PyErr {
+pub fn move_error<I: Reason, L: Reason>(
+    err: MoveError<I, L>,
+    r#move: impl for<'py> IntoPyObjectExt<'py>,
+) -> PyErr {
     match err {
         MoveError::Invalid(e) => invalid(e, r#move),
         MoveError::Illegal(e) => illegal(e.to_string(), e.kind(), r#move),
@@ -27,7 +30,10 @@ pub fn move_error(err: MoveError, r#move: impl for<'py> IntoPyObjectExt<'py>) ->
 }
 
 /// `InvalidMoveError(message, kind, move)` for a text that is not a move of the game.
-pub fn invalid(err: InvalidMove, r#move: impl for<'py> IntoPyObjectExt<'py>) -> PyErr {
+pub fn invalid<R: Reason>(
+    err: InvalidMove<R>,
+    r#move: impl for<'py> IntoPyObjectExt<'py>,
+) -> PyErr {
     invalid_move(err.to_string(), err.kind(), r#move)
 }
 
