@@ -19,10 +19,8 @@ pub mod observe;
 pub mod rules;
 pub mod search;
 
-pub use games::migong::{Migong, MigongConfig, MigongIllegal, MigongInvalid, MigongMove};
-pub use games::nume::{Nume, NumeConfig, NumeIllegal, NumeInvalid, NumeMove};
+pub use games::exports::*;
 pub use games::registry::GameKind;
-pub use games::tabik::{Tabik, TabikConfig, TabikIllegal, TabikMove};
 pub use observe::Learn;
 pub use rules::bitset::Bits;
 pub use rules::board::Cell;

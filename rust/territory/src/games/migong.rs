@@ -30,8 +30,14 @@ mod error;
 mod held;
 mod observe;
 mod position;
+mod symmetry;
 
 pub use error::{MigongIllegal, MigongInvalid};
+
+/// The game's public types, re-exported at the crate root.
+pub mod exports {
+    pub use super::{Migong, MigongConfig, MigongMove, MigongIllegal, MigongInvalid};
+}
 
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;

@@ -24,8 +24,14 @@ mod error;
 mod observe;
 mod params;
 mod position;
+mod symmetry;
 
 pub use error::{NumeIllegal, NumeInvalid};
+
+/// The game's public types, re-exported at the crate root.
+pub mod exports {
+    pub use super::{Nume, NumeConfig, NumeMove, NumeIllegal, NumeInvalid};
+}
 
 /// Largest number a stone may carry: 2^31 - 1.
 pub const MAX_NUMBER: u32 = i32::MAX as u32;

@@ -40,8 +40,14 @@ mod observe;
 mod params;
 mod position;
 mod sets;
+mod symmetry;
 
 pub use error::TabikIllegal;
+
+/// The game's public types, re-exported at the crate root.
+pub mod exports {
+    pub use super::{Tabik, TabikConfig, TabikMove, TabikIllegal};
+}
 use sets::{Choices, Pick, Sets};
 
 pub const MIN_SIZE: usize = 2;
