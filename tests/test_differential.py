@@ -554,9 +554,10 @@ def test_bad_params_rejected_alike(name):
     def construct(cls, kwargs):
         try:
             return ("ok", cls(**kwargs).params)
-        except ValueError as error:
-            assert str(error), f"{cls.__name__}(**{kwargs!r}) raised ValueError without a message"
-            return ("ValueError", None)
+        except territory.ParameterError as error:
+            assert str(error), f"{cls.__name__}(**{kwargs!r}) raised ParameterError without a message"
+            assert error.parameter in kwargs, (kwargs, error.parameter)
+            return ("ParameterError", error.parameter)
         except Exception as error:  # noqa: BLE001
             raise AssertionError(
                 f"{cls.__name__}(**{kwargs!r}) raised {type(error).__name__}: {error}"

@@ -8,7 +8,7 @@ the engine's own registry; ``new_game(name, **params)`` builds any of them.
 
 from territory import _presentation
 from territory._core import Migong, Nume, Tabik, VecEnv, __version__
-from territory.errors import IllegalMoveError, InvalidMoveError, RecordError, StateInUseError
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, RecordError, StateInUseError
 from territory.playouts import PlayoutResults, random_playouts, replay_playout
 from territory.record import load
 from territory.registry import GAMES, new_game
@@ -40,7 +40,7 @@ __all__ = [
     "random_playouts",
     "replay_playout",
     "evaluate", "fair_komi", "openings",
-    "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "StateInUseError", "RecordError", "GameState", "Group", "load",
+    "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "ParameterError", "StateInUseError", "RecordError", "GameState", "Group", "load",
     "RandomAgent", "Uct", "Puct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
     "SolveLimitError", "TimeLimitError",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 import re
 
-from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -112,17 +112,18 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def __init__(self, pie=True, border="alternate", group_size="extent"):
         if not isinstance(pie, bool):
-            raise ValueError(f"pie must be a bool (True or False), got {excerpt(pie)}")
+            raise ParameterError(f"pie must be a bool (True or False), got {excerpt(pie)}", parameter="pie")
         if not isinstance(border, str) or not (
             border in NAMED_BORDERS
             or (len(border) == NUM_BORDER_EDGES and set(border) <= {"B", "Y"})
         ):
-            raise ValueError(
+            raise ParameterError(
                 "border must be 'alternate', 'blue', 'yellow' or an explicit string of "
-                f"{NUM_BORDER_EDGES} characters 'B'/'Y' (one per border edge), got {excerpt(border, 100)}"
+                f"{NUM_BORDER_EDGES} characters 'B'/'Y' (one per border edge), got {excerpt(border, 100)}",
+                parameter="border",
             )
         if not isinstance(group_size, str) or group_size not in GROUP_SIZES:
-            raise ValueError(f"group_size must be 'extent' or 'wedges', got {excerpt(group_size)}")
+            raise ParameterError(f"group_size must be 'extent' or 'wedges', got {excerpt(group_size)}", parameter="group_size")
         self._pie = pie
         self._border = border
         self._group_size = group_size
@@ -279,7 +280,7 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def color_of(self, seat: int) -> str:
         if isinstance(seat, bool) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
+            raise ParameterError(f"seat must be 0 or 1, got {excerpt(seat)}", parameter="seat")
         blue_seat = 1 if self._swapped else 0
         return "blue" if seat == blue_seat else "yellow"
 
@@ -452,7 +453,7 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def remaining(self, color: str) -> list[str]:
         if color not in COLOR_LETTER:
-            raise ValueError(f"color must be 'blue' or 'yellow', got {excerpt(color)}")
+            raise ParameterError(f"color must be 'blue' or 'yellow', got {excerpt(color)}", parameter="color")
         letter = COLOR_LETTER[color]
         return sorted(p for p in ALL_PIECES if letter in p and p not in self._used[letter])
 

@@ -10,7 +10,7 @@ import math
 import operator
 import re
 
-from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -50,9 +50,9 @@ class Nume(Presentation):
     # ------------------------------------------------------------------ creation
     def __init__(self, n=4, square=None, komi=0.5, komi_to="black", komi_phase=False):
         if not _is_int(n) or not 1 <= n <= 8:
-            raise ValueError(f"n must be an int from 1 to 8, got {excerpt(n)}")
+            raise ParameterError(f"n must be an int from 1 to 8, got {excerpt(n)}", parameter="n")
         if square is not None and (not _is_int(square) or not 2 <= square <= 16):
-            raise ValueError(f"square must be None or an int from 2 to 16, got {excerpt(square)}")
+            raise ParameterError(f"square must be None or an int from 2 to 16, got {excerpt(square)}", parameter="square")
         if komi is not None:
             ok = (
                 isinstance(komi, float)  # an int is never k + 0.5
@@ -61,15 +61,16 @@ class Nume(Presentation):
                 and 0 <= komi - 0.5 <= MAX_KOMI_K
             )
             if not ok:
-                raise ValueError(
+                raise ParameterError(
                     "komi must be None or a number k + 0.5 with k a whole number "
-                    f"0 <= k <= 2^31, got {excerpt(komi)}"
+                    f"0 <= k <= 2^31, got {excerpt(komi)}",
+                    parameter="komi",
                 )
             komi = float(komi)
         if not isinstance(komi_to, str) or komi_to not in COLORS:
-            raise ValueError(f"komi_to must be 'black' or 'white', got {excerpt(komi_to)}")
+            raise ParameterError(f"komi_to must be 'black' or 'white', got {excerpt(komi_to)}", parameter="komi_to")
         if not isinstance(komi_phase, bool):
-            raise ValueError(f"komi_phase must be a bool, got {excerpt(komi_phase)}")
+            raise ParameterError(f"komi_phase must be a bool, got {excerpt(komi_phase)}", parameter="komi_phase")
 
         self._n = n
         self._square = square
@@ -167,7 +168,7 @@ class Nume(Presentation):
 
     def color_of(self, seat) -> str:
         if not _is_int(seat) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
+            raise ParameterError(f"seat must be 0 or 1, got {excerpt(seat)}", parameter="seat")
         return self._seat_colors[seat]
 
     @property

@@ -26,7 +26,7 @@ from __future__ import annotations
 import operator
 import re
 
-from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -47,9 +47,9 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def __init__(self, size=8, pie=True):
         if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 16:
-            raise ValueError(f"size must be an int from 2 to 16, got {excerpt(size)}")
+            raise ParameterError(f"size must be an int from 2 to 16, got {excerpt(size)}", parameter="size")
         if not isinstance(pie, bool):
-            raise ValueError(f"pie must be a bool (True or False), got {excerpt(pie)}")
+            raise ParameterError(f"pie must be a bool (True or False), got {excerpt(pie)}", parameter="pie")
         self._size = int(size)
         self._pie = pie
         self._reset()
@@ -305,7 +305,7 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def color_of(self, seat):
         if isinstance(seat, bool) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
+            raise ParameterError(f"seat must be 0 or 1, got {excerpt(seat)}", parameter="seat")
         first = WHITE if self._swapped else BLACK
         second = BLACK if self._swapped else WHITE
         return first if seat == 0 else second

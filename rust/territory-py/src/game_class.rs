@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::IntoPyObjectExt;
@@ -84,10 +84,11 @@ pub fn seat(index: &Bound<'_, PyAny>) -> PyResult<Seat> {
         Ok(i @ (0 | 1)) if !index.is_instance_of::<pyo3::types::PyBool>() => {
             Ok(Seat::new(i as usize))
         }
-        _ => Err(PyValueError::new_err(format!(
-            "seat must be 0 or 1, got {}",
-            short_repr(index)
-        ))),
+        _ => {
+            let (parameter, allowed) = ("seat", "0 or 1");
+            let message = format!("{parameter} must be {allowed}, got {}", short_repr(index));
+            Err(crate::params::parameter_error(message, parameter, allowed))
+        }
     }
 }
 
@@ -286,7 +287,7 @@ pub fn copy_of<G: Game>(game: &G) -> G {
 
 /// A new state of a configuration, for a constructor called from Python.
 pub fn new_state<G: Configured>(config: G::Config) -> PyResult<(G, Arc<MoveNames>)> {
-    let shared = shared::<G>(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let shared = shared::<G>(config).map_err(|e| crate::params::config_error(&e))?;
     Ok((shared.new_game(), shared.names()))
 }
 
@@ -441,7 +442,7 @@ macro_rules! game_class {
                 cls: &Bound<'py, pyo3::types::PyType>,
             ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
                 let game = <$game>::new(Default::default())
-                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+                    .map_err(|e| $crate::params::config_error(&e))?;
                 Self::from_game(game).params(cls.py())
             }
 
