@@ -213,7 +213,7 @@ class Migong(_position.SetUpTurns, Presentation):
             )
         cell_name, piece = move.split(":", 1)
         if re.fullmatch(r"[a-z]0", cell_name):
-            raise InvalidMoveError(f"{excerpt(cell_name)} in {excerpt(move)}: rows are numbered from 1", "row_zero", move)
+            raise InvalidMoveError(f"cell {excerpt(cell_name)} in {excerpt(move)} is off the board (rows are numbered from 1)", "row_zero", move)
         if not _CELL_RE.fullmatch(cell_name) or int(cell_name[1:5]) > MAX_ROW_NUMBER:
             raise InvalidMoveError(
                 f"malformed cell name {excerpt(cell_name)} in {excerpt(move)}: expected a letter "

@@ -285,7 +285,7 @@ class Nume(Presentation):
             return ("side", color)
         name, equals, number_text = move.partition("=")
         if re.fullmatch(r"[a-z]0", name):
-            raise InvalidMoveError(f"{shown}: rows are numbered from 1, not 0", "row_zero", move)
+            raise InvalidMoveError(f"{shown}: cell {excerpt(name)} is off the board (rows are numbered from 1)", "row_zero", move)
         if not _CELL_RE.fullmatch(name) or int(name[1:5]) > MAX_ROW_NUMBER:
             raise InvalidMoveError(
                 f"malformed move {shown}: expected a cell like 'c3', a numbered placement "

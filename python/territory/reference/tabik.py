@@ -127,7 +127,7 @@ class Tabik(_position.SetUpTurns, Presentation):
         # digits would fail).
         r = int(m.group(2)) - 1 if len(m.group(2)) <= 2 else k
         if r == -1:  # row 0, as in 'a0': off every board
-            raise InvalidMoveError(f"invalid move {excerpt(move)}: rows are numbered from 1, not 0", "row_zero", move)
+            raise InvalidMoveError(f"invalid move {excerpt(move)}: square {excerpt(text)} is off the board (rows are numbered from 1)", "row_zero", move)
         if not (0 <= c < k and 0 <= r < k):
             raise InvalidMoveError(
                 f"invalid move {excerpt(move)}: square {excerpt(text)} is off the {k} x {k} board",
