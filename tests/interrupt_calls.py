@@ -3,21 +3,19 @@
     python tests/interrupt_calls.py NAME [DELAY]
 
 runs call NAME, sends this process SIGINT after DELAY seconds (default 0.5) from a
-timer thread, and prints one JSON line: whether KeyboardInterrupt was raised, the
-seconds from the signal to it, and whether the library still works afterwards.
+timer thread (``interrupting.sigint_later``), and prints one JSON line: whether
+KeyboardInterrupt was raised, the seconds from the signal to it, and whether the library
+still works afterwards.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import signal
 import sys
-import threading
-import time
 from typing import Any, Callable
 
 import territory
+from interrupting import sigint_later
 from territory import _core
 
 
@@ -43,19 +41,13 @@ CALLS: dict[str, Callable[[], Any]] = {
 
 
 def main(name: str, delay: float) -> None:
-    sent: list[float] = []
-
-    def interrupt() -> None:
-        sent.append(time.monotonic())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    threading.Timer(delay, interrupt).start()
+    since_signal = sigint_later(delay)
     report: dict[str, Any] = {"call": name, "interrupted": False}
     try:
         CALLS[name]()
     except KeyboardInterrupt:
         report["interrupted"] = True
-        report["seconds"] = time.monotonic() - sent[0]
+        report["seconds"] = since_signal()
     report["works_after"] = territory.random_playouts("tabik", 50, seed=1, size=4).games == 50
     print(json.dumps(report), flush=True)
 

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import territory
+from interrupting import interrupt
 from territory import distributed
 from territory.distributed import ShardError, run_sharded
 from territory.playouts import FIELDS, playout_shard
@@ -279,20 +280,18 @@ def test_cli_local_cluster(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_stops_a_cluster_run_promptly():
-    process = subprocess.Popen([sys.executable, "-m", "territory", "simulate", "tabik", "--size", "4", "--games",
-                                "100000000", "--scheduler", "local:2", "--progress"], stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
-    try:
-        while process.stderr.read(1) != "[":  # wait for the progress bar: shards are running
-            assert process.poll() is None
-        began = time.monotonic()
-        os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C does: to the workers too
-        assert process.wait(timeout=30) == 130
-        assert time.monotonic() - began < 15
-        rest = process.stderr.read()
-        assert "interrupted" in rest and "Traceback" not in rest, rest
-    finally:
-        process.kill()
+    # SIGINT once the progress bar shows (shards are running), to the whole process
+    # group as Ctrl-C does: the workers get it too.
+    def shards_running(process: subprocess.Popen) -> bool:
+        """Reads stderr up to the progress bar's first '['."""
+        while (char := process.stderr.read(1)) not in ("[", ""):
+            pass
+        return char == "["
+
+    ended = interrupt([sys.executable, "-m", "territory", "simulate", "tabik", "--size", "4", "--games", "100000000",
+                       "--scheduler", "local:2", "--progress"], when=shards_running, group=True, timeout=30)
+    assert ended.returncode == 130 and ended.seconds < 15
+    assert "interrupted" in ended.stderr and "Traceback" not in ended.stderr, ended.stderr
 
 
 def test_a_worker_killed_mid_run_changes_nothing(dask_client):

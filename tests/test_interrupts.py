@@ -11,20 +11,17 @@ ends it with exit code 130 and one line on stderr, no traceback and no Rust pani
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 import territory
+from interrupting import PROMPT, interrupt, territory_script
 from territory import _core, cli
 
 SCRIPT = Path(__file__).with_name("interrupt_calls.py")
-#: The promise is 0.5 s; the slack is for a loaded test machine.
-PROMPT = 2.0
 
 
 def _interrupt_call(name: str) -> dict:
@@ -66,37 +63,22 @@ MOMENTS = {"start-up": 0.15, "early": 1.5, "mid-run": 3.0}
 FAST = {("simulate", "start-up"), ("match", "early"), ("evaluate", "mid-run"), ("komi", "start-up"), ("openings", "early")}
 
 
-def _command() -> str:
-    script = Path(sys.executable).with_name("territory")
-    if not script.exists():
-        pytest.skip("the territory console script is not installed next to this Python")
-    return str(script)
-
-
 @pytest.mark.parametrize("command, moment", [
     pytest.param(c, m, marks=[] if (c, m) in FAST else [pytest.mark.slow]) for c in COMMANDS for m in MOMENTS
 ])
 def test_sigint_ends_a_command_with_one_line_and_130(command: str, moment: str) -> None:
-    process = subprocess.Popen([_command(), *COMMANDS[command]], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        time.sleep(MOMENTS[moment])
-        assert process.poll() is None, process.communicate()
-        process.send_signal(signal.SIGINT)
-        sent = time.monotonic()
-        _, err = process.communicate(timeout=30)
-        seconds = time.monotonic() - sent
-    finally:
-        process.kill()
-    print(f"{command} at {moment}: exit {process.returncode} {seconds:.3f} s after SIGINT")
-    assert "Traceback" not in err and "panicked" not in err, err
-    if process.returncode == -signal.SIGINT:
-        # So early that Python had not yet installed its handler: the default action
-        # (the process ends by the signal, as the shell reports as 130), nothing printed.
-        assert moment == "start-up" and err == "", err
-    else:
-        assert process.returncode == 130, err
-        assert err.splitlines() == ["territory: interrupted"], err
-    assert seconds < PROMPT
+    ended = interrupt([territory_script(), *COMMANDS[command]], after=MOMENTS[moment])
+    print(f"{command} at {moment}: exit {ended.returncode} {ended.seconds:.3f} s after SIGINT")
+    ended.assert_clean(may_precede_handler=moment == "start-up")
+
+
+@pytest.mark.parametrize("after", [0.15, 0.4])
+def test_sigint_while_python_m_territory_imports_the_package(after: float) -> None:
+    """``python -m territory`` imports the package (about half a second: numpy, the
+    engine) before its ``__main__`` runs: Ctrl-C then ends it as it ends the console
+    script, not with a traceback from inside the import."""
+    ended = interrupt([sys.executable, "-m", "territory", *COMMANDS["simulate"]], after=after)
+    ended.assert_clean(may_precede_handler=True)
 
 
 # --- bounds -------------------------------------------------------------------------------

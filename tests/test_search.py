@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -375,3 +377,34 @@ def test_a_bad_analyse_seed_is_a_value_error(seed):
     with pytest.raises(ValueError, match=r"seed must be an int from 0 to 18446744073709551615, got"):
         territory.Uct(10).analyse(state, seed=seed)
     assert state.history == []
+
+
+# --- stopping a search from another thread (territory.Stop) ---------------------------------
+
+
+@pytest.mark.parametrize("search", [
+    lambda state, stop: Uct(10**7).analyse(state, stop=stop),
+    lambda state, stop: Uct(10**7, threads=2).analyse(state, stop=stop),
+    lambda state, stop: solve(territory.Tabik(size=6), memory=2**24, stop=stop),
+], ids=["uct", "uct threads=2", "solve"])
+def test_a_stop_set_from_another_thread_ends_a_search_at_once(search):
+    stop = territory.Stop()
+    assert not stop.is_set() and repr(stop) == "Stop(set=False)"
+    threading.Timer(0.3, stop.set).start()
+    began = time.monotonic()
+    with pytest.raises(territory.StoppedError, match="stopped"):
+        search(territory.Migong(), stop)
+    assert time.monotonic() - began < 1.0 and stop.is_set()
+    # A set Stop stops a short search as well; an unset one changes nothing.
+    with pytest.raises(territory.StoppedError):
+        Uct(100).analyse(territory.Tabik(size=4), stop=stop)
+    s = territory.Tabik(size=4)
+    assert Uct(500, seed=3).analyse(s, stop=territory.Stop()) == Uct(500, seed=3).analyse(s)
+
+
+def test_stop_must_be_a_stop():
+    for bad in (True, 1, "stop", object()):
+        with pytest.raises(ValueError, match="territory.Stop"):
+            Uct(10).analyse(territory.Tabik(size=3), stop=bad)
+        with pytest.raises(ValueError, match="territory.Stop"):
+            solve(territory.Tabik(size=2), stop=bad)

@@ -4,19 +4,14 @@ rule against plain minimax (issue 20's surviving mutation)."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import signal
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
 import territory
+from interrupting import interrupt, sigint_later, territory_script, thread_running
 from territory import NodeLimitError, SolveLimitError, TimeLimitError, solve
 from territory.cli import main
 
@@ -56,13 +51,10 @@ def test_same_seat_moving_twice_is_not_negated():
 
 
 def test_keyboard_interrupt_stops_a_solve_quickly():
-    main_thread = threading.get_ident()
-    timer = threading.Timer(0.5, lambda: signal.pthread_kill(main_thread, signal.SIGINT))
-    began = time.perf_counter()
-    timer.start()
+    since_signal = sigint_later(0.5)
     with pytest.raises(KeyboardInterrupt):
         solve(territory.Tabik(size=6), memory=2**24)
-    assert time.perf_counter() - began < 1.5
+    assert since_signal() < 1.0
     # The state is untouched and a new solve works.
     assert solve(territory.Tabik(size=2, pie=False)).value == 1
 
@@ -119,43 +111,17 @@ def test_progress_is_reported_and_its_errors_stop_the_search():
 # ---------------------------------------------------------------- command line
 
 
-def search_started(pid: int) -> bool:
-    """Whether the process runs its search thread (named by the bindings)."""
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            if (task / "comm").read_text().strip() == "search-worker":
-                return True
-        except OSError:
-            pass
-    return False
-
-
-@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or shutil.which("territory") is None,
-                    reason="needs Linux /proc and the territory command")
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 @pytest.mark.parametrize("after_start", [0.0, 0.3, 2.0])
 def test_cli_solve_stops_on_sigint(after_start):
     """SIGINT as the search starts, early and mid-search: exit 130, one line on stderr,
     no traceback, within half a second (a second on a loaded machine)."""
-    process = subprocess.Popen([shutil.which("territory"), "solve", "tabik", "--size", "6", "--memory", "64M"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.perf_counter() + 60
-        while not search_started(process.pid):
-            assert process.poll() is None and time.perf_counter() < deadline
-            time.sleep(0.01)
-        time.sleep(after_start)
-        sent = time.perf_counter()
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
-        stopped = time.perf_counter() - sent
-    finally:
-        process.kill()
-    assert process.returncode == 130, err
-    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    assert re.fullmatch(r"territory solve: interrupted after [\d.]+ s(, [\d,]+ positions searched, table .*)?; "
-                        r"nothing solved\n", err), err
-    assert stopped < 1.0
-    assert out == ""
+    ended = interrupt([territory_script(), "solve", "tabik", "--size", "6", "--memory", "64M"],
+                      when=lambda process: thread_running(process.pid), after=after_start)
+    ended.assert_clean(r"territory solve: interrupted after [\d.]+ s(, [\d,]+ positions searched, table .*)?; "
+                       r"nothing solved")
+    assert ended.seconds < 1.0
+    assert ended.stdout == ""
 
 
 def test_cli_solve_limits(capsys):

@@ -6,9 +6,14 @@ choices, analysis, records) agrees with the engine."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
 import re
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -18,8 +23,10 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
+from interrupting import thread_running  # noqa: E402
 from territory import svg  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
+from territory.web import app as app_module  # noqa: E402
 from territory.web.app import create_app  # noqa: E402
 
 
@@ -290,6 +297,69 @@ def test_a_search_past_the_time_limit_gets_503_and_the_game_is_unchanged():
         assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
 
 
+def _wait_until_no_search_runs(seconds: float) -> float:
+    """Waits until no engine search runs in this process; returns the seconds waited."""
+    began = time.monotonic()
+    while thread_running(os.getpid()):
+        assert time.monotonic() - began < seconds, "a search still runs"
+        time.sleep(0.01)
+    return time.monotonic() - began
+
+
+@pytest.fixture
+def endless(monkeypatch):
+    """The iterations of a search that would run for minutes (the engine's bound: the
+    page's is lifted), so that a search left running is told from a stopped one however
+    loaded the machine is."""
+    monkeypatch.setattr(app_module, "MAX_ITERATIONS", territory.agents.MAX_UCT_ITERATIONS)
+    return territory.agents.MAX_UCT_ITERATIONS
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_a_timed_out_search_is_stopped_and_frees_its_thread(endless):
+    """A search of minutes past a 1 s time limit: the answer comes at the limit, the
+    search itself stops, and the one search thread serves the next request (before, it
+    kept searching to the end, and the next request timed out behind it)."""
+    with TestClient(create_app(search_seconds=1.0, search_threads=1)) as client:
+        view = new(client, "migong", {})
+        began = time.monotonic()
+        answer = post(client, view, "analyse", {"iterations": endless})
+        assert answer.status_code == 503 and "longer than 1 s" in answer.json()["error"]
+        assert time.monotonic() - began < 5
+        _wait_until_no_search_runs(5.0)
+        quick = post(client, view, "analyse", {"iterations": 100})
+        assert quick.status_code == 200, quick.text
+        assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_a_search_whose_client_has_gone_is_stopped(endless):
+    """The client sends its request and goes away (the server's next receive is
+    ``http.disconnect``): the search stops within a fraction of a second, long before
+    its time limit."""
+    app = create_app(search_seconds=600, search_threads=1)
+    with TestClient(app) as client:
+        view = new(client, "migong", {})
+    body = json.dumps({"iterations": endless}).encode()
+    requests = [{"type": "http.request", "body": body, "more_body": False}]
+    answers: list[dict] = []
+
+    async def receive() -> dict:
+        return requests.pop(0) if requests else {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        answers.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": f"/api/sessions/{view['id']}/analyse", "raw_path": b"", "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json")], "client": ("127.0.0.1", 1), "server": ("test", 80)}
+    began = time.monotonic()
+    asyncio.run(asyncio.wait_for(app(scope, receive, send), 10))  # a search left running would take minutes
+    assert time.monotonic() - began < 5
+    assert answers[0]["status"] == 499
+    _wait_until_no_search_runs(5.0)
+
+
 # --- records, positions -------------------------------------------------------------------
 
 
@@ -317,10 +387,12 @@ def test_heat_maps_and_piece_swatches_are_checked():
     for bad in ({"z9": (1, 0)}, {"a1": (2, 0)}, {"a1": (0.5, -3)}, {"a1": "hot"}, {"a1": (1, 0, 3, 4)}):
         with pytest.raises(ValueError):
             svg.render(state, heat=bad)
-    swatch = svg.piece("BYBYBY")
+    from territory.games import migong
+
+    swatch = migong.piece("BYBYBY")
     assert swatch.count('class="wedge"') == 6 and "data-cell" not in swatch
     with pytest.raises(ValueError):
-        svg.piece("BYBYB")
+        migong.piece("BYBYB")
 
 
 # --- the command --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from territory.record import Seats
 from territory.svg import Highlight, SvgText
 from territory.types import GameState, Group
 
-__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "trace_match", "uct_analyse", "solve", "run_match", "PuctSearch"]
+__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "trace_match", "Stop", "uct_analyse", "solve", "run_match", "PuctSearch"]
 
 __version__: str
 MAX_THREADS: int
@@ -258,8 +258,14 @@ def trace_match(
 ) -> dict[str, np.ndarray]: ...
 
 # Search (territory.agents wraps these).
+@final
+class Stop:
+    def __new__(cls) -> Stop: ...
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+
 def uct_analyse(
-    state: GameState, iterations: int, c: float, seed: int, threads: int
+    state: GameState, iterations: int, c: float, seed: int, threads: int, stop: Optional[Stop] = None
 ) -> tuple[list[str], list[int], list[float], float]: ...
 def solve(
     state: GameState,
@@ -267,6 +273,7 @@ def solve(
     memory: Optional[int] = None,
     time_limit: Optional[float] = None,
     progress: Optional[Any] = None,
+    stop: Optional[Stop] = None,
 ) -> tuple[int, list[str], list[tuple[str, int]], int, int]: ...
 def run_match(
     state: GameState,

@@ -42,6 +42,8 @@ __all__ = [
     "SolveLimitError",
     "NodeLimitError",
     "TimeLimitError",
+    "StoppedError",
+    "Stop",
     "RandomAgent",
     "Uct",
     "Analysis",
@@ -78,6 +80,22 @@ class NodeLimitError(SolveLimitError):
 
 class TimeLimitError(SolveLimitError):
     """``solve`` ran longer than its ``time_limit``."""
+
+
+class StoppedError(RuntimeError):
+    """A search (``Uct.analyse``, ``solve``) stopped because its ``stop`` was set."""
+
+
+#: A flag to stop searches from another thread: ``stop = Stop()``, pass ``stop=stop`` to
+#: ``Uct.analyse`` or ``solve``, and ``stop.set()`` makes them raise ``StoppedError``
+#: within milliseconds (docs/interrupts.md).
+Stop = _core.Stop
+
+
+def _check_stop(stop: Any) -> Optional[_core.Stop]:
+    if stop is not None and not isinstance(stop, Stop):
+        raise ValueError(f"stop must be a territory.Stop or None, got {type(stop).__name__}")
+    return stop
 
 
 class AgentError(RuntimeError):
@@ -146,10 +164,13 @@ class Uct:
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self.threads = check_int("threads", threads, 1, MAX_THREADS)
 
-    def analyse(self, state: Any, seed: Optional[int] = None) -> Analysis:
-        """Searches ``state`` (not changed) and returns the root statistics."""
+    def analyse(self, state: Any, seed: Optional[int] = None, *, stop: Optional[Stop] = None) -> Analysis:
+        """Searches ``state`` (not changed) and returns the root statistics. Setting
+        ``stop`` (a ``territory.Stop``) from another thread ends the search with
+        ``StoppedError``."""
         seed = self.seed if seed is None else check_int("seed", seed, 0, 2**64 - 1)
-        moves, visits, values, value = _core.uct_analyse(state, self.iterations, self.c, seed, self.threads)
+        moves, visits, values, value = _core.uct_analyse(state, self.iterations, self.c, seed, self.threads,
+                                                         _check_stop(stop))
         return Analysis(moves, visits, values, value)
 
     def choose(self, state: Any) -> str:
@@ -497,7 +518,8 @@ def default_solve_memory() -> int:
 
 
 def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] = None,
-          time_limit: Optional[float] = None, progress: Optional[Callable[[int, int, float], Any]] = None) -> Solution:
+          time_limit: Optional[float] = None, progress: Optional[Callable[[int, int, float], Any]] = None,
+          stop: Optional[Stop] = None) -> Solution:
     """Solves ``state`` exactly by negamax with alpha-beta and a transposition table keyed
     up to the board's symmetries (docs/search.md), on a worker thread with the GIL
     released. Feasible on small boards only (docs/solved.md).
@@ -507,7 +529,8 @@ def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] 
     entries worth least (it only repeats work). ``time_limit`` (seconds) and
     ``max_nodes`` (positions) stop it with ``TimeLimitError`` / ``NodeLimitError``
     (both ``SolveLimitError``, carrying ``nodes``, ``table_bytes`` and ``seconds``).
-    Ctrl-C stops it within a fraction of a second with ``KeyboardInterrupt``.
+    Ctrl-C stops it within a fraction of a second with ``KeyboardInterrupt``, and setting
+    ``stop`` (a ``territory.Stop``) from another thread with ``StoppedError``.
     ``progress(nodes, table_bytes, seconds)`` is called about once a second while it
     runs. Raises ``ValueError`` if the game is over."""
     if max_nodes is not None:
@@ -519,8 +542,9 @@ def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] 
         time_limit = float(time_limit)
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be callable, got {type(progress).__name__}")
+    _check_stop(stop)
     if not is_native(state):
         names = ", ".join(f"territory.{cls.__name__}" for cls in GAMES.values())
         raise ValueError(f"solve needs a native game state ({names}), got {type(state).__name__}")
-    value, best, move_values, nodes, table_bytes = _core.solve(state, max_nodes, memory, time_limit, progress)
+    value, best, move_values, nodes, table_bytes = _core.solve(state, max_nodes, memory, time_limit, progress, stop)
     return Solution(value, best, dict(move_values), nodes, table_bytes)

@@ -4,8 +4,9 @@ The page (``static/``) asks, the server asks the engine. Every request is checke
 malformed or illegal move, a bad parameter, record or position gets a 4xx answer with
 the engine's message (``{"error": ...}``) and the game unchanged. Each game lives in its
 own session (an unguessable id). Searches (the agent's move, analysis, the solver) run in
-worker threads on a copy of the state, with a time limit, never on the event loop; game
-states themselves are only touched on the event loop. Only the files in ``static/`` are
+worker threads on a copy of the state, with a time limit, never on the event loop; a
+search past its time limit, or whose client has gone, is stopped at once. Game states
+themselves are only touched on the event loop. Only the files in ``static/`` are
 served.
 """
 
@@ -26,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from territory import registry
-from territory.agents import Uct
+from territory.agents import Stop, Uct
 from territory.web.session import (
     MAX_ITERATIONS, STRENGTHS, Conflict, Session, SessionError, analysis_view, solve_view,
 )
@@ -36,6 +37,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_SESSIONS = 500
 #: Largest request body read (bytes): a long record fits easily.
 MAX_BODY = 1_000_000
+#: How often a request waiting for its search looks whether its client has gone (seconds).
+CLIENT_POLL = 0.2
 
 
 class ApiError(Exception):
@@ -57,12 +60,28 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         sessions.move_to_end(session.id)
         return session
 
-    async def run_search(work: Callable[[], Any]) -> Any:
-        future = asyncio.wrap_future(searches.submit(work))
+    async def run_search(request: Request, work: Callable[[Stop], Any]) -> Any:
+        """``work(stop)`` on a search thread. A search past the time limit, or whose client
+        has gone, is stopped (``stop`` set: the engine ends within milliseconds; one still
+        queued is dropped), so it holds no search thread any longer."""
+        stop = Stop()
+        future = asyncio.wrap_future(searches.submit(work, stop))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + search_seconds
         try:
-            return await asyncio.wait_for(future, search_seconds)
-        except asyncio.TimeoutError:
-            raise ApiError(503, f"the search took longer than {search_seconds:g} s: try fewer iterations") from None
+            while True:
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise ApiError(503, f"the search took longer than {search_seconds:g} s: try fewer iterations")
+                done, _ = await asyncio.wait({future}, timeout=min(left, CLIENT_POLL))
+                if done:
+                    return future.result()
+                if await request.is_disconnected():
+                    raise ApiError(499, "the client went away")
+        finally:
+            if not future.done():
+                stop.set()
+                future.cancel()
 
     def endpoint(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
         """Turns errors into JSON answers: 4xx with the message, the game unchanged."""
@@ -126,7 +145,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
             # The agent answers in the same request (the page asks so for quick agents);
             # if it cannot in time, the page sees the agent to move and asks /agent.
             try:
-                await agent_move(session)
+                await agent_move(request, session)
             except (ApiError, Conflict):
                 pass
         return session.view()
@@ -136,16 +155,16 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         session.undo()
         return session.view()
 
-    async def agent_move(session: Session) -> None:
+    async def agent_move(request: Request, session: Session) -> None:
         (state, version), uct = session.snapshot(), session.agent(session.strength)
-        analysis = await run_search(lambda: uct.analyse(state))
+        analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop))
         session.apply_agent_move(version, state, analysis.best, analysis.value)
 
     async def agent(request: Request) -> Any:
         session = session_of(request)
         if not session.agent_to_move():
             raise Conflict("it is not the agent's turn")
-        await agent_move(session)
+        await agent_move(request, session)
         return session.view()
 
     async def choices(request: Request) -> Any:
@@ -158,7 +177,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
             raise ApiError(400, f"iterations must be an integer from 1 to {MAX_ITERATIONS}, got {iterations!r}")
         (state, version), uct = session.snapshot(), session.agent(iterations)
-        result = await run_search(lambda: analysis_view(state, uct.analyse(state)))
+        result = await run_search(request, lambda stop: analysis_view(state, uct.analyse(state, stop=stop)))
         if version == session.version:
             session.record_evaluation(len(state.history), result["to_move"], result["value"])
         return {**result, "evaluations": sorted(session.evaluations.items())}
@@ -166,7 +185,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
     async def solve(request: Request) -> Any:
         session = session_of(request)
         state, _ = session.snapshot()
-        return await run_search(lambda: solve_view(state))
+        return await run_search(request, lambda stop: solve_view(state, stop=stop))
 
     async def evaluate_game(request: Request) -> Any:
         """An evaluation of every position of the game so far (for the graph)."""
@@ -176,20 +195,20 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
             raise ApiError(400, f"iterations must be an integer from 1 to 10000, got {iterations!r}")
         state, version = session.state.copy(), session.version
 
-        def work() -> list[tuple[int, int, float]]:
+        def work(stop: Stop) -> list[tuple[int, int, float]]:
             moves = list(state.history)
             while state.history:
                 state.undo()
             found = []
             for ply in range(len(moves) + 1):
                 if not state.is_over:
-                    value = Uct(iterations=iterations, seed=ply).analyse(state).value
+                    value = Uct(iterations=iterations, seed=ply).analyse(state, stop=stop).value
                     found.append((ply, state.to_move, value))
                 if ply < len(moves):
                     state.play(moves[ply])
             return found
 
-        for ply, to_move, value in await run_search(work):
+        for ply, to_move, value in await run_search(request, work):
             if version == session.version:
                 session.record_evaluation(ply, to_move, value)
         return {"evaluations": sorted(session.evaluations.items())}

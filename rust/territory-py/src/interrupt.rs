@@ -1,15 +1,18 @@
-//! The one way the bindings run long engine work: [`interruptible`]. The work runs on a
-//! worker thread with the GIL released, and the calling thread wakes every
-//! [`POLL`] to run Python's signal handlers; when one raises (Ctrl-C's
-//! KeyboardInterrupt, an alarm handler's exception) it sets the work's
-//! [`territory::rules::run::Stop`], waits for the worker to stop (the engine checks the flag
-//! every few milliseconds) and returns that exception. See `docs/interrupts.md`.
+//! The one way the bindings run long engine work: [`interruptible`], or
+//! [`interruptible_with`] for a call that also takes a [`PyStop`] from Python or reports
+//! progress. The work runs on a worker thread with the GIL released, and the calling
+//! thread wakes every [`POLL`] to run Python's signal handlers (and, every tick, the
+//! caller's `on_tick`); when one raises (Ctrl-C's KeyboardInterrupt, an alarm handler's
+//! exception, a progress callback's error) it sets the work's
+//! [`territory::rules::run::Stop`], waits for the worker to stop (the engine checks the
+//! flag every few milliseconds) and returns that exception. See `docs/interrupts.md`.
 //!
-//! To make a new long call interruptible (the exact solver, say): give the engine loop a
-//! `&Stop` (or its `&AtomicBool`, [`Stop::flag`]), check it every few milliseconds of
-//! work, and call it as `interruptible(py, true, |stop| engine_call(..., stop))?`; map the
-//! engine's own error after that (an interrupted call never gets there: the Python
-//! exception is returned instead).
+//! To make a new long call interruptible: give the engine loop a `&Stop` (or its
+//! `&AtomicBool`, [`Stop::flag`]), check it every few milliseconds of work, and call it
+//! as `interruptible(py, true, |stop| engine_call(..., stop))?`; map the engine's own
+//! error after that (a call interrupted by a signal never gets there: the Python
+//! exception is returned instead; an engine error saying "stopped" then means the
+//! caller's [`PyStop`] was set).
 //!
 //! Python's signal handlers run once more after the work ends, so a Ctrl-C that came
 //! while it ran is raised before any numpy array is made: no numpy call may happen
@@ -17,14 +20,66 @@
 //! with a KeyboardInterrupt pending; [`warm_up_numpy`] makes that look-up at import).
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use territory::rules::run::Stop;
 
+pyo3::import_exception!(territory.agents, StoppedError);
+
 /// How often the calling thread looks for signals while the work runs.
 pub const POLL: Duration = Duration::from_millis(50);
+
+/// A flag another thread sets to stop a search (`territory.Stop`): the engine's own
+/// [`Stop`], read by the search itself between iterations, so a stop takes effect
+/// within milliseconds, GIL or not.
+#[pyclass(module = "territory", name = "Stop", frozen)]
+#[derive(Default)]
+pub struct PyStop(Arc<Stop>);
+
+#[pymethods]
+impl PyStop {
+    #[new]
+    fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks every search given this object to stop (they raise `StoppedError`); it
+    /// stays set.
+    fn set(&self) {
+        self.0.stop();
+    }
+
+    /// Whether `set()` was called (or a search given this object was interrupted).
+    fn is_set(&self) -> bool {
+        self.0.is_stopped()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Stop(set={})", if self.is_set() { "True" } else { "False" })
+    }
+}
+
+impl PyStop {
+    /// The engine's flag.
+    pub fn flag(&self) -> &Stop {
+        &self.0
+    }
+}
+
+/// The error of a search stopped by its [`PyStop`].
+pub fn stopped() -> PyErr {
+    StoppedError::new_err("the search was stopped (its Stop was set)")
+}
+
+/// `on_tick`, called on the calling thread (GIL held) about every `every` while long
+/// work runs; its error stops the work and is returned.
+pub struct Tick<'a> {
+    pub every: Duration,
+    pub on_tick: &'a mut dyn FnMut(Python<'_>) -> PyResult<()>,
+}
 
 /// Runs `work` (given the call's [`Stop`]) on a worker thread, the GIL released, and
 /// returns its result, or the exception a Python signal handler raised meanwhile (the
@@ -41,16 +96,33 @@ pub fn interruptible<T: Send>(
     long: bool,
     work: impl FnOnce(&Stop) -> T + Send,
 ) -> PyResult<T> {
-    let stop = &Stop::new();
+    interruptible_with(py, long, &Stop::new(), None, work)
+}
+
+/// [`interruptible`], with the work given `stop` (which a signal sets too: pass a
+/// [`PyStop`]'s flag to let Python stop the work from another thread as well) and, for
+/// long work, a [`Tick`].
+///
+/// # Errors
+/// As [`interruptible`], and the error of `tick`.
+pub fn interruptible_with<T: Send>(
+    py: Python<'_>,
+    long: bool,
+    stop: &Stop,
+    tick: Option<Tick<'_>>,
+    work: impl FnOnce(&Stop) -> T + Send,
+) -> PyResult<T> {
     if !long {
         let result = py.detach(|| work(stop));
         py.check_signals()?;
         return Ok(result);
     }
+    let mut tick = tick.map(|t| (Instant::now() + t.every, t));
     let done = &AtomicBool::new(false);
     let caller = std::thread::current();
     std::thread::scope(|scope| {
         let worker = std::thread::Builder::new()
+            // Named, so that tests (and `top -H`) can see when the work runs.
             .name("territory-run".into())
             .spawn_scoped(scope, move || {
                 // Wakes the caller however the work ends, a panic included.
@@ -70,7 +142,14 @@ pub fn interruptible<T: Send>(
             if done.load(Ordering::Acquire) {
                 break;
             }
-            if let Err(error) = py.check_signals() {
+            let mut watched = py.check_signals();
+            if let (Ok(()), Some((next, t))) = (&watched, &mut tick) {
+                if Instant::now() >= *next {
+                    *next += t.every;
+                    watched = (t.on_tick)(py);
+                }
+            }
+            if let Err(error) = watched {
                 stop.stop();
                 let _ = py.detach(|| worker.join());
                 return Err(error);

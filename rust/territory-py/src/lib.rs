@@ -58,5 +58,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     puct::register(m)?;
     m.add_class::<env::PyVecEnv>()?;
+    m.add_class::<interrupt::PyStop>()?;
     Ok(())
 }

@@ -2,18 +2,19 @@
 //! matches between native agents. The GIL is released while the engine works; UCT and
 //! matches are interruptible by Ctrl-C ([`crate::interrupt`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::bulk::matches::{self, Agent, MatchGame};
+use territory::rules::run::Stop;
 use territory::search::{self, SolveError, SolveLimits, SolveProgress, UctConfig, MAX_ITERATIONS};
 use territory::Game;
 
-use crate::interrupt::interruptible;
+use crate::interrupt::{interruptible, interruptible_with, stopped, PyStop, Tick};
 use crate::playouts::{run_error, with_native_game, MAX_THREADS};
 
 pyo3::import_exception!(territory.agents, NodeLimitError);
@@ -61,7 +62,9 @@ fn running<G: Game>(game: &G) -> PyResult<()> {
 }
 
 /// UCT from `state`: (moves, visits, values, value), per legal move in legal-move order.
+/// Raises `StoppedError` once `stop` is set.
 #[pyfunction]
+#[pyo3(signature = (state, iterations, c, seed, threads, stop = None))]
 #[allow(clippy::type_complexity)]
 fn uct_analyse(
     py: Python<'_>,
@@ -70,13 +73,18 @@ fn uct_analyse(
     c: f64,
     seed: u64,
     threads: usize,
+    stop: Option<PyRef<'_, PyStop>>,
 ) -> PyResult<(Vec<String>, Vec<u64>, Vec<f64>, f64)> {
     let config = uct_config(iterations, c, seed, threads)?;
+    let own = Stop::new();
+    let flag = stop.as_deref().map_or(&own, PyStop::flag);
     with_native_game!(state, |_Class, game| {
         running(&game)?;
         let long = iterations >= 1_000;
-        let a = interruptible(py, long, |stop| search::analyse_until(&game, &config, stop))?
-            .map_err(|_| PyKeyboardInterrupt::new_err("interrupted"))?;
+        let a = interruptible_with(py, long, flag, None, |stop| {
+            search::analyse_until(&game, &config, stop)
+        })?
+        .map_err(|_| stopped())?;
         Ok((
             a.moves
                 .iter()
@@ -89,64 +97,15 @@ fn uct_analyse(
     })
 }
 
-/// How often a search run by [`run_interruptible`] looks for signals.
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
-
-/// Runs `work` on a worker thread with the GIL released, while this thread looks for
-/// signals every [`SIGNAL_POLL`] and calls `tick` about once a second. A signal whose
-/// handler raises (Ctrl-C: `KeyboardInterrupt`), or an error from `tick`, sets `cancel`
-/// (which `work` must watch), waits for `work` to stop and is returned.
-fn run_interruptible<T: Send>(
-    py: Python<'_>,
-    cancel: &AtomicBool,
-    work: impl FnOnce() -> T + Send,
-    mut tick: impl FnMut(Python<'_>) -> PyResult<()>,
-) -> PyResult<T> {
-    std::thread::scope(|scope| {
-        let (done, finished) = std::sync::mpsc::channel();
-        // Only this thread receives; the mutex makes the receiver shareable with `detach`.
-        let finished = std::sync::Mutex::new(finished);
-        // Named, so that tests (and `top -H`) can see when the search runs.
-        let worker = std::thread::Builder::new()
-            .name("search-worker".into())
-            .spawn_scoped(scope, move || {
-                let value = work();
-                let _ = done.send(());
-                value
-            })
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search thread: {e}")))?;
-        let mut stop = Ok(());
-        let mut next_tick = Instant::now() + Duration::from_secs(1);
-        while py
-            .detach(|| {
-                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
-                finished.recv_timeout(SIGNAL_POLL)
-            })
-            .is_err()
-        {
-            if stop.is_ok() {
-                stop = py.check_signals();
-                if stop.is_ok() && Instant::now() >= next_tick {
-                    next_tick += Duration::from_secs(1);
-                    stop = tick(py);
-                }
-                if stop.is_err() {
-                    cancel.store(true, Ordering::Relaxed);
-                }
-            }
-        }
-        let value = worker
-            .join()
-            .map_err(|_| PyRuntimeError::new_err("the search thread panicked"))?;
-        stop.map(|()| value)
-    })
-}
+/// How often `solve` calls its `progress`.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// Solves `state`: (value, best moves, [(move, value)], nodes, table bytes). Stops with
 /// `NodeLimitError` or `TimeLimitError` (args: message, nodes, table bytes, seconds)
-/// and on Ctrl-C; calls `progress(nodes, table_bytes, seconds)` about once a second.
+/// and on Ctrl-C, with `StoppedError` once `stop` is set; calls `progress(nodes,
+/// table_bytes, seconds)` about once a second.
 #[pyfunction]
-#[pyo3(signature = (state, max_nodes = None, memory = None, time_limit = None, progress = None))]
+#[pyo3(signature = (state, max_nodes = None, memory = None, time_limit = None, progress = None, stop = None))]
 #[allow(clippy::type_complexity)]
 fn solve(
     py: Python<'_>,
@@ -155,6 +114,7 @@ fn solve(
     memory: Option<u64>,
     time_limit: Option<f64>,
     progress: Option<Bound<'_, PyAny>>,
+    stop: Option<PyRef<'_, PyStop>>,
 ) -> PyResult<(i8, Vec<String>, Vec<(String, i8)>, u64, u64)> {
     let time_limit = match time_limit {
         Some(t) if t.is_finite() && t > 0.0 && t < 1e12 => Some(Duration::from_secs_f64(t)),
@@ -165,14 +125,7 @@ fn solve(
         }
         None => None,
     };
-    let (cancel, figures) = (AtomicBool::new(false), SolveProgress::default());
-    let limits = SolveLimits {
-        max_nodes,
-        time_limit,
-        memory: memory.unwrap_or(search::solve::DEFAULT_MEMORY),
-        cancel: Some(&cancel),
-        progress: Some(&figures),
-    };
+    let figures = SolveProgress::default();
     let began = Instant::now();
     let searched = || {
         (
@@ -182,15 +135,28 @@ fn solve(
         )
     };
     with_native_game!(state, |_Class, game| {
-        let result = run_interruptible(
-            py,
-            &cancel,
-            || search::solve_with(&game, &limits),
-            |_py| match &progress {
-                Some(callback) => callback.call1(searched()).map(drop),
-                None => Ok(()),
-            },
-        )?;
+        let own = Stop::new();
+        let mut report = |_: Python<'_>| match &progress {
+            Some(callback) => callback.call1(searched()).map(drop),
+            None => Ok(()),
+        };
+        let tick = Tick {
+            every: PROGRESS_EVERY,
+            on_tick: &mut report,
+        };
+        let flag = stop.as_deref().map_or(&own, PyStop::flag);
+        let result = interruptible_with(py, true, flag, Some(tick), |stop| {
+            search::solve_with(
+                &game,
+                &SolveLimits {
+                    max_nodes,
+                    time_limit,
+                    memory: memory.unwrap_or(search::solve::DEFAULT_MEMORY),
+                    cancel: Some(stop.flag()),
+                    progress: Some(&figures),
+                },
+            )
+        })?;
         match result {
             Ok(s) => Ok((
                 s.value,
@@ -223,8 +189,8 @@ fn solve(
                     seconds,
                 )))
             }
-            // Only a signal (already raised above) or the progress callback cancels.
-            Err(e @ SolveError::Cancelled) => Err(PyRuntimeError::new_err(e.to_string())),
+            // A signal or the progress callback returned their error above: `stop` was set.
+            Err(SolveError::Cancelled) => Err(stopped()),
             Err(e @ SolveError::GameOver) => Err(PyValueError::new_err(e.to_string())),
         }
     })
