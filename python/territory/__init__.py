@@ -22,7 +22,7 @@ from territory._core import Migong as Migong  # noqa: E402
 from territory._core import Nume as Nume  # noqa: E402
 from territory._core import Tabik as Tabik  # noqa: E402
 
-from territory.errors import IllegalMoveError, InvalidMoveError, RecordError, StateInUseError  # noqa: E402
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, RecordError, StateInUseError  # noqa: E402
 from territory.playouts import PlayoutResults, random_playouts, replay_playout  # noqa: E402
 from territory.record import load  # noqa: E402
 from territory.registry import GAMES, new_game  # noqa: E402
@@ -52,7 +52,8 @@ __all__ = [
     "random_playouts",
     "replay_playout",
     "evaluate", "fair_komi", "openings",
-    "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "StateInUseError", "RecordError", "GameState", "Group", "load",
+    "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "ParameterError", "StateInUseError", "RecordError", "GameState",
+    "Group", "load",
     "RandomAgent", "Uct", "Puct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
     "SolveLimitError", "TimeLimitError", "Stop", "StoppedError",
 ]
