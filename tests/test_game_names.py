@@ -39,10 +39,7 @@ SCANNED_TOOLS = ("tests/make_perft.py", "tests/perft.py", "tests/gen_stubs.py")
 #: The registrations: files besides a game's own that name it, each on at most the given
 #: number of lines per game, and why.
 REGISTRATIONS: dict[str, tuple[int, str]] = {
-    "rust/territory/src/games/registry.rs": (1, "the registry: one line in for_each_game!"),
-    "rust/territory/src/games/mod.rs": (1, "the game's module"),
-    "rust/territory/src/lib.rs": (1, "the game's re-export"),
-    "rust/territory-py/src/lib.rs": (1, "the bindings' module of the game's class"),
+    "rust/territory/src/games/registry.rs": (1, "the registry: one line in game_list!"),
     "python/territory/__init__.py": (1, "the class's import; the `as` form re-exports it to type checkers"),
 }
 
@@ -50,8 +47,6 @@ REGISTRATIONS: dict[str, tuple[int, str]] = {
 #: needs no line in them (documentation text, test data, a default), and why.
 MENTIONS: dict[str, str] = {
     "tests/make_perft.py": "test data: the option sets whose perft counts are recorded",
-    "rust/territory/src/rules/error.rs": "per-game errors (being moved behind the Game trait)",
-    "rust/territory/src/search/symmetry.rs": "each board's symmetries (the solver's keys)",
     "python/territory/cli.py": "command-line help: its examples name games",
     "python/territory/cli_search.py": "command-line help: its examples name games",
     "python/territory/cli_crosscheck.py": "command-line help: its examples name games",
@@ -191,10 +186,6 @@ def test_only_registrations_name_a_game():
     assert violations(names_by_file()) == [], "files outside docs/adding-a-game.md's list name a game"
 
 
-@pytest.mark.xfail(
-    "rust/territory/src/games/mod.rs" in REGISTRATIONS, strict=True,
-    reason="the engine's module and re-export lines are being collapsed into its registry line (issue 19)",
-)
 def test_a_new_game_needs_at_most_four_one_line_registrations():
     assert sum(most for most, _ in REGISTRATIONS.values()) <= MOST_REGISTRATIONS
 
