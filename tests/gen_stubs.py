@@ -5,7 +5,8 @@ of the methods every game shares and each game's own constructor and extras.
     python tests/gen_stubs.py --check  # exit 1 if the committed file differs
 
 tests/test_typing.py checks that the committed file is the generated one and that it
-matches the native module (mypy's stubtest). A new game is one entry in GAMES below.
+matches the native module (mypy's stubtest). A new game needs no line here: its class
+comes from ``territory.GAMES``, its own members (if any) from ``stubs/<game>.pyi``.
 """
 
 from __future__ import annotations
@@ -107,20 +108,26 @@ SHARED = '''    game: ClassVar[str]
     def board(self) -> dict[str, Any]: ...
 '''
 
-#: Per game: class name, score type, extras (the constructor comes from the engine's
-#: description of the parameters, ``Class.parameters()``).
-GAMES = [
-    ("Migong", "int", '''\
-    def remaining(self, color: str) -> list[str]: ...
-    def border_colors(self) -> str: ...
-    def border_edges(self) -> list[tuple[str, int]]: ...
-'''),
-    ("Nume", "float", '''\
-    @property
-    def komi(self) -> Optional[tuple[float, str]]: ...
-'''),
-    ("Tabik", "int", ""),
-]
+#: Each game's own members besides the shared ones, if it has any: ``stubs/<game>.pyi``
+#: beside this file, a class of the game's class name whose body is copied (the names it
+#: uses are those the stub file imports).
+EXTRAS = Path(__file__).resolve().parent / "stubs"
+
+
+def games() -> list[tuple[str, str, str]]:
+    """Per game of the registry, in its order: class name, score type (that of its
+    scores), extras (the constructor comes from the engine's description of the
+    parameters, ``Class.parameters()``)."""
+    import territory
+
+    out = []
+    for game, cls in territory.GAMES.items():
+        score = type(cls().scores()[0]).__name__
+        extras = EXTRAS / f"{game}.pyi"
+        body = extras.read_text().split(f"class {cls.__name__}:\n", 1)[1] if extras.exists() else ""
+        out.append((cls.__name__, score, body))
+    return out
+
 
 FOOTER = '''
 # Both take any state and raise TypeError unless it is one of the native classes.
@@ -286,13 +293,14 @@ def constructor(name: str) -> str:
 
 
 def generate() -> str:
-    names = [name for name, *_ in GAMES]
+    per_game = games()
+    names = [name for name, *_ in per_game]
     union = " | ".join(names)
     exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts",
                                                            "replay_playout", "trace_random", "trace_actions", "trace_match",
                                                            "Stop", "uct_analyse", "solve", "run_match", "PuctSearch", "Network"])
     parts = [HEADER.format(all=exported, union=union)]
-    for name, score, extras in GAMES:
+    for name, score, extras in per_game:
         parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {constructor(name)}) -> {name}: ...\n")
         parts.append(SHARED.format(cls=name, score=score) + extras)
     parts.append(FOOTER.format(union=union))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -260,7 +261,7 @@ def mutation(draw, move: str) -> str:
     """A small edit of a move string: usually malformed, sometimes another move."""
     kind = draw(st.sampled_from(
         ["delete", "insert", "replace", "case", "space", "double", "cut", "reverse",
-         "number", "piece", "digit"]
+         "number", "piece", "digit", "row"]
     ))
     i = draw(st.integers(0, max(0, len(move) - 1)))
     char = draw(st.one_of(st.sampled_from(_ODD_CHARS), st.characters()))
@@ -303,6 +304,9 @@ def mutation(draw, move: str) -> str:
         if digits:
             j = draw(st.sampled_from(digits))
             return move[:j] + draw(st.sampled_from("0123456789")) + move[j + 1:]
+    if kind == "row":  # a cell name's number at the edges of what names a cell
+        row = draw(st.sampled_from(["0", "00", "01", "256", "257", "999", "1000", str(2**70)]))
+        return re.sub(r"(?<=[a-z])[0-9]+", row, move, count=draw(st.integers(0, 2)))
     return move + char
 
 

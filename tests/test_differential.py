@@ -146,12 +146,15 @@ def snapshot(state):
 
 
 def outcome(call, *args):
-    """("ok", value) or ("illegal", message); any other exception fails the test."""
+    """("ok", value) or ("illegal", (class, kind), message); any other exception fails
+    the test. Both implementations give the same class and ``.kind`` (the table of
+    docs/conventions.md), each in its own words."""
     try:
         return ("ok", call(*args))
     except IllegalMoveError as error:
         assert str(error), f"{call.__qualname__}{args!r} raised IllegalMoveError without a message"
-        return ("illegal", str(error))
+        assert error.kind is not None, f"{call.__qualname__}{args!r} raised {error!r} without a kind"
+        return ("illegal", (type(error).__name__, error.kind), str(error))
     except Exception as error:  # noqa: BLE001 - anything else is a bug
         raise AssertionError(
             f"{call.__qualname__}{args!r} raised {type(error).__name__}: {error} "
@@ -160,10 +163,9 @@ def outcome(call, *args):
 
 
 def agree(what: str, native_result, reference_result, state) -> None:
-    """Both raised IllegalMoveError, or both succeeded with equal values."""
-    if native_result[0] != reference_result[0] or (
-        native_result[0] == "ok" and native_result[1] != reference_result[1]
-    ):
+    """Both raised the same IllegalMoveError class with the same kind, or both succeeded
+    with equal values."""
+    if native_result[:2] != reference_result[:2]:
         raise AssertionError(
             f"{what}: native {native_result!r} but reference {reference_result!r}{where(state)}"
         )
@@ -554,9 +556,10 @@ def test_bad_params_rejected_alike(name):
     def construct(cls, kwargs):
         try:
             return ("ok", cls(**kwargs).params)
-        except ValueError as error:
-            assert str(error), f"{cls.__name__}(**{kwargs!r}) raised ValueError without a message"
-            return ("ValueError", None)
+        except territory.ParameterError as error:
+            assert str(error), f"{cls.__name__}(**{kwargs!r}) raised ParameterError without a message"
+            assert error.parameter in kwargs, (kwargs, error.parameter)
+            return ("ParameterError", error.parameter)
         except Exception as error:  # noqa: BLE001
             raise AssertionError(
                 f"{cls.__name__}(**{kwargs!r}) raised {type(error).__name__}: {error}"

@@ -70,8 +70,12 @@ def test_actions_carry_kind_and_move():
 def test_the_documented_kinds_are_the_engines():
     table = (ROOT / "docs" / "conventions.md").read_text()
     documented = set(re.findall(r"^\| \w+Error \| `(\w+)` \|", table, re.M))
-    sources = (ROOT / "rust" / "territory" / "src" / "rules" / "error.rs").read_text()
-    sources += (ROOT / "rust" / "territory-py" / "src" / "game_class.rs").read_text()
+    # The shared reasons, each game's own (games/<game>/error.rs) and the bindings' own.
+    engine_src = ROOT / "rust" / "territory" / "src"
+    files = [engine_src / "rules" / "error.rs", *sorted(engine_src.glob("games/*/error.rs"))]
+    assert len(files) == 1 + len(territory.GAMES)
+    files.append(ROOT / "rust" / "territory-py" / "src" / "game_class.rs")
+    sources = "".join(f.read_text() for f in files)
     engine = set(re.findall(r'=> "(\w+)",', sources)) | set(re.findall(r'^\s*"(\w+)",$', sources, re.M))
     assert engine <= documented, engine - documented
     assert {kind for *_, kind in CASES} <= documented

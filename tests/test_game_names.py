@@ -1,5 +1,6 @@
 """The registry is the one list of games: outside a game's own files, only the files in
-``REGISTRATIONS`` may name a game (docs/adding-a-game.md lists them).
+``REGISTRATIONS`` (and ``MENTIONS``, which are not registrations) may name a game
+(docs/adding-a-game.md lists them).
 
 The rule, precisely:
 
@@ -14,14 +15,16 @@ The rule, precisely:
   (``Tabik``, ``TabikConfig``, ``PyTabik``, ``tabik::``, ``"tabik"``, ``_tabik_diagram``;
   not ``enumerate``). Comments, Rust doc comments and Python docstrings are
   documentation, not checked.
-* A file of ``REGISTRATIONS`` may name each game on at most its given number of lines
-  (None: any number, for the tables of how each game looks and for test data).
+* A file of ``REGISTRATIONS`` may name each game on at most its given number of lines; a
+  file of ``MENTIONS`` (help text, test data, a default: not registrations) on any
+  number. Every other file names no game.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import sys
 import tokenize
 from pathlib import Path
 
@@ -33,34 +36,30 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED_DIRS = ("rust/territory/src", "rust/territory-py/src", "python/territory")
 SCANNED_TOOLS = ("tests/make_perft.py", "tests/perft.py", "tests/gen_stubs.py")
 
-#: The files besides a game's own that name it: (lines naming each game at most, why).
-REGISTRATIONS: dict[str, tuple[int | None, str]] = {
-    "rust/territory/src/games/registry.rs": (1, "the registry: one line in for_each_game!"),
-    "rust/territory/src/games/mod.rs": (1, "the game's module"),
-    "rust/territory/src/lib.rs": (1, "the game's re-export"),
-    "rust/territory-py/src/lib.rs": (1, "the bindings' module of the game's class"),
-    "python/territory/__init__.py": (2, "the class in the import (for type checkers) and in __all__"),
-    "python/territory/reference/__init__.py": (2, "the reference's import and its line in GAMES"),
-    "tests/gen_stubs.py": (1, "the class's entry in the stubs (score type, extra methods)"),
-    "tests/make_perft.py": (None, "test data: the option sets whose perft counts are recorded"),
-    "python/territory/_presentation.py": (None, "how the game looks: its text diagram"),
-    "python/territory/svg.py": (None, "how the game looks: its picture"),
-    "python/territory/geometry.py": (None, "how the game looks: its board shape"),
-    "python/territory/evaluate_plots.py": (None, "how the game looks: its board in heat maps"),
-    "rust/territory/src/rules/error.rs": (None, "per-game errors (being moved behind the Game trait)"),
-    "python/territory/evaluate/komi.py": (None, "fair komi: an analysis of Nume's komi"),
-    "python/territory/cli_evaluate.py": (None, "command-line help (its examples name games); the komi command is Nume's"),
-    "python/territory/cli.py": (None, "command-line help: its examples name games"),
-    "python/territory/cli_search.py": (None, "command-line help: its examples name games"),
-    "python/territory/cli_crosscheck.py": (None, "command-line help: its examples name games"),
-    "python/territory/cli_serve.py": (None, "command-line help: its examples name games"),
-    "python/territory/cli_train.py": (None, "command-line help: its examples name games"),
-    "python/territory/puct.py": (None, "an error message's example: a shipped model's name"),
-    "python/territory/train.py": (None, "the default game of a training run"),
-    "python/territory/crosscheck/vectors.py": (None, "test data: the edge cases of each game's rules"),
-    "python/territory/web/session.py": (None, "how each game's moves are clicked on the board"),
-    "rust/territory/src/search/symmetry.rs": (None, "each board's symmetries (the solver's keys)"),
+#: The registrations: files besides a game's own that name it, each on at most the given
+#: number of lines per game, and why.
+REGISTRATIONS: dict[str, tuple[int, str]] = {
+    "rust/territory/src/games/registry.rs": (1, "the registry: one line in game_list!"),
+    "python/territory/__init__.py": (1, "the class's import; the `as` form re-exports it to type checkers"),
 }
+
+#: Files that may name games on any number of lines but are not registrations: a new game
+#: needs no line in them (documentation text, test data, a default), and why.
+MENTIONS: dict[str, str] = {
+    "tests/make_perft.py": "test data: the option sets whose perft counts are recorded",
+    "python/territory/cli.py": "command-line help: its examples name games",
+    "python/territory/cli_search.py": "command-line help: its examples name games",
+    "python/territory/cli_crosscheck.py": "command-line help: its examples name games",
+    "python/territory/cli_serve.py": "command-line help: its examples name games",
+    "python/territory/cli_train.py": "command-line help: its examples name games",
+    "python/territory/cli_evaluate.py": "command-line help: its examples name games; the komi command's options are Nume's",
+    "python/territory/puct.py": "an error message's example: a shipped model's name",
+    "python/territory/train.py": "the default game of a training run",
+}
+
+#: The most one-line registrations a new game may need, engine, bindings and Python
+#: together (issue 19).
+MOST_REGISTRATIONS = 4
 
 WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 GAME_NAMES = set(territory.GAMES)
@@ -141,6 +140,20 @@ def names_by_file() -> dict[str, dict[str, set[int]]]:
     return found
 
 
+def violations(found: dict[str, dict[str, set[int]]]) -> list[str]:
+    """What breaks the rule in ``names_by_file()``'s answer."""
+    out = []
+    for path, games in sorted(found.items()):
+        if path in MENTIONS:
+            continue
+        for game, lines in sorted(games.items()):
+            if path not in REGISTRATIONS:
+                out.append(f"{path} names {game} on lines {sorted(lines)}: ask territory.GAMES, the class or territory.games")
+            elif len(lines) > REGISTRATIONS[path][0]:
+                out.append(f"{path} ({REGISTRATIONS[path][1]}) names {game} on lines {sorted(lines)}")
+    return out
+
+
 def test_the_scanner_sees_names_and_skips_documentation():
     assert games_named("PyTabik") == {"tabik"} and games_named("enumerate") == set()
     assert games_named("_migong_grid") == {"migong"} and games_named("'nume'") == {"nume"}
@@ -151,17 +164,47 @@ def test_the_scanner_sees_names_and_skips_documentation():
     assert own_game("rust/territory/src/games/tabik/position.rs") == "tabik" and own_game("python/territory/svg.py") is None
 
 
+def test_a_shared_file_naming_a_game_fails(tmp_path, monkeypatch):
+    """The rule catches a shared module that names a game (a table entry, a comparison
+    with its name), a registration over its lines, and not a game's own module."""
+    (tmp_path / "python/territory/games").mkdir(parents=True)
+    (tmp_path / "python/territory/svg.py").write_text('"""Tabik."""\nif state.game == "migong":\n    pass\n')
+    (tmp_path / "python/territory/games/migong.py").write_text('new_game("migong")\n')
+    (tmp_path / "python/territory/__init__.py").write_text("from territory._core import Nume as Nume\nNume\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "SCANNED_DIRS", ("python/territory",))
+    monkeypatch.setattr(sys.modules[__name__], "SCANNED_TOOLS", ())
+    found = names_by_file()
+    assert found == {"python/territory/svg.py": {"migong": {2}}, "python/territory/__init__.py": {"nume": {1, 2}}}
+    assert len(violations(found)) == 2
+
+
 def test_only_registrations_name_a_game():
     """A fourth game is its own files plus the lines of REGISTRATIONS: every other file
-    asks the registry (``for_each_game!``/``with_game!``, ``territory.GAMES``, the class)."""
-    outside = {path: {g: sorted(lines) for g, lines in games.items()} for path, games in names_by_file().items() if path not in REGISTRATIONS}
-    assert outside == {}, "files outside docs/adding-a-game.md's list name a game"
-    for path, games in names_by_file().items():
-        most, why = REGISTRATIONS[path]
-        for game, lines in games.items():
-            assert most is None or len(lines) <= most, f"{path} ({why}) names {game} on lines {sorted(lines)}"
+    asks the registry (``for_each_game!``/``with_game!``, ``territory.GAMES``, the class,
+    ``territory.games``)."""
+    assert violations(names_by_file()) == [], "files outside docs/adding-a-game.md's list name a game"
 
 
-@pytest.mark.parametrize("path", sorted(REGISTRATIONS))
+def test_a_new_game_needs_at_most_four_one_line_registrations():
+    assert sum(most for most, _ in REGISTRATIONS.values()) <= MOST_REGISTRATIONS
+
+
+@pytest.mark.parametrize("path", sorted(REGISTRATIONS | MENTIONS))
 def test_docs_list_every_registration(path):
     assert f"`{path}`" in (ROOT / "docs/adding-a-game.md").read_text()
+
+
+def test_game_modules_are_found_by_name_and_give_their_hooks():
+    """territory.games: each game's own module by its name; a game without one gets the
+    defaults; only the documented hooks are asked."""
+    from territory import games
+
+    assert games.hook("no-such-game", "diagram") is None and games.hook("no-such-game", "HAND_WORKED", []) == []
+    for game in territory.GAMES:
+        module = games.module(game)
+        assert module is not None and module.__name__ == f"territory.games.{game}"
+        assert any(hasattr(module, name) for name in games.HOOKS)
+    with pytest.raises(ValueError, match="not a hook"):
+        games.hook(next(iter(territory.GAMES)), "diagramm")
+

@@ -2,7 +2,8 @@
 ``Class.parameters()`` (the engine's description) drives these tests, so a new game's
 parameters are covered without a line here.
 
-Every bad value is a ``ValueError`` "``{name} must be {allowed}, got {repr(value)}``" with
+Every bad value is a ``territory.ParameterError`` (a ``ValueError``) "``{name} must be
+{allowed}, got {repr(value)}``", its ``.parameter`` the name and ``.allowed`` the text, with
 ``allowed`` the engine's own text (the engine's ``ConfigError`` reads the same, with the
 value written like a Python literal: see ``rust/territory/src/rules/params.rs``)."""
 
@@ -73,7 +74,8 @@ def test_every_bad_value_is_a_value_error_with_the_engines_text(cls, param):
     for value in bad_values(param):
         with pytest.raises(ValueError) as info:
             cls(**{name: value})
-        assert type(info.value) is ValueError
+        assert type(info.value) is territory.ParameterError
+        assert (info.value.parameter, info.value.allowed) == (name, allowed)
         assert str(info.value) == f"{name} must be {allowed}, got {short_repr(value)}"
         assert len(str(info.value)) < 400
 
@@ -161,3 +163,27 @@ def test_the_engines_config_error_and_the_python_message_agree(cls, param):
     assert compared >= 3
     for value in good_values(param):
         assert cls._engine_error(**{name: value}) is None
+
+
+@pytest.mark.parametrize("game", sorted(territory.GAMES))
+def test_parameter_errors_name_their_parameter_in_both_implementations(game):
+    import pickle
+
+    from territory.reference import GAMES as REFERENCE
+
+    cls, ref_cls = territory.GAMES[game], REFERENCE[game]
+    for param in cls.parameters():
+        name = param["name"]
+        for make in (cls, ref_cls):
+            with pytest.raises(territory.ParameterError) as info:
+                make(**{name: object()})
+            assert isinstance(info.value, ValueError) and info.value.parameter == name
+        copy = pickle.loads(pickle.dumps(info.value))
+        assert (type(copy), str(copy), copy.parameter) == (type(info.value), str(info.value), name)
+    for state in (cls(), ref_cls()):
+        with pytest.raises(territory.ParameterError) as info:
+            state.color_of(2)
+        assert info.value.parameter == "seat"
+    with pytest.raises(territory.ParameterError) as info:
+        territory.Tabik(size=17)
+    assert (info.value.parameter, info.value.allowed) == ("size", "an int from 2 to 16")

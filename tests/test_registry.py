@@ -160,7 +160,9 @@ def test_a_game_without_a_diagram_shows_its_position(monkeypatch):
     """An unknown game was drawn as Migong; now it is its position text."""
     state = territory.Tabik(size=3)
     state.play(state.legal_moves()[0])
-    monkeypatch.delitem(territory._presentation.DIAGRAMS, "tabik")
+    from territory.games import tabik
+
+    monkeypatch.delattr(tabik, "diagram")
     assert str(state).endswith("\n" + state.position())
 
 

@@ -387,10 +387,12 @@ def test_heat_maps_and_piece_swatches_are_checked():
     for bad in ({"z9": (1, 0)}, {"a1": (2, 0)}, {"a1": (0.5, -3)}, {"a1": "hot"}, {"a1": (1, 0, 3, 4)}):
         with pytest.raises(ValueError):
             svg.render(state, heat=bad)
-    swatch = svg.piece("BYBYBY")
+    from territory.games import migong
+
+    swatch = migong.piece("BYBYBY")
     assert swatch.count('class="wedge"') == 6 and "data-cell" not in swatch
     with pytest.raises(ValueError):
-        svg.piece("BYBYB")
+        migong.piece("BYBYB")
 
 
 # --- the command --------------------------------------------------------------------------

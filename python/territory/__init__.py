@@ -14,8 +14,15 @@ _guard_start_up()
 del _guard_start_up
 
 from territory import _presentation  # noqa: E402
-from territory._core import Migong, Nume, Tabik, VecEnv, __version__  # noqa: E402
-from territory.errors import IllegalMoveError, InvalidMoveError, RecordError, StateInUseError  # noqa: E402
+from territory._core import VecEnv, __version__  # noqa: E402
+
+# The game classes, one line per game (the ``as`` form re-exports them for type checkers;
+# ``GAMES`` comes from the engine's registry).
+from territory._core import Migong as Migong  # noqa: E402
+from territory._core import Nume as Nume  # noqa: E402
+from territory._core import Tabik as Tabik  # noqa: E402
+
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, RecordError, StateInUseError  # noqa: E402
 from territory.playouts import PlayoutResults, random_playouts, replay_playout  # noqa: E402
 from territory.record import load  # noqa: E402
 from territory.registry import GAMES, new_game  # noqa: E402
@@ -38,16 +45,15 @@ from territory import envs  # noqa: E402
 __all__ = [
     "__version__",
     "GAMES",
-    "Migong",
-    "Nume",
-    "Tabik",
+    *(cls.__name__ for cls in GAMES.values()),
     "new_game",
     "VecEnv",
     "envs",
     "random_playouts",
     "replay_playout",
     "evaluate", "fair_komi", "openings",
-    "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "StateInUseError", "RecordError", "GameState", "Group", "load",
+    "PlayoutResults", "IllegalMoveError", "InvalidMoveError", "ParameterError", "StateInUseError", "RecordError", "GameState",
+    "Group", "load",
     "RandomAgent", "Uct", "Puct", "play_match", "solve", "parse_agent", "MatchResults", "AgentError", "NodeLimitError",
     "SolveLimitError", "TimeLimitError", "Stop", "StoppedError",
 ]

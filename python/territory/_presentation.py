@@ -8,16 +8,17 @@ bindings import no Python module); the reference classes get them from the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from territory import geometry, record
+from territory import games, geometry, record
 from territory.record import Seats
 from territory.types import GameState, Group
 
 if TYPE_CHECKING:
     from territory.svg import Highlight, SvgText
 
-_STONE = {"black": "X", "white": "O"}
+#: The letters of the stones in text diagrams.
+STONE = {"black": "X", "white": "O"}
 
 
 def status(state: GameState) -> str:
@@ -35,27 +36,15 @@ def state_repr(state: GameState) -> str:
 
 
 def diagram(state: GameState) -> str:
-    """The status line and the game's own drawing of the board (``DIAGRAMS``); a game
+    """The status line and the game's own drawing of the board (its ``diagram`` hook,
+    ``territory.games``); a game
     without one is shown by its position text (docs/positions.md)."""
-    draw = DIAGRAMS.get(state.game)
+    draw = games.hook(state.game, "diagram")
     body = state.position() if draw is None else draw(geometry.board_of(state), state.board())  # type: ignore[attr-defined]
     return f"{status(state)}\n{body}"
 
 
-def _tabik_diagram(board: geometry.Board, position: dict[str, Any]) -> str:
-    return _square_grid(board, {c: _STONE[v] for c, v in position["stones"].items()}, position["rods"])
-
-
-def _nume_diagram(board: geometry.Board, position: dict[str, Any]) -> str:
-    tokens = {c: _STONE[color] + ("" if w is None else str(w)) for c, (color, w) in position["stones"].items()}
-    return _square_grid(board, tokens, []) if board.kind == "square" else _hex_grid(board, tokens)
-
-
-def _migong_diagram(board: geometry.Board, position: dict[str, Any]) -> str:
-    return _migong_grid(board, position["pieces"])
-
-
-def _square_grid(board: geometry.Board, tokens: dict[str, str], rods: list) -> str:
+def square_grid(board: geometry.Board, tokens: dict[str, str], rods: list) -> str:
     k = max(cell.x for cell in board.cells) + 1
     width = max([1] + [len(t) for t in tokens.values()])
     pitch = width + 3
@@ -79,7 +68,7 @@ def _square_grid(board: geometry.Board, tokens: dict[str, str], rods: list) -> s
     return "\n".join(lines)
 
 
-def _hex_grid(board: geometry.Board, tokens: dict[str, str]) -> str:
+def hex_grid(board: geometry.Board, tokens: dict[str, str]) -> str:
     width = max([1] + [len(t) for t in tokens.values()])
     half = (width + 2) // 2 + 1
     rows: dict[int, list[geometry.Cell]] = {}
@@ -96,51 +85,6 @@ def _hex_grid(board: geometry.Board, tokens: dict[str, str]) -> str:
         line = "".join(chars.get(i, " ") for i in range(max(chars) + 1))
         lines.append(f"{r + 1:>2}  {line}".rstrip() + f"   ({cells[0].name}-{cells[-1].name})")
     return "\n".join(lines)
-
-
-def _migong_grid(board: geometry.Board, pieces: dict[str, str]) -> str:
-    """Each placed piece is drawn as a small hexagon of its six wedge colours, an empty
-    cell as '.', the central border as '#':
-
-         NW NE          B Y
-        W  *  E   ->   Y * B
-         SW SE          Y B
-    """
-    left = min(2 * c.x + c.y for c in board.cells)
-    rows: dict[int, list[geometry.Cell]] = {}
-    for cell in board.cells:
-        rows.setdefault(cell.y, []).append(cell)
-    lines = []
-    for r, cells in sorted(rows.items()):
-        drawn = sorted(cells + [geometry.Cell("#", 0, 0)] if r == 0 else cells, key=lambda c: c.x)
-        block: list[dict[int, str]] = [{}, {}, {}]
-        for cell in drawn:
-            x = (2 * cell.x + cell.y - left) * 3
-            piece = pieces.get(cell.name)
-            if piece is None:
-                art = ("", "  #" if cell.name == "#" else "  .", "")
-            else:
-                e, ne, nw, w, sw, se = tuple(piece)
-                art = (f" {nw} {ne}", f"{w} * {e}", f" {sw} {se}")
-            for line, text in zip(block, art):
-                for i, ch in enumerate(text):
-                    line[x + i] = ch
-        span = f"   ({cells[0].name}-{cells[-1].name})"
-        for i, line in enumerate(block):
-            if line:
-                text = "".join(line.get(j, " ") for j in range(max(line) + 1))
-                prefix = f"{r + 7:>2}  " if i == 1 else "    "
-                lines.append(prefix + text + (span if i == 1 else ""))
-    return "\n".join(line.rstrip() for line in lines)
-
-
-#: Each game's text diagram from its board and ``state.board()`` (how a game looks is
-#: its own: one entry per game).
-DIAGRAMS: dict[str, Callable[[geometry.Board, dict[str, Any]], str]] = {
-    "migong": _migong_diagram,
-    "nume": _nume_diagram,
-    "tabik": _tabik_diagram,
-}
 
 
 def to_record(state: GameState, seats: Seats | None = None, comment: str | None = None) -> str:

@@ -39,6 +39,27 @@ class InvalidMoveError(IllegalMoveError):
     """
 
 
+class ParameterError(ValueError):
+    """A parameter value that is not allowed: a game constructor's (``Tabik(size=17)``)
+    or another argument checked like one (a ``seat``, ``VecEnv``'s ``batch`` ...).
+
+    The message says "``{parameter} must be {allowed}, got {value}``"; ``parameter`` is
+    the parameter's name and ``allowed`` what it allows (the text of
+    ``Class.parameters()``), each None where unknown. A ``ValueError``, so
+    ``except ValueError`` keeps working.
+    """
+
+    parameter: str | None = None
+    allowed: str | None = None
+
+    def __init__(self, message: str = "", parameter: str | None = None, allowed: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter, self.allowed = parameter, allowed
+
+    def __reduce__(self):
+        return type(self), (str(self), self.parameter, self.allowed)
+
+
 class StateInUseError(RuntimeError):
     """A game state was used while another call still held it: from another thread, or
     from a callback run by a call on the same state. States are not thread-safe; give

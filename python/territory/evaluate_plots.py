@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from territory import geometry, svg
+from territory import games, geometry, svg
 from territory.registry import GAMES, new_game
 
 INSTALL_HINT = 'plotting needs matplotlib: pip install "territory-games[plot]" (or pip install matplotlib)'
@@ -105,7 +105,7 @@ def plot_komi(result: Any, path: Any) -> None:
     ax.set_xlabel("komi (added to Black's score; negative: to White's)")
     ax.set_ylabel("Black's win rate")
     params = ", ".join(f"{k}={v}" for k, v in result.params.items())
-    ax.set_title(f"Nume ({params}): {result.games:,} games per komi, logistic fit with 95% band")
+    ax.set_title(f"{result.game.capitalize()} ({params}): {result.games:,} games per komi, logistic fit with 95% band")
     ax.legend(fontsize=8)
     fig.tight_layout()
     _save(fig, path)
@@ -137,10 +137,10 @@ def _heat_map(ax: Any, plt: Any, game: str, params: dict[str, Any], rates: dict[
                                 edgecolors="#6e5a44", linewidths=0.6)
     collection.set_clim(0.0, 1.0)
     ax.add_collection(collection)
-    if game == "migong":  # the central border, as the SVG board draws it
+    for shape, color in games.hook(game, "shapes", list)():  # e.g. Migong's central border, as the SVG board draws it
         from matplotlib.patches import Polygon
 
-        ax.add_patch(Polygon(svg._hexagon(*svg._hex_center(*geometry.MIGONG_CENTER)), color=svg.CENTER))
+        ax.add_patch(Polygon(shape, color=color))
     points = np.array([p for poly in polygons.values() for p in poly])
     ax.set_xlim(points[:, 0].min() - 5, points[:, 0].max() + 5)
     ax.set_ylim(points[:, 1].max() + 5, points[:, 1].min() - 5)  # SVG's y points down

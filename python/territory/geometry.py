@@ -38,6 +38,3 @@ def board_of(state: GameState) -> Board:
 
 #: Names of the six hex directions, in HEX_DIRECTIONS order.
 HEX_DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
-
-#: The Migong central border cell (axial), drawn but not playable ("g7").
-MIGONG_CENTER = (0, 0)

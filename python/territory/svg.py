@@ -29,7 +29,8 @@ A heat map (``heat={cell: (weight, value)}``, e.g. a search's visits and values)
 each cell named with a translucent colour: the weight (0..1) sets how opaque, the value
 (-1..1, for the player to move) the hue, from red (-1) through grey (0) to green (+1). An
 entry ``(weight, value, text)`` also writes the text on the cell (e.g. a share of visits).
-``piece(pattern)`` draws one Migong piece on its own (a palette swatch).
+``territory.games.migong.piece(pattern)`` draws one Migong piece on its own (a palette
+swatch).
 
 Coordinates (``coordinates=True``) are the letters and numbers of the cell names: on
 square boards letters below and numbers on the left; on hex boards each row's number at
@@ -66,7 +67,7 @@ from collections.abc import Iterable
 from typing import Any, Mapping, Tuple, Union
 from xml.sax.saxutils import escape, quoteattr
 
-from territory import geometry
+from territory import games, geometry
 from territory.types import GameState, Group
 
 #: What ``highlight=`` takes: None, a cell name, "legal", cell names, or a Group.
@@ -109,7 +110,6 @@ LABEL = "#555555"
 #: Background of the whole picture.
 BACKGROUND = "#ffffff"
 
-_PIECE_COLORS = {"B": BLUE, "Y": YELLOW}
 _STONE_COLORS = {"black": BLACK, "white": WHITE}
 
 #: Default picture width in pixels.
@@ -167,31 +167,14 @@ def render(
     drawing = _Drawing()
     if heat:
         _heat_map(drawing, board, heat)
-    if board.kind == "hex":
-        if game == "migong":
-            _draw_migong(drawing, state, board, marked, last)
-        else:
-            _draw_nume_hex(drawing, state, board, marked, last)
-        if coordinates:
+    draw = games.hook(game, "draw", draw_stones)  # the game's own picture (territory.games)
+    draw(drawing, state, board, marked, last)
+    if coordinates:
+        if board.kind == "hex":
             _hex_labels(drawing, board)
-    else:
-        _draw_square(drawing, state, board, marked, last)
-        if coordinates:
-            _square_labels(drawing, board, _POINT_MARGIN if game == "nume" else 0.0)
+        else:
+            _square_labels(drawing, board, _POINT_MARGIN if _on_points(game) else 0.0)
     return SvgText(drawing.document(game, _title(state), float(size)))
-
-
-def piece(pattern: str, *, size: float = 40) -> SvgText:
-    """One Migong piece on its own, e.g. ``piece("BYBYBY")``: a hex of six triangles
-    coloured like the wedges on the board (wedge i touches the edge facing direction i)."""
-    if not isinstance(pattern, str) or len(pattern) != 6 or set(pattern) - set(_PIECE_COLORS):
-        raise ValueError(f"a piece is six letters B or Y, got {pattern!r}")
-    if isinstance(size, bool) or not isinstance(size, (int, float)) or not 0 < size < math.inf:
-        raise ValueError(f"size must be a positive number of pixels, got {size!r}")
-    drawing = _Drawing()
-    _draw_piece(drawing, "", pattern, 0.0, 0.0)
-    drawing.cover(_hexagon(0.0, 0.0))
-    return SvgText(drawing.document("migong", f"piece {pattern}", float(size)))
 
 
 def _heat_color(value: float) -> str:
@@ -474,7 +457,25 @@ def _label(d: _Drawing, text: str, x: float, y: float, font: float) -> None:
     d.cover([(x - half, y - font * 0.5), (x + half, y + font * 0.5)])
 
 
-# --- square boards: Tabik and Nume square -----------------------------------------------
+# --- stones on cells: the default picture ----------------------------------------------
+
+
+def draw_stones(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+    """The picture of a game without a ``draw`` hook (``territory.games``): the board's
+    cells, highlights, the stones of ``state.board()["stones"]`` (a colour, or a colour
+    and a number), rods if any, and the last-move marks."""
+    if board.kind == "hex":
+        _draw_hex_stones(d, state, board, marked, last)
+    else:
+        _draw_square(d, state, board, marked, last)
+
+
+def _on_points(game: str) -> bool:
+    """Whether the game's stones stand on the intersections of a square board."""
+    return bool(games.hook(game, "ON_POINTS", False))
+
+
+# --- square boards ----------------------------------------------------------------------
 
 
 def _square_center(cell: geometry.Cell, k: int) -> tuple[float, float]:
@@ -485,7 +486,7 @@ def _draw_square(d: _Drawing, state: GameState, board: geometry.Board, marked: l
     k = max(cell.x for cell in board.cells) + 1
     names = board.by_name()
     position = state.board()
-    points = state.game == "nume"  # Nume's square variant is played on intersections
+    points = _on_points(state.game)  # e.g. Nume's square variant is played on intersections
     if points:  # one board under the cells, so that no seams show between them
         m = _POINT_MARGIN
         d.add("cells", "rect", {"class": "board", "x": -m, "y": -m, "width": k * _SQ + 2 * m, "height": k * _SQ + 2 * m, "fill": BOARD})
@@ -573,7 +574,7 @@ def _square_labels(d: _Drawing, board: geometry.Board, margin: float) -> None:
         _label(d, str(i + 1), -0.45 * _SQ - margin, (k - 1 - i + 0.5) * _SQ, font)
 
 
-# --- hex boards: Migong and Nume hex --------------------------------------------------------
+# --- hex boards ----------------------------------------------------------------------------
 
 
 def _hex_center(q: float, r: float) -> tuple[float, float]:
@@ -627,12 +628,13 @@ def _hex_highlights(d: _Drawing, board: geometry.Board, marked: list[str], cover
         d.add("highlights", "polygon", {"points": _points(corners), **attrs})
 
 
-def _draw_nume_hex(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
+def _draw_hex_stones(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
     names = board.by_name()
     _hex_cells(d, board, BOARD)
     _hex_highlights(d, board, marked)
     radius = _R * 0.74
-    for name, (color, number) in state.board()["stones"].items():
+    for name, stone in state.board()["stones"].items():
+        color, number = (stone, None) if isinstance(stone, str) else stone
         x, y = _hex_center(names[name].x, names[name].y)
         _stone(d, name, color, x, y, radius)
         if number is not None:
@@ -640,89 +642,6 @@ def _draw_nume_hex(d: _Drawing, state: GameState, board: geometry.Board, marked:
     for name in last:
         x, y = _hex_center(names[name].x, names[name].y)
         _last_ring(d, name, x, y, radius * 1.12)
-
-
-def _draw_migong(d: _Drawing, state: GameState, board: geometry.Board, marked: list[str], last: list[str]) -> None:
-    names = board.by_name()
-    _hex_cells(d, board, EMPTY)
-    cx, cy = _hex_center(*geometry.MIGONG_CENTER)
-    d.add("center", "polygon", {"class": "center", "points": _points(_hexagon(cx, cy)), "fill": CENTER})
-    pieces = state.board()["pieces"]
-    for name, pattern in pieces.items():
-        _draw_piece(d, name, pattern, *_hex_center(names[name].x, names[name].y))
-    _migong_borders(d, state, board)
-    _hex_highlights(d, board, marked, covered=pieces)
-    for name in last:
-        x, y = _hex_center(names[name].x, names[name].y)
-        _last_mark(d, name, x, y, _R * 0.2)
-
-
-def _draw_piece(d: _Drawing, name: str, pattern: str, x: float, y: float) -> None:
-    """A Migong piece centred at (x, y): wedge i is the triangle (centre, corner i - 1,
-    corner i) touching edge i."""
-    for i, letter in enumerate(pattern):
-        color = _PIECE_COLORS[letter]
-        triangle = [(x, y), _corner(x, y, i - 1), _corner(x, y, i)]
-        d.add(
-            "wedges",
-            "polygon",
-            {
-                "class": "wedge",
-                "data-cell": name or None,
-                "data-wedge": i,
-                "data-color": letter,
-                "points": _points(triangle),
-                "fill": color,
-                "stroke": color,
-                "stroke-width": 0.4,
-                "stroke-linejoin": "round",
-            },
-        )
-
-
-_BORDER_WIDTH = 0.32  # thickness of a border bar, as a fraction of a hex's inner radius
-
-
-def _migong_borders(d: _Drawing, state: GameState, board: geometry.Board) -> None:
-    # The engine says where the border edges are and what colour each has.
-    edges = state.border_edges()  # type: ignore[attr-defined]
-    colors = state.border_colors()  # type: ignore[attr-defined]
-    names = board.by_name()
-    on_board = {(c.x, c.y) for c in board.cells}
-    for (name, direction), letter in zip(edges, colors):
-        cell = names[name]
-        dq, dr = geometry.HEX_DIRECTIONS[direction]
-        x, y = _hex_center(cell.x, cell.y)
-        ox, oy = _hex_center(cell.x + dq, cell.y + dr)  # the hex beyond the edge
-        outer = []
-        # The edge runs from corner direction - 1 to corner direction. At each end, the bar
-        # is mitred against the next border edge: of the same cell when the hex beside
-        # that corner is off the board (a convex corner), else of the other cell.
-        for k, side in ((direction - 1, direction - 1), (direction, direction + 1)):
-            vx, vy = _corner(x, y, k)
-            sq, sr = geometry.HEX_DIRECTIONS[side % 6]
-            if (cell.x + sq, cell.y + sr) in on_board:
-                outer.append((ox + (1 - _BORDER_WIDTH) * (vx - ox), oy + (1 - _BORDER_WIDTH) * (vy - oy)))
-            else:
-                outer.append((x + (1 + _BORDER_WIDTH) * (vx - x), y + (1 + _BORDER_WIDTH) * (vy - y)))
-        quad = [_corner(x, y, direction - 1), _corner(x, y, direction), outer[1], outer[0]]
-        color = _PIECE_COLORS[letter]
-        d.add(
-            "borders",
-            "polygon",
-            {
-                "class": "border",
-                "data-cell": cell.name,
-                "data-direction": direction,
-                "data-color": letter,
-                "points": _points(quad),
-                "fill": color,
-                "stroke": color,
-                "stroke-width": 0.4,
-                "stroke-linejoin": "round",
-            },
-        )
-        d.cover(quad)
 
 
 def _hex_labels(d: _Drawing, board: geometry.Board, reach: float = 1.0) -> None:

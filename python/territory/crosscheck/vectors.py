@@ -15,7 +15,7 @@ import time
 from importlib import resources
 from typing import IO, Any, Callable, Iterable
 
-from territory import __version__
+from territory import __version__, games
 from territory.registry import GAMES, new_game
 
 #: The ``format`` and ``version`` of the first line of a vectors file.
@@ -27,66 +27,16 @@ GAMES_PER_SET = 12
 #: Positions kept per tag and parameter set.
 PER_TAG = 2
 
-#: Move sequences the rule tests work out by hand (tests/test_*_rules.py), each for the
-#: parameters given (the others at their defaults).
-FULL_2X2 = ["a1=1", "b2=1", "b1", "a2"]
-HAND_WORKED: dict[str, list[tuple[str, dict[str, Any], list[str]]]] = {
-    "tabik": [
-        ("3x3-game", {"size": 3, "pie": False},
-         ["a1-a2", "b1-c1", "c2-b2", "a3-b3", "b1xb2", "a1xb1", "c1xc2", "a2xa3", "b2xb3", "a2xb2"]),
-        ("2x2-forced-passes", {"size": 2, "pie": False}, ["a1-b1", "a2-b2", "pass", "pass"]),
-        ("2x2-played-out", {"size": 2}, ["a1-b1", "b2-a2", "a1xa2", "b1xb2", "pass", "pass"]),
-        ("2x2-pie-swap-game", {"size": 2}, ["a1-b1", "swap", "b2-a2", "a1xa2", "b1xb2", "pass", "pass"]),
-    ],
-    "nume": [
-        ("price-before-merge", {"square": 5}, ["a2=7", "e5=0", "b1=2", "e4", "c2=9", "e3"]),
-        ("price-zero", {"square": 3}, ["a1=2", "c3=0", "b1"]),
-        ("number-above-board", {"square": 3}, ["a1=100"]),
-        ("full-2x2", {"square": 2}, FULL_2X2),
-        ("full-2x2-komi-white", {"square": 2, "komi_to": "white"}, FULL_2X2),
-        ("full-2x2-large-komi", {"square": 2, "komi": 3.5}, FULL_2X2),
-        ("full-2x2-draw", {"square": 2, "komi": None}, FULL_2X2),
-        ("2x2-no-komi-decisive", {"square": 2, "komi": None}, ["a1=3", "b2=0", "b1", "a2"]),
-        ("komi-phase-game", {"square": 2, "komi_phase": True}, ["komi 1.5 white", "side black", *FULL_2X2]),
-    ],
-    "migong": [
-        ("single-pieces-tie", {"pie": False}, ["g4:BBBBBB", "j7:YYYYYY", "d7:BYBYBB", "g10:YBBYBY"]),
-        ("single-pieces-then-extent-2", {"pie": False}, ["g4:BBBBBB", "j7:YYYYYY", "d7:BYBYBB", "g10:YBBYBY", "h4:BBBBBY"]),
-    ],
-}
-
-#: Mirror games played per parameter set (Migong: docs/crosscheck.md).
+#: Mirror games played per parameter set, for a game with a ``mirror_game`` hook
+#: (``territory.games``; Migong's: docs/crosscheck.md).
 MIRROR_GAMES = 2
 
 
-def mirror_game(params: dict[str, Any], rng: random.Random) -> list[str] | None:
-    """A Migong game that ends 0-0 (tests/test_migong_rules.py, ``mirror_game``): Blue
-    plays random moves, Yellow answers each with its image under a half turn that
-    exchanges the colours (with the pie rule, seat 1 swaps first), until Blue must pass,
-    then both pass. Every blue group has a yellow image, so the scores are 0-0 and Yellow,
-    the last mover, loses. None when an answer is not legal (a border that the half turn
-    does not map onto itself with colours exchanged)."""
-    state: Any = new_game("migong", **params)
-    where = {name: (q, r) for name, q, r in state.geometry()[1]}
-    name_at = {qr: name for name, qr in where.items()}
-    flip = {"B": "Y", "Y": "B"}
-    while not state.is_over:
-        moves = state.legal_moves()
-        if moves == ["pass"]:
-            state.play("pass")
-        elif state.color_of(state.to_move) == "blue":
-            state.play(moves[rng.randrange(len(moves))])
-            if "swap" in state.legal_moves():
-                state.play("swap")
-        else:
-            blue_move = state.history[-2] if state.history[-1] == "swap" else state.history[-1]
-            cell, piece = blue_move.split(":")
-            q, r = where[cell]
-            image = name_at[-q, -r] + ":" + "".join(flip[piece[(j + 3) % 6]] for j in range(6))
-            if image not in moves:
-                return None
-            state.play(image)
-    return list(state.history)
+def hand_worked(game: str) -> list[tuple[str, dict[str, Any], list[str]]]:
+    """The move sequences the rule tests work out by hand (tests/test_*_rules.py), each
+    for the parameters given (the others at their defaults): the game's ``HAND_WORKED``
+    (``territory.games``)."""
+    return list(games.hook(game, "HAND_WORKED", []))
 
 
 def parameter_sets(game: str) -> list[dict[str, Any]]:
@@ -101,7 +51,7 @@ def parameter_sets(game: str) -> list[dict[str, Any]]:
     candidates = [defaults, smallest]
     for base in (defaults, smallest):
         candidates += [{**base, p["name"]: value} for p in described for value in _corners(p)]
-    candidates += [{**defaults, **needs} for _, needs, _ in HAND_WORKED[game]]
+    candidates += [{**defaults, **needs} for _, needs, _ in hand_worked(game)]
     sets: list[dict[str, Any]] = []
     for candidate in candidates:
         try:
@@ -161,7 +111,7 @@ def tags_of(state: Any) -> list[str]:
             tags.append("draw")
         elif state.last_mover is not None and state.scores()[0] == state.scores()[1]:
             tags.append("tie-last-mover-loses")
-        if state.game == "nume" and state.params.get("komi") is not None and state.winner is not None:
+        if state.params.get("komi") is not None and state.winner is not None:
             komi = state.params["komi"]
             raw = [s - (komi if state.color_of(seat) == state.params["komi_to"] else 0)
                    for seat, s in enumerate(state.scores())]
@@ -191,24 +141,26 @@ def _border_tags(state: Any, move: str) -> list[str]:
 
 
 def _scoring_tags(state: Any) -> list[str]:
-    """Tags of the scoring rule: a size both colours have equally many groups of (which
-    neither holds), above or at the larger score; a group worth 0 in Nume."""
+    """Tags of the scoring rule: where groups are counted (they have no price), a size
+    both colours have equally many groups of (which neither holds), above or at the
+    larger score; where groups have a price (Nume), a group worth 0 or with two numbers."""
     groups = state.groups()
     counts: dict[tuple[str, int], int] = {}
     for g in groups:
         counts[g.color, g.size] = counts.get((g.color, g.size), 0) + 1
     colors = sorted({c for c, _ in counts})
     tags = []
-    if state.game != "nume" and len(colors) == 2:
+    counted = all(g.price is None for g in groups)
+    if counted and len(colors) == 2:
         sizes = {s for _, s in counts}
         tied = [s for s in sizes if counts.get((colors[0], s)) == counts.get((colors[1], s))]
         if tied:
             tags.append("equal-group-counts")
             if max(tied) > max(state.scores()):
                 tags.append("equal-counts-above-score")
-    if state.game == "nume" and any(g.price == 0 for g in groups):
+    if any(g.price == 0 for g in groups):
         tags.append("group-price-0")
-    if state.game == "nume" and any(g.numbers and len(g.numbers) > 1 for g in groups):
+    if any(g.numbers and len(g.numbers) > 1 for g in groups):
         tags.append("group-with-two-numbers")
     return tags
 
@@ -233,6 +185,7 @@ def make_vectors(
     per tag and set. ``progress(games done, games, seconds)`` is told of each game."""
     from territory.crosscheck.driver import random_game
 
+    mirror_game = games.hook(game, "mirror_game")
     vectors: list[dict[str, Any]] = []
     began = time.perf_counter()
     for index, params in enumerate(sets):
@@ -246,14 +199,14 @@ def make_vectors(
                     kept[t] = kept.get(t, 0) + 1
                 vectors.append(vector(state, f"{game}-{index}-{id}", tags))
 
-        for name, needs, moves in HAND_WORKED[game]:
+        for name, needs, moves in hand_worked(game):
             if params == dict(new_game(game, **needs).params):
                 state = new_game(game, **params)
                 for move in moves:
                     state.play(move)
                 keep(state, name, forced=True)
         rng = random.Random(seed * 1_000_003 + index)
-        for number in range(games_per_set + (MIRROR_GAMES if game == "migong" else 0)):
+        for number in range(games_per_set + (MIRROR_GAMES if mirror_game is not None else 0)):
             if progress:
                 progress(index * games_per_set + min(number, games_per_set), len(sets) * games_per_set,
                          time.perf_counter() - began)

@@ -1,5 +1,6 @@
 """``fair_komi``: Black's win rate in Nume over a sweep of komi values, a logistic fit,
-and the komi at which Black wins half the games."""
+and the komi at which Black wins half the games. The game is the one whose class takes a
+komi (``komi_game``): no game is named here."""
 
 from __future__ import annotations
 
@@ -16,6 +17,19 @@ from territory._results import results_repr
 from territory.evaluate.runs import MAX_GAMES, Progress, _agent_name, _parse, _traces
 from territory.evaluate.stats import Z95
 from territory.playouts import new_game, wilson_interval
+from territory.registry import GAMES
+
+#: The parameters of a game with a komi: its size and the colour it is added to.
+KOMI_PARAMETERS = ("komi", "komi_to")
+
+
+def komi_game() -> str:
+    """The game whose komi ``fair_komi`` sweeps: the first whose class takes
+    ``KOMI_PARAMETERS`` (Nume)."""
+    for name, cls in GAMES.items():
+        if set(KOMI_PARAMETERS) <= {p["name"] for p in cls.parameters()}:  # type: ignore[attr-defined]
+            return name
+    raise LookupError("no game takes a komi")
 
 
 def fit_logistic(x: np.ndarray, wins: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -94,14 +108,18 @@ class FairKomi:
     def curve(self) -> dict[str, list[float]]:
         return self.fits[0].curve
 
+    @property
+    def game(self) -> str:
+        return komi_game()
+
     def to_dict(self) -> dict[str, Any]:
-        return {"game": "nume", "params": self.params, "games_per_komi": self.games, "seed": self.seed, "seconds": self.seconds, "fits": [f.to_dict() for f in self.fits]}
+        return {"game": self.game, "params": self.params, "games_per_komi": self.games, "seed": self.seed, "seconds": self.seconds, "fits": [f.to_dict() for f in self.fits]}
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
 
     def __str__(self) -> str:
-        lines = [f"nume fair komi (komi added to Black's score; negative: to White's), {self.games:,} games per komi value, seed {self.seed}"]
+        lines = [f"{self.game} fair komi (komi added to Black's score; negative: to White's), {self.games:,} games per komi value, seed {self.seed}"]
         for f in self.fits:
             lines.append(f"  {f.agent:<12} fair komi {f.estimate:8.2f}   95% CI [{f.interval[0]:.2f}, {f.interval[1]:.2f}]")
         return "\n".join(lines)
@@ -128,7 +146,7 @@ def _komi_start(params: dict[str, Any], value: Any) -> tuple[float, Any]:
         raise ValueError(f"komi values must be numbers, got {value!r}")
     komi = float(value)
     try:
-        return komi, new_game("nume", **_komi_params(params, komi))
+        return komi, new_game(komi_game(), **_komi_params(params, komi))
     except ValueError as error:
         raise ValueError(f"komi value {value!r}: {error}") from None
 
@@ -142,7 +160,7 @@ def fair_komi(
     threads: int | None = None,
     *,
     progress: Progress | None = None,
-    **nume_params: Any,
+    **game_params: Any,
 ) -> FairKomi:
     """Black's win rate in Nume at each komi of ``komi_values`` (default -20.5 .. 20.5;
     positive: added to Black's score, negative: to White's), ``games`` games each, a
@@ -152,10 +170,10 @@ def fair_komi(
     one fit each). Games at the j-th komi value are games ``j * games .. (j + 1) *
     games - 1`` of the run seeded with ``seed``, so komi values are independent samples.
     """
-    for key in ("komi", "komi_to"):
-        if key in nume_params:
+    for key in KOMI_PARAMETERS:
+        if key in game_params:
             raise ValueError(f"fair_komi sweeps {key} itself; do not pass {key}=")
-    if nume_params.get("komi_phase"):
+    if game_params.get("komi_phase"):
         raise ValueError("fair_komi needs komi_phase=False: with a komi phase the players choose the komi")
     agents = [_parse(a) for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
     if not agents:
@@ -163,11 +181,11 @@ def fair_komi(
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)
-    starts = dict(sorted(_komi_start(nume_params, k) for k in (DEFAULT_KOMI if komi_values is None else komi_values)))
+    starts = dict(sorted(_komi_start(game_params, k) for k in (DEFAULT_KOMI if komi_values is None else komi_values)))
     values = list(starts)
     if len(values) < 2:
         raise ValueError(f"komi_values must hold at least two distinct values k + 0.5 to fit a curve, got {values}")
-    params = {k: v for k, v in starts[values[0]].params.items() if k not in ("komi", "komi_to")}
+    params = {k: v for k, v in starts[values[0]].params.items() if k not in KOMI_PARAMETERS}
     began = time.perf_counter()
     total = len(agents) * len(values) * games
     fits = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 import re
 
-from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -85,6 +85,7 @@ NAMED_BORDERS = ("alternate", "blue", "yellow")
 GROUP_SIZES = ("extent", "wedges")
 
 _CELL_RE = re.compile(r"[a-z][1-9][0-9]*")
+MAX_ROW_NUMBER = 256  # a cell name's number is at most this (docs/conventions.md)
 _PIECE_RE = re.compile(r"[BY]{6}")
 
 
@@ -112,17 +113,18 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def __init__(self, pie=True, border="alternate", group_size="extent"):
         if not isinstance(pie, bool):
-            raise ValueError(f"pie must be a bool (True or False), got {excerpt(pie)}")
+            raise ParameterError(f"pie must be a bool (True or False), got {excerpt(pie)}", parameter="pie")
         if not isinstance(border, str) or not (
             border in NAMED_BORDERS
             or (len(border) == NUM_BORDER_EDGES and set(border) <= {"B", "Y"})
         ):
-            raise ValueError(
+            raise ParameterError(
                 "border must be 'alternate', 'blue', 'yellow' or an explicit string of "
-                f"{NUM_BORDER_EDGES} characters 'B'/'Y' (one per border edge), got {excerpt(border, 100)}"
+                f"{NUM_BORDER_EDGES} characters 'B'/'Y' (one per border edge), got {excerpt(border, 100)}",
+                parameter="border",
             )
         if not isinstance(group_size, str) or group_size not in GROUP_SIZES:
-            raise ValueError(f"group_size must be 'extent' or 'wedges', got {excerpt(group_size)}")
+            raise ParameterError(f"group_size must be 'extent' or 'wedges', got {excerpt(group_size)}", parameter="group_size")
         self._pie = pie
         self._border = border
         self._group_size = group_size
@@ -200,28 +202,35 @@ class Migong(_position.SetUpTurns, Presentation):
         """Parse a move string: "swap", "pass" or (cell, piece). Raises InvalidMoveError
         if it is not a Migong move at all, whatever the position."""
         if not isinstance(move, str):
-            raise InvalidMoveError(f"a move must be a string, got {excerpt(move)}")
+            raise InvalidMoveError(f"a move must be a string, got {excerpt(move)}", "not_a_string", move)
         if move in ("swap", "pass"):
             return move
-        if move.count(":") != 1:
+        if ":" not in move:
             raise InvalidMoveError(
                 f"malformed move {excerpt(move)}: expected '<cell>:<piece>' such as 'h7:BYBYBY', "
-                "or 'swap' or 'pass'"
+                "or 'swap' or 'pass'",
+                "syntax", move,
             )
-        cell_name, piece = move.split(":")
-        if not _CELL_RE.fullmatch(cell_name):
+        cell_name, piece = move.split(":", 1)
+        if re.fullmatch(r"[a-z]0", cell_name):
+            raise InvalidMoveError(f"cell {excerpt(cell_name)} in {excerpt(move)} is off the board (rows are numbered from 1)", "row_zero", move)
+        if not _CELL_RE.fullmatch(cell_name) or int(cell_name[1:5]) > MAX_ROW_NUMBER:
             raise InvalidMoveError(
                 f"malformed cell name {excerpt(cell_name)} in {excerpt(move)}: expected a letter "
-                "a-m and a number 1-13, such as 'h7'"
+                "a-m and a number 1-13, such as 'h7'",
+                "cell_name", move,
             )
         if cell_name == CENTER_NAME:
-            raise InvalidMoveError(f"{CENTER_NAME} is the central border, not a playable cell")
+            raise InvalidMoveError(f"{CENTER_NAME} is the central border, not a playable cell", "central_border", move)
         if cell_name not in CELL_BY_NAME:
-            raise InvalidMoveError(f"unknown cell {excerpt(cell_name)} in {excerpt(move)}: it is not on the board")
+            raise InvalidMoveError(
+                f"unknown cell {excerpt(cell_name)} in {excerpt(move)}: it is not on the board", "off_board", move
+            )
         if not _PIECE_RE.fullmatch(piece):
             raise InvalidMoveError(
                 f"malformed piece {excerpt(piece)} in {excerpt(move)}: expected six letters B or Y "
-                "(wedges E, NE, NW, W, SW, SE)"
+                "(wedges E, NE, NW, W, SW, SE)",
+                "piece", move,
             )
         return (CELL_BY_NAME[cell_name], piece)
 
@@ -229,34 +238,35 @@ class Migong(_position.SetUpTurns, Presentation):
         """Parse and check a move against the current position without changing anything."""
         parsed = self._parse(move)
         if self.is_over:
-            raise IllegalMoveError(f"the game is over; no move is possible (got {excerpt(move)})")
+            raise IllegalMoveError(f"the game is over; no move is possible (got {excerpt(move)})", "game_over", move)
         if parsed == "swap":
             if not self._pie:
-                raise IllegalMoveError("swap is not allowed: the pie rule is off")
+                raise IllegalMoveError("swap is not allowed: the pie rule is off", "pie_rule_off", move)
             if not self._swap_allowed():
-                raise IllegalMoveError("swap is only allowed on seat 1's first turn")
+                raise IllegalMoveError("swap is only allowed on seat 1's first turn", "swap_not_now", move)
             return parsed
         if parsed == "pass":
             if self._swap_allowed():
-                raise IllegalMoveError("pass is not allowed: swap is available")
+                raise IllegalMoveError("pass is not allowed: swap is available", "pass_not_allowed", move)
             if self._has_placement():
-                raise IllegalMoveError("pass is not allowed while a placement is available")
+                raise IllegalMoveError("pass is not allowed while a placement is available", "pass_not_allowed", move)
             return parsed
         cell, piece = parsed
         name = CELL_NAMES[CELL_INDEX[cell]]
         if cell in self._pieces:
-            raise IllegalMoveError(f"cell {name} is already occupied by {self._pieces[cell]}")
+            raise IllegalMoveError(f"cell {name} is already occupied by {self._pieces[cell]}", "occupied", move)
         letter = self._mover_letter()
         color = LETTER_COLOR[letter]
         if letter not in piece:
             raise IllegalMoveError(
-                f"piece {piece} is not in {color}'s set (every {color} piece has a {letter} wedge)"
+                f"piece {piece} is not in {color}'s set (every {color} piece has a {letter} wedge)",
+                "not_in_set", move,
             )
         if piece in self._used[letter]:
-            raise IllegalMoveError(f"piece {piece} of {color}'s set has already been used")
+            raise IllegalMoveError(f"piece {piece} of {color}'s set has already been used", "already_used", move)
         reason = self._mismatch(cell, piece)
         if reason is not None:
-            raise IllegalMoveError(reason)
+            raise IllegalMoveError(reason, "does_not_fit", move)
         return parsed
 
     def _do(self, move: str, parsed) -> None:
@@ -279,7 +289,7 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def color_of(self, seat: int) -> str:
         if isinstance(seat, bool) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
+            raise ParameterError(f"seat must be 0 or 1, got {excerpt(seat)}", parameter="seat")
         blue_seat = 1 if self._swapped else 0
         return "blue" if seat == blue_seat else "yellow"
 
@@ -330,13 +340,13 @@ class Migong(_position.SetUpTurns, Presentation):
     @staticmethod
     def _check_action(a) -> int:
         if isinstance(a, bool):
-            raise InvalidMoveError(f"an action must be an int, got {excerpt(a)}")
+            raise InvalidMoveError(f"an action must be an int, got {excerpt(a)}", "action_out_of_range", a)
         try:
             a = operator.index(a)
         except TypeError:
-            raise InvalidMoveError(f"an action must be an int, got {excerpt(a)}") from None
+            raise InvalidMoveError(f"an action must be an int, got {excerpt(a)}", "action_out_of_range", a) from None
         if not 0 <= a < NUM_ACTIONS:
-            raise InvalidMoveError(f"action {excerpt(a)} is out of range 0..{NUM_ACTIONS - 1}")
+            raise InvalidMoveError(f"action {excerpt(a)} is out of range 0..{NUM_ACTIONS - 1}", "action_out_of_range", a)
         return a
 
     def action_to_move(self, a: int) -> str:
@@ -452,7 +462,7 @@ class Migong(_position.SetUpTurns, Presentation):
 
     def remaining(self, color: str) -> list[str]:
         if color not in COLOR_LETTER:
-            raise ValueError(f"color must be 'blue' or 'yellow', got {excerpt(color)}")
+            raise ParameterError(f"color must be 'blue' or 'yellow', got {excerpt(color)}", parameter="color")
         letter = COLOR_LETTER[color]
         return sorted(p for p in ALL_PIECES if letter in p and p not in self._used[letter])
 

@@ -10,7 +10,7 @@ import math
 import operator
 import re
 
-from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -25,6 +25,7 @@ SQUARE_DIRECTIONS = ((1, 0), (0, -1), (-1, 0), (0, 1))
 COLORS = ("black", "white")
 
 _CELL_RE = re.compile(r"([a-z])([1-9][0-9]*)")
+MAX_ROW_NUMBER = 256  # a cell name's number is at most this (docs/conventions.md)
 _PLACEMENT_RE = re.compile(r"([a-z][1-9][0-9]*)(?:=(.*))?", re.DOTALL)
 _KOMI_RE = re.compile(r"komi (0|[1-9][0-9]*)\.5 (black|white)")
 _SIDE_RE = re.compile(r"side (black|white)")
@@ -50,9 +51,9 @@ class Nume(Presentation):
     # ------------------------------------------------------------------ creation
     def __init__(self, n=4, square=None, komi=0.5, komi_to="black", komi_phase=False):
         if not _is_int(n) or not 1 <= n <= 8:
-            raise ValueError(f"n must be an int from 1 to 8, got {excerpt(n)}")
+            raise ParameterError(f"n must be an int from 1 to 8, got {excerpt(n)}", parameter="n")
         if square is not None and (not _is_int(square) or not 2 <= square <= 16):
-            raise ValueError(f"square must be None or an int from 2 to 16, got {excerpt(square)}")
+            raise ParameterError(f"square must be None or an int from 2 to 16, got {excerpt(square)}", parameter="square")
         if komi is not None:
             ok = (
                 isinstance(komi, float)  # an int is never k + 0.5
@@ -61,15 +62,16 @@ class Nume(Presentation):
                 and 0 <= komi - 0.5 <= MAX_KOMI_K
             )
             if not ok:
-                raise ValueError(
+                raise ParameterError(
                     "komi must be None or a number k + 0.5 with k a whole number "
-                    f"0 <= k <= 2^31, got {excerpt(komi)}"
+                    f"0 <= k <= 2^31, got {excerpt(komi)}",
+                    parameter="komi",
                 )
             komi = float(komi)
         if not isinstance(komi_to, str) or komi_to not in COLORS:
-            raise ValueError(f"komi_to must be 'black' or 'white', got {excerpt(komi_to)}")
+            raise ParameterError(f"komi_to must be 'black' or 'white', got {excerpt(komi_to)}", parameter="komi_to")
         if not isinstance(komi_phase, bool):
-            raise ValueError(f"komi_phase must be a bool, got {excerpt(komi_phase)}")
+            raise ParameterError(f"komi_phase must be a bool, got {excerpt(komi_phase)}", parameter="komi_phase")
 
         self._n = n
         self._square = square
@@ -167,7 +169,7 @@ class Nume(Presentation):
 
     def color_of(self, seat) -> str:
         if not _is_int(seat) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
+            raise ParameterError(f"seat must be 0 or 1, got {excerpt(seat)}", parameter="seat")
         return self._seat_colors[seat]
 
     @property
@@ -255,39 +257,45 @@ class Nume(Presentation):
         ("side", color) or ("place", cell, number or None). Raises InvalidMoveError if it
         is not a move of this game with these parameters at all."""
         if not isinstance(move, str):
-            raise InvalidMoveError(f"a move must be a string, got {excerpt(move)}")
+            raise InvalidMoveError(f"a move must be a string, got {excerpt(move)}", "not_a_string", move)
         shown = excerpt(move)
-        if move.startswith("komi"):
-            m = _KOMI_RE.fullmatch(move)
-            if m is None:
+        if move.startswith("komi "):
+            value, space, color = move[len("komi "):].partition(" ")
+            if not space or not re.fullmatch(r"(0|[1-9][0-9]*)\.5", value):
                 raise InvalidMoveError(
                     f"malformed komi move {shown}: expected 'komi <k>.5 <black|white>', "
-                    "e.g. 'komi 2.5 white'"
+                    "e.g. 'komi 2.5 white'",
+                    "komi", move,
                 )
-            digits = m.group(1)
+            if color not in COLORS:
+                raise InvalidMoveError(f"{shown}: the colour must be 'black' or 'white'", "color_word", move)
+            digits = value[:-2]
             if len(digits) > len(str(self._N)) or int(digits) > self._N:
                 raise InvalidMoveError(
-                    f"{shown}: komi must be k + 0.5 with 0 <= k <= {self._N} (number of cells)"
+                    f"{shown}: komi must be k + 0.5 with 0 <= k <= {self._N} (number of cells)",
+                    "komi_too_large", move,
                 )
-            return ("komi", int(digits), m.group(2))
-        if move.startswith("side"):
-            m = _SIDE_RE.fullmatch(move)
-            if m is None:
+            return ("komi", int(digits), color)
+        if move.startswith("side "):
+            color = move[len("side "):]
+            if color not in COLORS:
                 raise InvalidMoveError(
-                    f"malformed side move {shown}: expected 'side black' or 'side white'"
+                    f"malformed side move {shown}: expected 'side black' or 'side white'", "color_word", move
                 )
-            return ("side", m.group(1))
-        m = _PLACEMENT_RE.fullmatch(move)
-        if m is None:
+            return ("side", color)
+        name, equals, number_text = move.partition("=")
+        if re.fullmatch(r"[a-z]0", name):
+            raise InvalidMoveError(f"{shown}: cell {excerpt(name)} is off the board (rows are numbered from 1)", "row_zero", move)
+        if not _CELL_RE.fullmatch(name) or int(name[1:5]) > MAX_ROW_NUMBER:
             raise InvalidMoveError(
                 f"malformed move {shown}: expected a cell like 'c3', a numbered placement "
-                "like 'c3=5'" + (", or a komi-phase move" if self._komi_phase else "")
+                "like 'c3=5'" + (", or a komi-phase move" if self._komi_phase else ""),
+                "syntax", move,
             )
-        name, number_text = m.group(1), m.group(2)
+        number = self._parse_number(move, number_text) if equals else None
         cell = self._index_of_name.get(name)
         if cell is None:
-            raise InvalidMoveError(f"{shown}: unknown cell {excerpt(name)}")
-        number = None if number_text is None else self._parse_number(move, number_text)
+            raise InvalidMoveError(f"{shown}: unknown cell {excerpt(name)}", "off_board", move)
         return ("place", cell, number)
 
     def _parse(self, move):
@@ -296,29 +304,26 @@ class Nume(Presentation):
         parsed = self._read(move)
         shown = excerpt(move)
         if self.is_over:
-            raise IllegalMoveError(f"the game is over (board full); cannot play {shown}")
-        if parsed[0] == "komi":
-            if not self._komi_phase:
-                raise IllegalMoveError(f"{shown}: there is no komi phase in this game")
-            if self._phase != "komi":
-                raise IllegalMoveError(f"{shown}: the komi has already been chosen")
-            return parsed
-        if parsed[0] == "side":
-            if not self._komi_phase:
-                raise IllegalMoveError(f"{shown}: there is no komi phase in this game")
+            raise IllegalMoveError(f"the game is over (board full); cannot play {shown}", "board_full", move)
+        # Each phase takes one kind of move; another is refused with the phase's kind.
+        expected = {"komi": "komi", "side": "side"}.get(self._phase, "place")
+        if parsed[0] != expected:
             if self._phase == "komi":
-                raise IllegalMoveError(f"{shown}: seat 0 must choose the komi first")
-            if self._phase != "side":
-                raise IllegalMoveError(f"{shown}: sides have already been chosen")
+                raise IllegalMoveError(
+                    f"{shown}: seat 0 must first choose the komi ('komi <k>.5 <color>')", "komi_first", move
+                )
+            if self._phase == "side":
+                raise IllegalMoveError(
+                    f"{shown}: seat 1 must first choose a side ('side black' or 'side white')", "side_first", move
+                )
+            why = "there is no komi phase in this game" if not self._komi_phase else "the komi phase is over"
+            raise IllegalMoveError(f"{shown}: {why}", "not_komi_phase", move)
+        if parsed[0] != "place":
             return parsed
-        if self._phase == "komi":
-            raise IllegalMoveError(f"{shown}: seat 0 must first choose the komi ('komi <k>.5 <color>')")
-        if self._phase == "side":
-            raise IllegalMoveError(f"{shown}: seat 1 must first choose a side ('side black' or 'side white')")
         _, cell, number = parsed
         name = self._names[cell]
         if cell in self._board:
-            raise IllegalMoveError(f"{shown}: cell {name} is occupied")
+            raise IllegalMoveError(f"{shown}: cell {name} is occupied", "occupied", move)
         color = self._color_to_place()
         new_group = not any(
             d in self._board and self._board[d][0] == color for d in self._neighbours[cell]
@@ -326,12 +331,14 @@ class Nume(Presentation):
         if new_group and number is None:
             raise IllegalMoveError(
                 f"{shown}: this stone creates a new group and must carry a number, "
-                f"e.g. '{name}=0'"
+                f"e.g. '{name}=0'",
+                "number_required", move,
             )
         if not new_group and number is not None:
             raise IllegalMoveError(
                 f"{shown}: this stone joins an existing {color} group and must not carry "
-                f"a number; play '{name}'"
+                f"a number; play '{name}'",
+                "number_forbidden", move,
             )
         return parsed
 
@@ -341,15 +348,19 @@ class Nume(Presentation):
         if re.fullmatch(r"0|[1-9][0-9]*", text):
             # Compare lengths first: int() of thousands of digits would fail.
             if len(text) > len(str(MAX_NUMBER)) or int(text) > MAX_NUMBER:
-                raise InvalidMoveError(f"{shown}: the number must be at most 2^31 - 1 = {MAX_NUMBER}")
+                raise InvalidMoveError(
+                    f"{shown}: the number must be at most 2^31 - 1 = {MAX_NUMBER}", "number_too_large", move
+                )
             return int(text)
         if re.fullmatch(r"[0-9]+", text):
-            raise InvalidMoveError(f"{shown}: the number must be written without leading zeros")
-        if re.fullmatch(r"-[0-9]+", text):
-            raise InvalidMoveError(f"{shown}: the number must be a whole number >= 0, not negative")
-        if text == "":
-            raise InvalidMoveError(f"{shown}: missing number after '='")
-        raise InvalidMoveError(f"{shown}: the number must be a whole number from 0 to {MAX_NUMBER}")
+            why = "the number must be written without leading zeros"
+        elif re.fullmatch(r"-[0-9]+", text):
+            why = "the number must be a whole number >= 0, not negative"
+        elif text == "":
+            why = "missing number after '='"
+        else:
+            why = f"the number must be a whole number from 0 to {MAX_NUMBER}"
+        raise InvalidMoveError(f"{shown}: {why}", "number", move)
 
     def _canonical(self, parsed) -> str:
         if parsed[0] == "komi":
@@ -426,12 +437,14 @@ class Nume(Presentation):
     def action_to_move(self, action) -> str:
         if isinstance(action, bool) or not hasattr(type(action), "__index__"):
             raise InvalidMoveError(
-                f"action must be an int from 0 to {self.num_actions - 1}, got {excerpt(action)}"
+                f"action must be an int from 0 to {self.num_actions - 1}, got {excerpt(action)}",
+                "action_out_of_range", action,
             )
         action = operator.index(action)  # numpy integers too
         if not 0 <= action < self.num_actions:
             raise InvalidMoveError(
-                f"action must be an int from 0 to {self.num_actions - 1}, got {excerpt(action)}"
+                f"action must be an int from 0 to {self.num_actions - 1}, got {excerpt(action)}",
+                "action_out_of_range", action,
             )
         N = self._N
         if action < N:
@@ -455,7 +468,7 @@ class Nume(Presentation):
         if w is None:
             return cell
         if w > N:
-            raise IllegalMoveError(f"{excerpt(move)} has no action: numbers above {N} have none")
+            raise IllegalMoveError(f"{excerpt(move)} has no action: numbers above {N} have none", "no_action_number", move)
         return N + cell * (N + 1) + w
 
     def apply_action(self, action) -> None:

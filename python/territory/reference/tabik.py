@@ -26,7 +26,7 @@ from __future__ import annotations
 import operator
 import re
 
-from territory.errors import IllegalMoveError, InvalidMoveError, excerpt
+from territory.errors import IllegalMoveError, InvalidMoveError, ParameterError, excerpt
 from territory._presentation import Presentation
 from territory.types import Group
 from territory.reference import _position
@@ -36,6 +36,7 @@ WHITE = "white"
 
 _SQUARE_RE = re.compile(r"([a-z])([0-9]+)")
 _MOVE_RE = re.compile(r"([a-z][0-9]+)([-x])([a-z][0-9]+)")
+MAX_ROW_NUMBER = 256  # a square name's number is at most this (docs/conventions.md)
 
 
 class Tabik(_position.SetUpTurns, Presentation):
@@ -47,9 +48,9 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def __init__(self, size=8, pie=True):
         if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 16:
-            raise ValueError(f"size must be an int from 2 to 16, got {excerpt(size)}")
+            raise ParameterError(f"size must be an int from 2 to 16, got {excerpt(size)}", parameter="size")
         if not isinstance(pie, bool):
-            raise ValueError(f"pie must be a bool (True or False), got {excerpt(pie)}")
+            raise ParameterError(f"pie must be a bool (True or False), got {excerpt(pie)}", parameter="pie")
         self._size = int(size)
         self._pie = pie
         self._reset()
@@ -118,16 +119,19 @@ class Tabik(_position.SetUpTurns, Presentation):
     def _parse_square(self, text, move):
         """Cell index of a square name; raises InvalidMoveError if malformed or off the board."""
         m = _SQUARE_RE.fullmatch(text)
-        if m is None or (len(m.group(2)) > 1 and m.group(2)[0] == "0"):
-            raise InvalidMoveError(f"malformed move {excerpt(move)}: {excerpt(text)} is not a square name")
+        if m is None or (len(m.group(2)) > 1 and m.group(2)[0] == "0") or int(m.group(2)[:4]) > MAX_ROW_NUMBER:
+            raise InvalidMoveError(f"malformed move {excerpt(move)}: {excerpt(text)} is not a square name", "syntax", move)
         k = self._size
         c = ord(m.group(1)) - ord("a")
         # More than two digits: a row far beyond any board (and int() of thousands of
         # digits would fail).
         r = int(m.group(2)) - 1 if len(m.group(2)) <= 2 else k
+        if r == -1:  # row 0, as in 'a0': off every board
+            raise InvalidMoveError(f"invalid move {excerpt(move)}: square {excerpt(text)} is off the board (rows are numbered from 1)", "row_zero", move)
         if not (0 <= c < k and 0 <= r < k):
             raise InvalidMoveError(
-                f"invalid move {excerpt(move)}: square {excerpt(text)} is off the {k} x {k} board"
+                f"invalid move {excerpt(move)}: square {excerpt(text)} is off the {k} x {k} board",
+                "off_board", move,
             )
         return r * k + c
 
@@ -139,14 +143,15 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def _check_action_range(self, a):
         if isinstance(a, bool):
-            raise InvalidMoveError(f"action must be an int, got {excerpt(a)}")
+            raise InvalidMoveError(f"action must be an int, got {excerpt(a)}", "action_out_of_range", a)
         try:
             a = operator.index(a)
         except TypeError:
-            raise InvalidMoveError(f"action must be an int, got {excerpt(a)}") from None
+            raise InvalidMoveError(f"action must be an int, got {excerpt(a)}", "action_out_of_range", a) from None
         if not 0 <= a < self.num_actions:
             raise InvalidMoveError(
-                f"action {excerpt(a)} is out of range: actions are 0 to {self.num_actions - 1}"
+                f"action {excerpt(a)} is out of range: actions are 0 to {self.num_actions - 1}",
+                "action_out_of_range", a,
             )
         return a
 
@@ -169,8 +174,17 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def move_to_action(self, m):
         """Action number of a move string (either order of a stone swap is accepted)."""
+        try:
+            return self._action(m)
+        except IllegalMoveError as error:  # two squares that are not neighbours: no action
+            if isinstance(error, InvalidMoveError):
+                raise
+            raise IllegalMoveError(f"{error}: it has no action number", "no_action_number", m) from None
+
+    def _action(self, m):
+        """Action number of a move string; IllegalMoveError for squares not adjacent."""
         if not isinstance(m, str):
-            raise InvalidMoveError(f"a move must be a string, got {excerpt(m)}")
+            raise InvalidMoveError(f"a move must be a string, got {excerpt(m)}", "not_a_string", m)
         E = self._num_edges
         if m == "swap":
             return 3 * E
@@ -180,7 +194,8 @@ class Tabik(_position.SetUpTurns, Presentation):
         if match is None:
             raise InvalidMoveError(
                 f"malformed move {excerpt(m)}: expected '<square>-<square>', "
-                f"'<square>x<square>', 'swap' or 'pass'"
+                f"'<square>x<square>', 'swap' or 'pass'",
+                "syntax", m,
             )
         a = self._parse_square(match.group(1), m)
         b = self._parse_square(match.group(3), m)
@@ -188,7 +203,8 @@ class Tabik(_position.SetUpTurns, Presentation):
         if e is None:
             raise IllegalMoveError(
                 f"illegal move {excerpt(m)}: squares {match.group(1)} and {match.group(3)} "
-                f"are not orthogonally adjacent"
+                f"are not orthogonally adjacent",
+                "not_adjacent", m,
             )
         if match.group(2) == "x":
             return 2 * E + e
@@ -197,19 +213,19 @@ class Tabik(_position.SetUpTurns, Presentation):
         return 2 * e if a == first else 2 * e + 1
 
     def _why_illegal(self, a):
-        """None if action a (in range) is legal now, else the reason as a string."""
+        """None if action a (in range) is legal now, else the reason: (kind, text)."""
         if self.is_over:
-            return "the game is over"
+            return "game_over", "the game is over"
         E = self._num_edges
         if a == 3 * E + 1:
             if self._has_non_pass_action():
-                return "pass is only allowed when no other move exists"
+                return "pass_not_allowed", "pass is only allowed when no other move exists"
             return None
         if a == 3 * E:
             if not self._pie:
-                return "swap is not allowed: the pie rule is off"
+                return "pie_rule_off", "swap is not allowed: the pie rule is off"
             if self._ply() != 1:
-                return "swap is only allowed as seat 1's first action"
+                return "swap_not_now", "swap is only allowed as seat 1's first action"
             return None
         if a >= 2 * E:
             e = a - 2 * E
@@ -218,20 +234,20 @@ class Tabik(_position.SetUpTurns, Presentation):
             if first not in self._stones or second not in self._stones:
                 empty = [n for cell, n in ((first, f_name), (second, s_name))
                          if cell not in self._stones]
-                return f"cannot swap: square {' and '.join(empty)} is empty"
+                return "no_stone_to_swap", f"cannot swap: square {' and '.join(empty)} is empty"
             if self._stones[first] == self._stones[second]:
-                return (f"cannot swap: {f_name} and {s_name} are both "
+                return ("same_colour", f"cannot swap: {f_name} and {s_name} are both "
                         f"{self._stones[first]} (stones must differ in colour)")
             if e in self._rods:
-                return f"cannot swap: a rod lies between {f_name} and {s_name}"
+                return "rod", f"cannot swap: a rod lies between {f_name} and {s_name}"
             return None
         e = a // 2
         first, second = self._edge_squares(e)
         occupied = [self._cell_name(cell) for cell in (first, second) if cell in self._stones]
         if occupied:
-            return f"square {' and '.join(occupied)} is occupied"
+            return "occupied", f"square {' and '.join(occupied)} is occupied"
         if e in self._rods:  # cannot happen (rods only lie between stones); kept as a guard
-            return "a rod already lies on that edge"
+            return "rod", "a rod already lies on that edge"
         return None
 
     def _has_non_pass_action(self):
@@ -271,21 +287,27 @@ class Tabik(_position.SetUpTurns, Presentation):
         self._actions.append(a)
 
     def play(self, move):
-        a = self.move_to_action(move)
+        try:
+            a = self._action(move)
+        except IllegalMoveError as error:
+            if self.is_over and type(error) is IllegalMoveError:
+                raise IllegalMoveError(f"illegal move {excerpt(move)}: the game is over", "game_over", move) from None
+            raise
         if self.is_over:
-            raise IllegalMoveError(f"illegal move {excerpt(move)}: the game is over")
+            raise IllegalMoveError(f"illegal move {excerpt(move)}: the game is over", "game_over", move)
         reason = self._why_illegal(a)
         if reason is not None:
-            raise IllegalMoveError(f"illegal move {excerpt(move)}: {reason}")
+            kind, text = reason
+            raise IllegalMoveError(f"illegal move {excerpt(move)}: {text}", kind, move)
         self._do(a)
 
     def apply_action(self, a):
         a = self._check_action_range(a)
         reason = self._why_illegal(a)
         if reason is not None:
-            raise IllegalMoveError(
-                f"illegal action {a} ({self.action_to_move(a)!r}): {reason}"
-            )
+            kind, text = reason
+            move = self.action_to_move(a)
+            raise IllegalMoveError(f"illegal action {a} ({move!r}): {text}", kind, move)
         self._do(a)
 
     def undo(self):
@@ -305,7 +327,7 @@ class Tabik(_position.SetUpTurns, Presentation):
 
     def color_of(self, seat):
         if isinstance(seat, bool) or seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {excerpt(seat)}")
+            raise ParameterError(f"seat must be 0 or 1, got {excerpt(seat)}", parameter="seat")
         first = WHITE if self._swapped else BLACK
         second = BLACK if self._swapped else WHITE
         return first if seat == 0 else second

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from territory import record, registry, svg
+from territory import games, record, registry, svg
 from territory.agents import NodeLimitError, Stop, Uct, solve
 from territory.types import GameState
 
@@ -60,14 +60,14 @@ def _check_text(what: str, text: Any) -> str:
 
 def click_paths(state: GameState, move: str) -> list[tuple[str, ...]]:
     """The click sequences on the board that select ``move``: its cells in the engine's
-    order; a Tabik stone swap (``b2xb3``, which play accepts in either order) also the
-    other way round. Empty for moves that touch no cell (swap, pass, komi choices)."""
+    order, or as the game's ``click_paths`` hook says (``territory.games``: a Tabik stone
+    swap is clicked either way round). Empty for moves that touch no cell (swap, pass,
+    komi choices)."""
     cells = tuple(state.move_cells(move))
     if not cells:
         return []
-    if state.game == "tabik" and "x" in move:
-        return [cells, cells[::-1]]
-    return [cells]
+    paths = games.hook(state.game, "click_paths")
+    return [cells] if paths is None else list(paths(move, cells))
 
 
 def result_reason(state: GameState) -> Optional[str]:
@@ -190,7 +190,8 @@ class Session:
     def choices(self, clicks: Any) -> list[dict[str, Any]]:
         """The legal moves a completed click sequence selects, each with a label and
         what it would give: for Nume the number and the price of the stone's group
-        after it (the engine plays it on a copy); for Migong the piece and its picture."""
+        after it (the engine plays it on a copy); for Migong the piece and its picture
+        (the game's ``choice`` hook, ``territory.games``)."""
         if not isinstance(clicks, list) or not all(isinstance(c, str) for c in clicks) or len(clicks) > 4:
             raise SessionError("cells must be a list of at most 4 cell names")
         wanted = tuple(clicks)
@@ -198,19 +199,12 @@ class Session:
         found = [m for m in state.legal_moves() if wanted in click_paths(state, m)]
         if not found:
             raise SessionError(f"no legal move is played by clicking {' '.join(clicks) or 'nothing'}")
+        describe = games.hook(state.game, "choice")
         result = []
         for move in found:
             entry: dict[str, Any] = {"move": move, "label": move}
-            if state.game == "nume" and "=" in move:
-                after = state.copy()
-                after.play(move)
-                group = next(g for g in after.groups() if clicks[0] in g.cells)
-                entry["label"] = move.split("=", 1)[1]
-                entry["detail"] = f"price {group.price}"
-            elif state.game == "migong" and ":" in move:
-                pattern = move.split(":", 1)[1]
-                entry["label"] = pattern
-                entry["svg"] = str(svg.piece(pattern, size=44))
+            if describe is not None:
+                describe(state, move, clicks, entry)
             result.append(entry)
         return result
 

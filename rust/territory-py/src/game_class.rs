@@ -3,12 +3,12 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::IntoPyObjectExt;
 use territory::rules::params::Configurable;
-use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Seat};
+use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Reason, Seat};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
 pyo3::import_exception!(territory.errors, InvalidMoveError);
@@ -19,7 +19,10 @@ pyo3::import_exception!(territory.errors, StateInUseError);
 /// the game, `IllegalMoveError` for a move not legal here.
 /// The exception carries the reason's stable code as `.kind` and the move as `.move`
 /// (`docs/conventions.md`).
-pub fn move_error(err: MoveError, r#move: impl for<'py> IntoPyObjectExt<'py>) -> PyErr {
+pub fn move_error<I: Reason, L: Reason>(
+    err: MoveError<I, L>,
+    r#move: impl for<'py> IntoPyObjectExt<'py>,
+) -> PyErr {
     match err {
         MoveError::Invalid(e) => invalid(e, r#move),
         MoveError::Illegal(e) => illegal(e.to_string(), e.kind(), r#move),
@@ -27,7 +30,10 @@ pub fn move_error(err: MoveError, r#move: impl for<'py> IntoPyObjectExt<'py>) ->
 }
 
 /// `InvalidMoveError(message, kind, move)` for a text that is not a move of the game.
-pub fn invalid(err: InvalidMove, r#move: impl for<'py> IntoPyObjectExt<'py>) -> PyErr {
+pub fn invalid<R: Reason>(
+    err: InvalidMove<R>,
+    r#move: impl for<'py> IntoPyObjectExt<'py>,
+) -> PyErr {
     invalid_move(err.to_string(), err.kind(), r#move)
 }
 
@@ -78,10 +84,11 @@ pub fn seat(index: &Bound<'_, PyAny>) -> PyResult<Seat> {
         Ok(i @ (0 | 1)) if !index.is_instance_of::<pyo3::types::PyBool>() => {
             Ok(Seat::new(i as usize))
         }
-        _ => Err(PyValueError::new_err(format!(
-            "seat must be 0 or 1, got {}",
-            short_repr(index)
-        ))),
+        _ => {
+            let (parameter, allowed) = ("seat", "0 or 1");
+            let message = format!("{parameter} must be {allowed}, got {}", short_repr(index));
+            Err(crate::params::parameter_error(message, parameter, allowed))
+        }
     }
 }
 
@@ -280,7 +287,7 @@ pub fn copy_of<G: Game>(game: &G) -> G {
 
 /// A new state of a configuration, for a constructor called from Python.
 pub fn new_state<G: Configured>(config: G::Config) -> PyResult<(G, Arc<MoveNames>)> {
-    let shared = shared::<G>(config).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let shared = shared::<G>(config).map_err(|e| crate::params::config_error(&e))?;
     Ok((shared.new_game(), shared.names()))
 }
 
@@ -435,7 +442,7 @@ macro_rules! game_class {
                 cls: &Bound<'py, pyo3::types::PyType>,
             ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
                 let game = <$game>::new(Default::default())
-                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+                    .map_err(|e| $crate::params::config_error(&e))?;
                 Self::from_game(game).params(cls.py())
             }
 

@@ -12,14 +12,20 @@ mod evaluate;
 pub mod game_class;
 mod interrupt;
 pub mod learn;
-mod migong;
-mod nume;
 mod params;
 mod playouts;
 mod network;
 mod puct;
 mod search;
-mod tabik;
+
+/// Each game's class in the module named like the engine's (`src/tabik.rs`), declared
+/// from the engine's registry.
+macro_rules! declare_game_classes {
+    (() $($module:ident::$game:ident,)*) => {
+        $(mod $module;)*
+    };
+}
+territory::game_list!(declare_game_classes;);
 
 /// The games' names for messages: "'migong', 'nume' or 'tabik'", from the registry.
 pub fn game_names() -> String {

@@ -1,24 +1,38 @@
 //! Parameters coming from Python. The engine decides what is allowed and describes a
 //! mistake (`territory::rules::params`); the bindings only convert each Python argument to the
-//! engine's loose [`Value`] and turn the engine's error into a `ValueError`
-//! "`{parameter} must be {allowed}, got {value as Python writes it}`".
+//! engine's loose [`Value`] and turn the engine's error into a `ParameterError` (a
+//! `ValueError`) "`{parameter} must be {allowed}, got {value as Python writes it}`", with
+//! `.parameter` and `.allowed`.
 
 use std::borrow::Cow;
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use territory::rules::params::{Config, ConfigError, Kind, Param, Value};
 
+pyo3::import_exception!(territory.errors, ParameterError);
+
 /// The error for a parameter the engine refused, showing the Python value.
 #[cold]
 pub fn error(err: &ConfigError, value: &Bound<'_, PyAny>) -> PyErr {
     let shown = crate::game_class::short_repr(value);
-    PyValueError::new_err(format!(
-        "{} must be {}, got {shown}",
-        err.parameter, err.allowed
-    ))
+    parameter_error(
+        format!("{} must be {}, got {shown}", err.parameter, err.allowed),
+        err.parameter,
+        &err.allowed,
+    )
+}
+
+/// The error for a parameter the engine refused, in the engine's words.
+#[cold]
+pub fn config_error(err: &ConfigError) -> PyErr {
+    parameter_error(err.to_string(), err.parameter, &err.allowed)
+}
+
+/// `ParameterError(message, parameter, allowed)`.
+pub fn parameter_error(message: String, parameter: &str, allowed: &str) -> PyErr {
+    ParameterError::new_err((message, parameter.to_owned(), allowed.to_owned()))
 }
 
 /// The default of every constructor parameter: a private object meaning "not given",

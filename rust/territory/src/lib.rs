@@ -19,15 +19,15 @@ pub mod observe;
 pub mod rules;
 pub mod search;
 
-pub use games::migong::{Migong, MigongConfig, MigongMove};
-pub use games::nume::{Nume, NumeConfig, NumeMove};
+pub use games::exports::*;
 pub use games::registry::GameKind;
-pub use games::tabik::{Tabik, TabikConfig, TabikMove};
 pub use observe::Learn;
 pub use rules::bitset::Bits;
 pub use rules::board::Cell;
 pub use rules::coords::Coord;
-pub use rules::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
+pub use rules::error::{Excerpt, IllegalMove, InvalidMove, MoveError, Reason};
 pub use rules::game::WinRule;
-pub use rules::game::{BySeat, Color, ConfigError, Game, GroupInfo, MoveText, Seat};
+pub use rules::game::{
+    BySeat, Color, ConfigError, Game, GroupInfo, InvalidMoveOf, MoveErrorOf, MoveText, Seat,
+};
 pub use rules::position::PositionError;

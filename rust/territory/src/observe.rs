@@ -3,8 +3,8 @@
 //!
 //! The planes of each game are documented in docs/observations.md.
 
-use crate::rules::error::{InvalidMove, MoveError};
-use crate::rules::game::{Game, Seat};
+use crate::rules::error::InvalidMove;
+use crate::rules::game::{Game, MoveErrorOf, Seat};
 
 /// Observations, masks and counting of legal actions, for every game.
 pub trait Learn: Game {
@@ -56,7 +56,7 @@ pub trait Learn: Game {
     }
 
     /// Checks and plays an action number; on error the state is unchanged.
-    fn play_action(&mut self, action: usize) -> Result<(), MoveError> {
+    fn play_action(&mut self, action: usize) -> Result<(), MoveErrorOf<Self>> {
         let mv = self.move_of(action).ok_or(InvalidMove::Action {
             action,
             num_actions: self.num_actions(),

@@ -1,8 +1,9 @@
 //! Typed move errors: the reason is a value, never a string to search.
 
 use territory::{
-    Cell, Coord, Excerpt, Game, IllegalMove, InvalidMove, Migong, MigongConfig, MoveError, Nume,
-    NumeConfig, Tabik, TabikConfig,
+    Cell, Coord, Excerpt, Game, IllegalMove, InvalidMove, Migong, MigongConfig, MigongIllegal,
+    MigongInvalid, MoveError, Nume, NumeConfig, NumeIllegal, NumeInvalid, Tabik, TabikConfig,
+    TabikIllegal,
 };
 
 fn c(name: &str) -> Coord {
@@ -36,10 +37,7 @@ fn tabik_reasons() {
     assert!(g.parse_move("o16-p16").is_ok());
     assert_eq!(
         g.play_str("a1-c1"),
-        Err(MoveError::Illegal(IllegalMove::NotAdjacent(
-            c("a1"),
-            c("c1")
-        )))
+        Err(TabikIllegal::NotAdjacent(c("a1"), c("c1")).into())
     );
     assert_eq!(g.play_str("swap"), Err(IllegalMove::SwapNotNow.into()));
     assert!(matches!(
@@ -55,11 +53,11 @@ fn tabik_reasons() {
     );
     assert_eq!(
         g.play_str("a1xa2"),
-        Err(IllegalMove::Rod(c("a1"), c("a2")).into())
+        Err(TabikIllegal::Rod(c("a1"), c("a2")).into())
     );
     assert_eq!(
         g.play_str("a3xa4"),
-        Err(IllegalMove::NoStoneToSwap(c("a3")).into())
+        Err(TabikIllegal::NoStoneToSwap(c("a3")).into())
     );
     // A move value off the board is invalid, before any legality.
     let g = tabik(8);
@@ -99,16 +97,22 @@ fn nume_reasons() {
     .unwrap();
     let huge = format!("c1={}", "9".repeat(5000));
     let err = g.parse_move(&huge).unwrap_err();
-    assert!(matches!(err, InvalidMove::NumberTooLarge(_)));
+    assert!(matches!(
+        err,
+        InvalidMove::Game(NumeInvalid::NumberTooLarge(_))
+    ));
     assert!(err.to_string().len() < 200, "{err}");
-    assert!(matches!(g.parse_move("c1=07"), Err(InvalidMove::Number(_))));
+    assert!(matches!(
+        g.parse_move("c1=07"),
+        Err(InvalidMove::Game(NumeInvalid::Number(_)))
+    ));
     assert!(matches!(
         g.parse_move("komi 7.5 white"),
-        Err(InvalidMove::KomiTooLarge { max: 6, .. })
+        Err(InvalidMove::Game(NumeInvalid::KomiTooLarge { max: 6, .. }))
     ));
     assert!(matches!(
         g.parse_move("komi 6.5 red"),
-        Err(InvalidMove::ColorWord(_))
+        Err(InvalidMove::Game(NumeInvalid::ColorWord(_)))
     ));
     assert_eq!(
         g.parse_move("c3"),
@@ -119,11 +123,11 @@ fn nume_reasons() {
     );
     assert_eq!(
         g.play_str("komi 2.5 white"),
-        Err(IllegalMove::NotKomiPhase.into())
+        Err(NumeIllegal::NotKomiPhase.into())
     );
     assert_eq!(
         g.play_str("c1"),
-        Err(IllegalMove::NumberRequired(c("c1")).into())
+        Err(NumeIllegal::NumberRequired(c("c1")).into())
     );
     g.play_str("c1=2147483647").unwrap();
     assert_eq!(
@@ -151,23 +155,27 @@ fn migong_reasons() {
     let mut g = Migong::new(MigongConfig::default()).unwrap();
     assert_eq!(
         g.parse_move("g7:BBBBBB"),
-        Err(InvalidMove::CentralBorder(c("g7")))
+        Err(MigongInvalid::CentralBorder(c("g7")).into())
     );
     assert!(matches!(
         g.parse_move("h7:BBBBBX"),
-        Err(InvalidMove::Piece(_))
+        Err(InvalidMove::Game(MigongInvalid::Piece(_)))
     ));
     assert!(matches!(
         g.play_str("h7:BBBBBB"),
-        Err(MoveError::Illegal(IllegalMove::DoesNotFit {
-            direction: 3,
-            neighbour: None,
-            ..
-        }))
+        Err(MoveError::Illegal(IllegalMove::Game(
+            MigongIllegal::DoesNotFit {
+                direction: 3,
+                neighbour: None,
+                ..
+            }
+        )))
     ));
     assert!(matches!(
         g.play_str("h7:YYYYYY"),
-        Err(MoveError::Illegal(IllegalMove::NotInSet { .. }))
+        Err(MoveError::Illegal(IllegalMove::Game(
+            MigongIllegal::NotInSet { .. }
+        )))
     ));
     g.play_str("h7:BBBYBB").unwrap();
     let yellow = g
@@ -178,7 +186,9 @@ fn migong_reasons() {
     g.play(yellow).unwrap();
     assert!(matches!(
         g.play_str("h8:BBBYBB"),
-        Err(MoveError::Illegal(IllegalMove::AlreadyUsed { .. }))
+        Err(MoveError::Illegal(IllegalMove::Game(
+            MigongIllegal::AlreadyUsed { .. }
+        )))
     ));
     let bad_piece = territory::MigongMove::Place {
         cell: cell(&g, "h8"),

@@ -12,8 +12,10 @@ use rand::Rng;
 
 use crate::rules::board::{Board, Cell, HEX_DIRECTIONS};
 use crate::rules::coords::Coord;
-use crate::rules::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
-use crate::rules::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
+use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
+use crate::rules::game::{
+    BySeat, Color, ConfigError, Game, GroupInfo, InvalidMoveOf, MoveErrorOf, Seat,
+};
 use crate::rules::scoring;
 use crate::rules::turns;
 use crate::rules::zobrist;
@@ -24,9 +26,18 @@ static KEYS: [u64; CELLS * 64 + 128] = zobrist::table(0x6d69_676f_6e67);
 
 mod params;
 
+mod error;
 mod held;
 mod observe;
 mod position;
+mod symmetry;
+
+pub use error::{MigongIllegal, MigongInvalid};
+
+/// The game's public types, re-exported at the crate root.
+pub mod exports {
+    pub use super::{Migong, MigongConfig, MigongMove, MigongIllegal, MigongInvalid};
+}
 
 pub const CELLS: usize = 126;
 pub const BORDER_EDGES: usize = 84;
@@ -627,9 +638,9 @@ impl Migong {
         }
     }
 
-    fn index_of(&self, cell: Coord) -> Result<Cell, InvalidMove> {
+    fn index_of(&self, cell: Coord) -> Result<Cell, InvalidMoveOf<Self>> {
         if cell == Coord::new(6, 6) {
-            return Err(InvalidMove::CentralBorder(cell));
+            return Err(MigongInvalid::CentralBorder(cell).into());
         }
         Self::board()
             .cell(cell)
@@ -638,10 +649,14 @@ impl Migong {
 }
 
 const COLOR_NAMES: [&str; 2] = ["blue", "yellow"];
+/// The directions a piece's wedges face, wedge i facing direction i.
+const DIRECTION_NAMES: [&str; 6] = ["E", "NE", "NW", "W", "SW", "SE"];
 
 impl Game for Migong {
     type Move = MigongMove;
     type Score = u32;
+    type Invalid = MigongInvalid;
+    type Illegal = MigongIllegal;
     const NAME: &'static str = "migong";
     const COLOR_NAMES: [&'static str; 2] = COLOR_NAMES;
 
@@ -727,14 +742,14 @@ impl Game for Migong {
         })
     }
 
-    fn check(&self, mv: MigongMove) -> Result<(), MoveError> {
+    fn check(&self, mv: MigongMove) -> Result<(), MoveErrorOf<Self>> {
         let cell = match mv {
             MigongMove::Place { cell, piece } => {
                 if piece.0 >= 64 {
                     let pattern = format!("pattern {}", piece.0);
-                    return Err(InvalidMove::Piece(Excerpt::new(&pattern)).into());
+                    return Err(MigongInvalid::Piece(Excerpt::new(&pattern)).into());
                 }
-                Self::board().check_cell(cell)?
+                Self::board().check_cell(cell).map_err(InvalidMove::widen)?
             }
             MigongMove::Swap | MigongMove::Pass => 0,
         };
@@ -754,16 +769,16 @@ impl Game for Migong {
                     return Err(IllegalMove::Occupied(coord).into());
                 }
                 if FULL_SETS[color.index()] >> piece.0 & 1 == 0 {
-                    return Err(IllegalMove::NotInSet { piece, color }.into());
+                    return Err(MigongIllegal::NotInSet { piece, color }.into());
                 }
                 if self.remaining[color.index()] >> piece.0 & 1 == 0 {
-                    return Err(IllegalMove::AlreadyUsed { piece, color }.into());
+                    return Err(MigongIllegal::AlreadyUsed { piece, color }.into());
                 }
                 let (mask, yellow) = self.constraint(cell);
                 if let Some(direction) =
                     (0..6).find(|&d| mask >> d & 1 == 1 && (piece.0 ^ yellow) >> d & 1 == 1)
                 {
-                    return Err(IllegalMove::DoesNotFit {
+                    return Err(MigongIllegal::DoesNotFit {
                         piece,
                         cell: coord,
                         direction,
@@ -774,7 +789,7 @@ impl Game for Migong {
                     }
                     .into());
                 }
-                Err(IllegalMove::NoFit { piece, cell: coord }.into())
+                Err(MigongIllegal::NoFit { piece, cell: coord }.into())
             }
             MigongMove::Swap => turns::check_pie_swap(self.config.pie, &self.start, &self.history),
             MigongMove::Pass => turns::check_pass(
@@ -853,7 +868,7 @@ impl Game for Migong {
         scoring::seat_scores(self.held(), |seat| self.color_of(seat))
     }
 
-    fn parse_move(&self, text: &str) -> Result<MigongMove, InvalidMove> {
+    fn parse_move(&self, text: &str) -> Result<MigongMove, InvalidMoveOf<Self>> {
         match text {
             "pass" => return Ok(MigongMove::Pass),
             "swap" => return Ok(MigongMove::Swap),
@@ -864,8 +879,8 @@ impl Game for Migong {
             text: Excerpt::new(text),
             examples: "'h7:BYBYBY', 'swap' or 'pass'",
         })?;
-        let cell = self.index_of(Coord::parse(cell)?)?;
-        let piece = Piece::parse(piece).ok_or_else(|| InvalidMove::Piece(Excerpt::new(piece)))?;
+        let cell = self.index_of(Coord::parse(cell).map_err(InvalidMove::widen)?)?;
+        let piece = Piece::parse(piece).ok_or_else(|| MigongInvalid::Piece(Excerpt::new(piece)))?;
         Ok(MigongMove::Place { cell, piece })
     }
 

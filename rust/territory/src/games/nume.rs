@@ -10,17 +10,28 @@ use rand::{Rng, RngExt};
 use crate::rules::bitset::{Bits, CellSet};
 use crate::rules::board::{Board, Cell};
 use crate::rules::coords::Coord;
-use crate::rules::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
-use crate::rules::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
+use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
+use crate::rules::game::{
+    BySeat, Color, ConfigError, Game, GroupInfo, InvalidMoveOf, MoveErrorOf, Seat,
+};
 use crate::rules::playout::{check_length, PlayoutResult};
 use crate::rules::zobrist;
 
 /// Board keys: colour c on cell i at `c * 256 + i`, mixed with the stone's number.
 static KEYS: [u64; 512] = zobrist::table(0x6e75_6d65);
 
+mod error;
 mod observe;
 mod params;
 mod position;
+mod symmetry;
+
+pub use error::{NumeIllegal, NumeInvalid};
+
+/// The game's public types, re-exported at the crate root.
+pub mod exports {
+    pub use super::{Nume, NumeConfig, NumeMove, NumeIllegal, NumeInvalid};
+}
 
 /// Largest number a stone may carry: 2^31 - 1.
 pub const MAX_NUMBER: u32 = i32::MAX as u32;
@@ -649,38 +660,39 @@ impl Nume {
     }
 
     /// A stone's number written plainly (no sign, no leading zero), up to [`MAX_NUMBER`].
-    fn parse_number(text: &str, whole: &str) -> Result<u32, InvalidMove> {
+    fn parse_number(text: &str, whole: &str) -> Result<u32, NumeInvalid> {
         match plain_number(text) {
-            None => Err(InvalidMove::Number(Excerpt::new(whole))),
+            None => Err(NumeInvalid::Number(Excerpt::new(whole))),
             Some(w) if w <= MAX_NUMBER as u64 => Ok(w as u32),
-            Some(_) => Err(InvalidMove::NumberTooLarge(Excerpt::new(whole))),
+            Some(_) => Err(NumeInvalid::NumberTooLarge(Excerpt::new(whole))),
         }
     }
 
-    fn parse_color(text: &str, whole: &str) -> Result<Color, InvalidMove> {
+    fn parse_color(text: &str, whole: &str) -> Result<Color, NumeInvalid> {
         match text {
             "black" => Ok(Color::First),
             "white" => Ok(Color::Second),
-            _ => Err(InvalidMove::ColorWord(Excerpt::new(whole))),
+            _ => Err(NumeInvalid::ColorWord(Excerpt::new(whole))),
         }
     }
 
     /// Why a move value is not a move of this game with these parameters, if it is not.
-    fn validate(&self, mv: NumeMove) -> Result<(), InvalidMove> {
+    fn validate(&self, mv: NumeMove) -> Result<(), InvalidMoveOf<Self>> {
         match mv {
             NumeMove::Place { cell, number } => {
-                self.board.check_cell(cell)?;
+                self.board.check_cell(cell).map_err(InvalidMove::widen)?;
                 if number.is_some_and(|w| w > MAX_NUMBER) {
                     let text = self.move_text(mv).to_string();
-                    return Err(InvalidMove::NumberTooLarge(Excerpt::new(&text)));
+                    return Err(NumeInvalid::NumberTooLarge(Excerpt::new(&text)).into());
                 }
                 Ok(())
             }
             NumeMove::Komi { k, .. } if k > self.n_cells() as u64 => {
-                Err(InvalidMove::KomiTooLarge {
+                Err(NumeInvalid::KomiTooLarge {
                     text: Excerpt::new(&self.move_text(mv).to_string()),
                     max: self.n_cells(),
-                })
+                }
+                .into())
             }
             NumeMove::Komi { .. } | NumeMove::Side(_) => Ok(()),
         }
@@ -699,6 +711,8 @@ fn plain_number(text: &str) -> Option<u64> {
 impl Game for Nume {
     type Move = NumeMove;
     type Score = f64;
+    type Invalid = NumeInvalid;
+    type Illegal = NumeIllegal;
     const NAME: &'static str = "nume";
     const COLOR_NAMES: [&'static str; 2] = COLOR_NAMES;
 
@@ -759,10 +773,10 @@ impl Game for Nume {
         }
     }
 
-    fn check(&self, mv: NumeMove) -> Result<(), MoveError> {
+    fn check(&self, mv: NumeMove) -> Result<(), MoveErrorOf<Self>> {
         self.validate(mv)?;
         if self.is_over() {
-            return Err(IllegalMove::BoardFull.into());
+            return Err(NumeIllegal::BoardFull.into());
         }
         match (mv, self.phase) {
             (NumeMove::Komi { .. }, Phase::ChooseKomi) => Ok(()),
@@ -776,13 +790,13 @@ impl Game for Nume {
                     None if joining.contains(i) => Ok(()),
                     Some(_) if starting.contains(i) => Ok(()),
                     _ if !self.empty().contains(i) => Err(IllegalMove::Occupied(cell).into()),
-                    None => Err(IllegalMove::NumberRequired(cell).into()),
-                    Some(_) => Err(IllegalMove::NumberForbidden(cell).into()),
+                    None => Err(NumeIllegal::NumberRequired(cell).into()),
+                    Some(_) => Err(NumeIllegal::NumberForbidden(cell).into()),
                 }
             }
-            (_, Phase::ChooseKomi) => Err(IllegalMove::KomiFirst.into()),
-            (_, Phase::ChooseSide) => Err(IllegalMove::SideFirst.into()),
-            (_, Phase::Stones) => Err(IllegalMove::NotKomiPhase.into()),
+            (_, Phase::ChooseKomi) => Err(NumeIllegal::KomiFirst.into()),
+            (_, Phase::ChooseSide) => Err(NumeIllegal::SideFirst.into()),
+            (_, Phase::Stones) => Err(NumeIllegal::NotKomiPhase.into()),
         }
     }
 
@@ -900,9 +914,9 @@ impl Game for Nume {
         }))
     }
 
-    fn parse_move(&self, text: &str) -> Result<NumeMove, InvalidMove> {
+    fn parse_move(&self, text: &str) -> Result<NumeMove, InvalidMoveOf<Self>> {
         if let Some(rest) = text.strip_prefix("komi ") {
-            let bad_komi = || InvalidMove::Komi(Excerpt::new(text));
+            let bad_komi = || NumeInvalid::Komi(Excerpt::new(text));
             let (value, color) = rest.split_once(' ').ok_or_else(bad_komi)?;
             let k = value
                 .strip_suffix(".5")
@@ -923,7 +937,7 @@ impl Game for Nume {
             None => (text, None),
         };
         let name = match Coord::parse(cell_text) {
-            Err(e @ InvalidMove::RowZero(_)) => Err(e),
+            Err(InvalidMove::RowZero(letter)) => Err(InvalidMove::RowZero(letter)),
             other => other.map_err(|_| InvalidMove::Syntax {
                 game: "Nume",
                 text: Excerpt::new(text),

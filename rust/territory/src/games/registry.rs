@@ -1,4 +1,5 @@
-//! The list of games: the one place a new game is added (one line in [`for_each_game!`](crate::for_each_game)).
+//! The list of games: the one place a new game is added (one line in `game_list!`,
+//! which [`for_each_game!`](crate::for_each_game) and the games' module declarations read).
 //! Everything that must handle every game (the bindings' classes and dispatch, the
 //! Python package's `GAMES`) is built from it.
 //!
@@ -13,16 +14,36 @@
 
 use crate::rules::game::Game;
 
-/// Calls `$callback! { ($($args)*) Variant: Type, ... }` with every game, in name order.
-/// This list is the registry: a new game is one line here.
+/// The list of games, `module::Type` in name order: the game's module in this folder
+/// (`games/<module>.rs`, declared from this list by `games/mod.rs`) and its type (also
+/// the [`GameKind`] variant). This list is the registry: a new game is one line here.
+/// Calls `$callback! { ($($args)*) module::Type, ... }`; most code wants
+/// [`for_each_game!`](crate::for_each_game) instead.
+#[macro_export]
+macro_rules! game_list {
+    ($($callback:ident)::+; $($args:tt)*) => {
+        $($callback)::+! { ($($args)*)
+            migong::Migong,
+            nume::Nume,
+            tabik::Tabik,
+        }
+    };
+}
+
+/// Calls `$callback! { ($($args)*) Variant: Type, ... }` with every game, in name order
+/// (from the registry, `game_list!`).
 #[macro_export]
 macro_rules! for_each_game {
     ($($callback:ident)::+; $($args:tt)*) => {
-        $($callback)::+! { ($($args)*)
-            Migong: $crate::games::migong::Migong,
-            Nume: $crate::games::nume::Nume,
-            Tabik: $crate::games::tabik::Tabik,
-        }
+        $crate::game_list! { $crate::__game_types; ($($callback)::+) $($args)* }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_types {
+    ((($($callback:ident)::+) $($args:tt)*) $($module:ident::$game:ident,)*) => {
+        $($callback)::+! { ($($args)*) $($game: $crate::games::$module::$game,)* }
     };
 }
 

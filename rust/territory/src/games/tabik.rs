@@ -4,6 +4,7 @@
 //! in the east rods for the edge to `i + 1`, the north rods for the edge to `i + k`.
 //! The sets are one 64-bit word up to 8x8 and 256 bits beyond (`sets.rs`).
 
+use std::convert::Infallible;
 use std::fmt;
 use std::sync::Arc;
 
@@ -12,8 +13,8 @@ use rand::Rng;
 use crate::rules::bitset::{Bits, CellSet};
 use crate::rules::board::{Board, Cell};
 use crate::rules::coords::Coord;
-use crate::rules::error::{Excerpt, IllegalMove, InvalidMove, MoveError};
-use crate::rules::game::{BySeat, Color, ConfigError, Game, GroupInfo, Seat};
+use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
+use crate::rules::game::{BySeat, Color, ConfigError, Game, GroupInfo, MoveErrorOf, Seat};
 use crate::rules::playout::{check_length, PlayoutResult};
 use crate::rules::scoring;
 use crate::rules::turns;
@@ -34,11 +35,19 @@ const fn by_square(keys: [u64; 1024]) -> [[u64; 256]; 4] {
     tables
 }
 
+mod error;
 mod observe;
 mod params;
 mod position;
 mod sets;
+mod symmetry;
 
+pub use error::TabikIllegal;
+
+/// The game's public types, re-exported at the crate root.
+pub mod exports {
+    pub use super::{Tabik, TabikConfig, TabikMove, TabikIllegal};
+}
 use sets::{Choices, Pick, Sets};
 
 pub const MIN_SIZE: usize = 2;
@@ -423,6 +432,8 @@ impl Tabik {
 impl Game for Tabik {
     type Move = TabikMove;
     type Score = u32;
+    type Invalid = Infallible;
+    type Illegal = TabikIllegal;
     const NAME: &'static str = "tabik";
     const COLOR_NAMES: [&'static str; 2] = ["black", "white"];
 
@@ -466,7 +477,7 @@ impl Game for Tabik {
         Some(with_sets!(&self.sets, s => self.draw(s, rng)))
     }
 
-    fn check(&self, mv: TabikMove) -> Result<(), MoveError> {
+    fn check(&self, mv: TabikMove) -> Result<(), MoveErrorOf<Self>> {
         let (a, b) = match mv {
             TabikMove::Place { black, white } => (black, white),
             TabikMove::StoneSwap { first, second } => (first, second),
@@ -483,7 +494,7 @@ impl Game for Tabik {
         match mv {
             TabikMove::Place { .. } => {
                 let Some((_, first, east)) = self.edge(i, j) else {
-                    return Err(IllegalMove::NotAdjacent(a, b).into());
+                    return Err(TabikIllegal::NotAdjacent(a, b).into());
                 };
                 if choices.place[!east as usize].contains(first) {
                     return Ok(());
@@ -493,7 +504,7 @@ impl Game for Tabik {
             }
             TabikMove::StoneSwap { .. } => {
                 let Some((_, low, east)) = self.edge(i, j) else {
-                    return Err(IllegalMove::NotAdjacent(a, b).into());
+                    return Err(TabikIllegal::NotAdjacent(a, b).into());
                 };
                 if choices.swap[!east as usize].contains(low) {
                     return Ok(());
@@ -502,12 +513,12 @@ impl Game for Tabik {
                     .into_iter()
                     .find(|&(x, _)| empty.contains(x))
                 {
-                    return Err(IllegalMove::NoStoneToSwap(c.1).into());
+                    return Err(TabikIllegal::NoStoneToSwap(c.1).into());
                 }
                 if self.stone_at(i) == self.stone_at(j) {
-                    return Err(IllegalMove::SameColour(a, b).into());
+                    return Err(TabikIllegal::SameColour(a, b).into());
                 }
-                Err(IllegalMove::Rod(a, b).into())
+                Err(TabikIllegal::Rod(a, b).into())
             }
             TabikMove::Swap => turns::check_pie_swap(self.pie, &self.start, &self.history),
             TabikMove::Pass => turns::check_pass(choices.count()),

@@ -5,12 +5,17 @@
 //! range); it can never be played. [`IllegalMove`]: a real move that is not legal in the
 //! current position. [`MoveError`] is either. Every message is short and lower-case and
 //! quotes at most [`Excerpt::LIMIT`] characters of the input.
+//!
+//! The reasons every game shares are variants here; a game's own reasons are its own
+//! enums (in the game's folder, [`Game::Invalid`](crate::rules::game::Game::Invalid) and
+//! [`Game::Illegal`](crate::rules::game::Game::Illegal)), carried by the `Game` variant.
+//! A game without reasons of its own uses [`Infallible`]. This module names no game.
 
+use std::convert::Infallible;
 use std::fmt;
+use std::hash::Hash;
 
-use crate::games::migong::Piece;
 use crate::rules::coords::Coord;
-use crate::rules::game::Color;
 
 /// A short, printable quotation of user input: at most [`Excerpt::LIMIT`] characters,
 /// then "...", and the full length when it was cut.
@@ -72,9 +77,24 @@ impl fmt::Debug for Excerpt {
     }
 }
 
-/// Not a move of this game with these parameters: it can never be played.
+/// A game's own reason for refusing a move: printable, with a stable short code.
+pub trait Reason: fmt::Display + fmt::Debug + Clone + Eq + Hash + Send + Sync + 'static {
+    /// A stable short code for this reason (`docs/conventions.md` lists them), carried
+    /// by the Python exception as `.kind`.
+    fn kind(&self) -> &'static str;
+}
+
+/// No reason of the game's own: the game refuses moves only for the shared reasons.
+impl Reason for Infallible {
+    fn kind(&self) -> &'static str {
+        match *self {}
+    }
+}
+
+/// Not a move of this game with these parameters: it can never be played. `R`: the
+/// game's own reasons ([`Game::Invalid`](crate::rules::game::Game::Invalid)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum InvalidMove {
+pub enum InvalidMove<R = Infallible> {
     /// Not shaped like any move of the game (`examples` lists a few that are).
     Syntax {
         game: &'static str,
@@ -90,25 +110,42 @@ pub enum InvalidMove {
     /// A move built in code carries a cell index the board does not have (`cells`: the
     /// board's number of cells).
     CellIndex { cell: usize, cells: usize },
-    /// Migong: `g7` names the central border, not a cell.
-    CentralBorder(Coord),
-    /// Migong: not six letters B or Y.
-    Piece(Excerpt),
-    /// Nume: a stone's number not written as a plain whole number (the whole move).
-    Number(Excerpt),
-    /// Nume: a stone's number above [`crate::games::nume::MAX_NUMBER`] (the whole move).
-    NumberTooLarge(Excerpt),
-    /// Nume: a komi not written as k + 0.5 with k a plain whole number (the whole move).
-    Komi(Excerpt),
-    /// Nume: a komi k + 0.5 with k above the number of cells (the whole move).
-    KomiTooLarge { text: Excerpt, max: usize },
-    /// Nume: a colour word other than `black` or `white` (the whole move).
-    ColorWord(Excerpt),
     /// An action number outside `0..num_actions`.
     Action { action: usize, num_actions: usize },
+    /// A reason of the game's own.
+    Game(R),
 }
 
-impl fmt::Display for InvalidMove {
+impl InvalidMove {
+    /// A shared reason, as the invalid move of a game with reasons of its own.
+    pub fn widen<R>(self) -> InvalidMove<R> {
+        match self {
+            InvalidMove::Syntax {
+                game,
+                text,
+                examples,
+            } => InvalidMove::Syntax {
+                game,
+                text,
+                examples,
+            },
+            InvalidMove::CellName(text) => InvalidMove::CellName(text),
+            InvalidMove::RowZero(letter) => InvalidMove::RowZero(letter),
+            InvalidMove::OffBoard { cell, side } => InvalidMove::OffBoard { cell, side },
+            InvalidMove::CellIndex { cell, cells } => InvalidMove::CellIndex { cell, cells },
+            InvalidMove::Action {
+                action,
+                num_actions,
+            } => InvalidMove::Action {
+                action,
+                num_actions,
+            },
+            InvalidMove::Game(never) => match never {},
+        }
+    }
+}
+
+impl<R: Reason> fmt::Display for InvalidMove<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InvalidMove::Syntax {
@@ -135,32 +172,6 @@ impl fmt::Display for InvalidMove {
                 "cell index {cell} is not on the board (its cells are 0 to {})",
                 cells.saturating_sub(1)
             ),
-            InvalidMove::CentralBorder(cell) => {
-                write!(f, "{cell} is the central border, not a cell")
-            }
-            InvalidMove::Piece(text) => write!(
-                f,
-                "{text} is not a piece: six letters B or Y, for wedges E, NE, NW, W, SW, SE"
-            ),
-            InvalidMove::Number(text) => write!(
-                f,
-                "{text}: the number must be a whole number from 0 to {} written plainly",
-                crate::games::nume::MAX_NUMBER
-            ),
-            InvalidMove::NumberTooLarge(text) => write!(
-                f,
-                "{text}: the number is above the largest allowed, {}",
-                crate::games::nume::MAX_NUMBER
-            ),
-            InvalidMove::Komi(text) => write!(
-                f,
-                "{text}: the komi must be k + 0.5 with k a whole number, like 2.5"
-            ),
-            InvalidMove::KomiTooLarge { text, max } => write!(
-                f,
-                "{text}: the komi may be at most {max}.5 (the number of cells plus one half)"
-            ),
-            InvalidMove::ColorWord(text) => write!(f, "{text}: expected 'black' or 'white'"),
             InvalidMove::Action {
                 action,
                 num_actions,
@@ -169,11 +180,12 @@ impl fmt::Display for InvalidMove {
                 "action must be from 0 to {}, got {action}",
                 num_actions.saturating_sub(1)
             ),
+            InvalidMove::Game(reason) => fmt::Display::fmt(reason, f),
         }
     }
 }
 
-impl InvalidMove {
+impl<R: Reason> InvalidMove<R> {
     /// A stable short code for this reason (`docs/conventions.md` lists them), carried
     /// by the Python exception as `.kind`.
     pub fn kind(&self) -> &'static str {
@@ -183,183 +195,89 @@ impl InvalidMove {
             InvalidMove::RowZero(_) => "row_zero",
             InvalidMove::OffBoard { .. } => "off_board",
             InvalidMove::CellIndex { .. } => "cell_index",
-            InvalidMove::CentralBorder(_) => "central_border",
-            InvalidMove::Piece(_) => "piece",
-            InvalidMove::Number(_) => "number",
-            InvalidMove::NumberTooLarge(_) => "number_too_large",
-            InvalidMove::Komi(_) => "komi",
-            InvalidMove::KomiTooLarge { .. } => "komi_too_large",
-            InvalidMove::ColorWord(_) => "color_word",
             InvalidMove::Action { .. } => "action_out_of_range",
+            InvalidMove::Game(reason) => reason.kind(),
         }
     }
 }
 
-impl std::error::Error for InvalidMove {}
+impl<R: Reason> std::error::Error for InvalidMove<R> {}
 
-/// A move of the game that is not legal in the current position.
+impl<R: Reason> From<R> for InvalidMove<R> {
+    fn from(reason: R) -> InvalidMove<R> {
+        InvalidMove::Game(reason)
+    }
+}
+
+/// A move of the game that is not legal in the current position. `R`: the game's own
+/// reasons ([`Game::Illegal`](crate::rules::game::Game::Illegal)).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum IllegalMove {
+pub enum IllegalMove<R = Infallible> {
     /// The game is over: nothing may be played.
     GameOver,
-    /// Nume: the game is over because the board is full.
-    BoardFull,
     /// A stone or piece already lies on the cell.
     Occupied(Coord),
-    /// Tabik: the two squares are not orthogonal neighbours.
-    NotAdjacent(Coord, Coord),
-    /// Tabik: a stone swap names an empty square.
-    NoStoneToSwap(Coord),
-    /// Tabik: a stone swap between stones of one colour.
-    SameColour(Coord, Coord),
-    /// Tabik: a stone swap across an edge that carries a rod.
-    Rod(Coord, Coord),
     /// The pie `swap` in a game played without the pie rule.
     PieRuleOff,
     /// The pie `swap` at any time but seat 1's first turn.
     SwapNotNow,
     /// `pass` while `legal` other moves exist.
     PassNotAllowed { legal: usize },
-    /// Migong: the piece is not in the mover's set (it lacks the mover's colour).
-    NotInSet { piece: Piece, color: Color },
-    /// Migong: the mover has already placed this piece.
-    AlreadyUsed { piece: Piece, color: Color },
-    /// Migong: the wedge facing `direction` (0 = E, counter-clockwise) must be `needed`
-    /// to match the piece on `neighbour`, or the border when `None`.
-    DoesNotFit {
-        piece: Piece,
-        cell: Coord,
-        direction: usize,
-        needed: Color,
-        neighbour: Option<Coord>,
-    },
-    /// Migong: the piece does not fit the cell (a reason the more precise variants above
-    /// do not name; the move generator's fit masks decide).
-    NoFit { piece: Piece, cell: Coord },
-    /// Nume: a stone that starts a new group must carry a number.
-    NumberRequired(Coord),
-    /// Nume: a stone that joins a group of its colour must carry no number.
-    NumberForbidden(Coord),
-    /// Nume: the komi phase waits for seat 0's komi.
-    KomiFirst,
-    /// Nume: the komi phase waits for seat 1's colour.
-    SideFirst,
-    /// Nume: a komi or side move outside the komi phase.
-    NotKomiPhase,
+    /// A reason of the game's own.
+    Game(R),
 }
 
-const MIGONG_COLORS: [&str; 2] = ["blue", "yellow"];
-pub(crate) const DIRECTION_NAMES: [&str; 6] = ["E", "NE", "NW", "W", "SW", "SE"];
-
-impl fmt::Display for IllegalMove {
+impl<R: Reason> fmt::Display for IllegalMove<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalMove::GameOver => f.write_str("the game is over"),
-            IllegalMove::BoardFull => f.write_str("the game is over: the board is full"),
             IllegalMove::Occupied(cell) => write!(f, "{cell} is occupied"),
-            IllegalMove::NotAdjacent(a, b) => write!(f, "squares {a} and {b} are not adjacent"),
-            IllegalMove::NoStoneToSwap(c) => write!(f, "square {c} is empty: no stone to swap"),
-            IllegalMove::SameColour(a, b) => {
-                write!(f, "{a} and {b} hold stones of the same colour")
-            }
-            IllegalMove::Rod(a, b) => write!(f, "a rod lies between {a} and {b}"),
             IllegalMove::PieRuleOff => f.write_str("swap is not allowed: the pie rule is off"),
             IllegalMove::SwapNotNow => f.write_str("swap is only legal on seat 1's first turn"),
             IllegalMove::PassNotAllowed { legal } => write!(
                 f,
                 "pass is only legal without other moves, and {legal} are legal"
             ),
-            IllegalMove::NotInSet { piece, color } => {
-                let name = MIGONG_COLORS[color.index()];
-                let letter = if *color == Color::First { "B" } else { "Y" };
-                write!(
-                    f,
-                    "{piece} is not in {name}'s set: {name}'s pieces have at least one {letter} wedge"
-                )
-            }
-            IllegalMove::AlreadyUsed { piece, color } => {
-                write!(f, "{} has already used {piece}", MIGONG_COLORS[color.index()])
-            }
-            IllegalMove::NoFit { piece, cell } => write!(f, "{piece} does not fit on {cell}"),
-            IllegalMove::DoesNotFit {
-                piece,
-                cell,
-                direction,
-                needed,
-                neighbour,
-            } => {
-                let needed = if *needed == Color::First { "B" } else { "Y" };
-                write!(
-                    f,
-                    "{piece} does not fit on {cell}: its {} wedge must be {needed} to match ",
-                    DIRECTION_NAMES[*direction]
-                )?;
-                match neighbour {
-                    Some(n) => write!(f, "the piece on {n}"),
-                    None => f.write_str("the border"),
-                }
-            }
-            IllegalMove::NumberRequired(cell) => write!(
-                f,
-                "a stone on {cell} starts a new group and must carry a number, like '{cell}=3'"
-            ),
-            IllegalMove::NumberForbidden(cell) => write!(
-                f,
-                "a stone on {cell} joins a group of its colour and must carry no number: play '{cell}'"
-            ),
-            IllegalMove::KomiFirst => {
-                f.write_str("seat 0 must first choose the komi, like 'komi 2.5 white'")
-            }
-            IllegalMove::SideFirst => {
-                f.write_str("seat 1 must first choose a colour: 'side black' or 'side white'")
-            }
-            IllegalMove::NotKomiPhase => {
-                f.write_str("komi and side moves only belong to the komi phase")
-            }
+            IllegalMove::Game(reason) => fmt::Display::fmt(reason, f),
         }
     }
 }
 
-impl IllegalMove {
+impl<R: Reason> IllegalMove<R> {
     /// A stable short code for this reason (`docs/conventions.md` lists them), carried
     /// by the Python exception as `.kind`.
     pub fn kind(&self) -> &'static str {
         match self {
             IllegalMove::GameOver => "game_over",
-            IllegalMove::BoardFull => "board_full",
             IllegalMove::Occupied(_) => "occupied",
-            IllegalMove::NotAdjacent(..) => "not_adjacent",
-            IllegalMove::NoStoneToSwap(_) => "no_stone_to_swap",
-            IllegalMove::SameColour(..) => "same_colour",
-            IllegalMove::Rod(..) => "rod",
             IllegalMove::PieRuleOff => "pie_rule_off",
             IllegalMove::SwapNotNow => "swap_not_now",
             IllegalMove::PassNotAllowed { .. } => "pass_not_allowed",
-            IllegalMove::NotInSet { .. } => "not_in_set",
-            IllegalMove::AlreadyUsed { .. } => "already_used",
-            IllegalMove::DoesNotFit { .. } => "does_not_fit",
-            IllegalMove::NoFit { .. } => "no_fit",
-            IllegalMove::NumberRequired(_) => "number_required",
-            IllegalMove::NumberForbidden(_) => "number_forbidden",
-            IllegalMove::KomiFirst => "komi_first",
-            IllegalMove::SideFirst => "side_first",
-            IllegalMove::NotKomiPhase => "not_komi_phase",
+            IllegalMove::Game(reason) => reason.kind(),
         }
     }
 }
 
-impl std::error::Error for IllegalMove {}
+impl<R: Reason> std::error::Error for IllegalMove<R> {}
 
-/// Why a move (a string or a move value) cannot be played.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MoveError {
-    /// Not a move of this game with these parameters.
-    Invalid(InvalidMove),
-    /// A move of the game, not legal here.
-    Illegal(IllegalMove),
+impl<R: Reason> From<R> for IllegalMove<R> {
+    fn from(reason: R) -> IllegalMove<R> {
+        IllegalMove::Game(reason)
+    }
 }
 
-impl MoveError {
+/// Why a move (a string or a move value) cannot be played. `I` and `L`: the game's own
+/// reasons for an invalid and an illegal move ([`MoveErrorOf`](crate::rules::game::MoveErrorOf)
+/// names a game's).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MoveError<I = Infallible, L = Infallible> {
+    /// Not a move of this game with these parameters.
+    Invalid(InvalidMove<I>),
+    /// A move of the game, not legal here.
+    Illegal(IllegalMove<L>),
+}
+
+impl<I: Reason, L: Reason> MoveError<I, L> {
     pub fn is_invalid(&self) -> bool {
         matches!(self, MoveError::Invalid(_))
     }
@@ -373,19 +291,19 @@ impl MoveError {
     }
 }
 
-impl From<InvalidMove> for MoveError {
-    fn from(e: InvalidMove) -> MoveError {
+impl<I, L> From<InvalidMove<I>> for MoveError<I, L> {
+    fn from(e: InvalidMove<I>) -> MoveError<I, L> {
         MoveError::Invalid(e)
     }
 }
 
-impl From<IllegalMove> for MoveError {
-    fn from(e: IllegalMove) -> MoveError {
+impl<I, L> From<IllegalMove<L>> for MoveError<I, L> {
+    fn from(e: IllegalMove<L>) -> MoveError<I, L> {
         MoveError::Illegal(e)
     }
 }
 
-impl fmt::Display for MoveError {
+impl<I: Reason, L: Reason> fmt::Display for MoveError<I, L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Invalid(e) => e.fmt(f),
@@ -394,7 +312,7 @@ impl fmt::Display for MoveError {
     }
 }
 
-impl std::error::Error for MoveError {
+impl<I: Reason, L: Reason> std::error::Error for MoveError<I, L> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             MoveError::Invalid(e) => Some(e),

@@ -6,7 +6,13 @@ use std::sync::Arc;
 use rand::{Rng, RngExt};
 
 use crate::rules::board::Board;
-pub use crate::rules::error::{IllegalMove, InvalidMove, MoveError};
+pub use crate::rules::error::{IllegalMove, InvalidMove, MoveError, Reason};
+
+/// The error of [`Game::check`] and [`Game::play`] for a game: the shared reasons and the
+/// game's own.
+pub type MoveErrorOf<G> = MoveError<<G as Game>::Invalid, <G as Game>::Illegal>;
+/// The error of [`Game::parse_move`] for a game: the shared reasons and the game's own.
+pub type InvalidMoveOf<G> = InvalidMove<<G as Game>::Invalid>;
 use crate::rules::playout::PlayoutResult;
 
 /// One of the two players' seats. Seat 0 starts with the first colour.
@@ -187,6 +193,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     type Move: Copy + Eq + fmt::Debug + Send + Sync;
     /// A seat's score (integers in Migong and Tabik, half-points in Nume).
     type Score: Copy + PartialOrd + fmt::Debug + Into<f64>;
+    /// The game's own reasons a text or move value is not a move of the game
+    /// ([`InvalidMove::Game`]; [`std::convert::Infallible`] when it has none).
+    type Invalid: Reason;
+    /// The game's own reasons a move is not legal in a position ([`IllegalMove::Game`]).
+    type Illegal: Reason;
 
     /// Lower-case name: "migong", "nume" or "tabik".
     const NAME: &'static str;
@@ -202,7 +213,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     /// Why `mv` cannot be played here, if it cannot: [`MoveError::Invalid`] when it is not
     /// a move of this game with these parameters (checked first), else
     /// [`MoveError::Illegal`]. `Ok` exactly for the moves of [`Game::legal_moves_into`].
-    fn check(&self, mv: Self::Move) -> Result<(), MoveError>;
+    fn check(&self, mv: Self::Move) -> Result<(), MoveErrorOf<Self>>;
     /// Plays a move known to be legal (from [`Game::check`] or the move generator).
     fn play_unchecked(&mut self, mv: Self::Move);
     /// Takes back the last action; `None` at the start.
@@ -218,7 +229,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     /// Reads a move string (canonical, or another accepted spelling), without looking at
     /// the position: an error means the text is not a move of this game with these
     /// parameters at all.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, InvalidMove>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move, InvalidMoveOf<Self>>;
     /// Writes a move's canonical string (what [`Game::parse_move`] reads back).
     fn fmt_move(&self, mv: Self::Move, f: &mut fmt::Formatter<'_>) -> fmt::Result;
     /// Size of the integer action space.
@@ -341,14 +352,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     }
 
     /// Checks and plays a move; on error the state is unchanged.
-    fn play(&mut self, mv: Self::Move) -> Result<(), MoveError> {
+    fn play(&mut self, mv: Self::Move) -> Result<(), MoveErrorOf<Self>> {
         self.check(mv)?;
         self.play_unchecked(mv);
         Ok(())
     }
 
     /// Parses, checks and plays a move string; on error the state is unchanged.
-    fn play_str(&mut self, text: &str) -> Result<Self::Move, MoveError> {
+    fn play_str(&mut self, text: &str) -> Result<Self::Move, MoveErrorOf<Self>> {
         let mv = self.parse_move(text)?;
         self.play(mv)?;
         Ok(mv)

@@ -56,7 +56,11 @@ pub fn pie_available<M>(pie: bool, start: &Start, history: &[M]) -> bool {
 }
 
 /// Why the pie `swap` is not legal now, if it is not; decided by [`pie_available`].
-pub fn check_pie_swap<M>(pie: bool, start: &Start, history: &[M]) -> Result<(), MoveError> {
+pub fn check_pie_swap<M, I, L>(
+    pie: bool,
+    start: &Start,
+    history: &[M],
+) -> Result<(), MoveError<I, L>> {
     if pie_available(pie, start, history) {
         Ok(())
     } else if !pie {
@@ -68,7 +72,7 @@ pub fn check_pie_swap<M>(pie: bool, start: &Start, history: &[M]) -> Result<(), 
 
 /// Why `pass` is not legal when `others` other actions are: it is legal exactly when
 /// nothing else is.
-pub fn check_pass(others: usize) -> Result<(), MoveError> {
+pub fn check_pass<I, L>(others: usize) -> Result<(), MoveError<I, L>> {
     match others {
         0 => Ok(()),
         legal => Err(IllegalMove::PassNotAllowed { legal }.into()),
@@ -110,10 +114,12 @@ mod tests {
         assert_eq!(last_mover(set_up, &[0], 0), Some(Seat::First));
         assert_eq!(last_mover(set_up, &[1], 0), Some(Seat::Second));
         assert_eq!(color_of(Seat::First, true), Color::Second);
-        assert!(check_pie_swap(true, s, &[1]).is_ok());
-        assert!(
-            check_pie_swap(false, s, &[1]).is_err() && check_pie_swap(true, s, &[1, 2]).is_err()
-        );
-        assert!(check_pass(0).is_ok() && check_pass(3).is_err());
+        let pie =
+            |on: bool, history: &[i32]| -> Result<(), MoveError> { check_pie_swap(on, s, history) };
+        assert!(pie(true, &[1]).is_ok());
+        assert_eq!(pie(false, &[1]), Err(IllegalMove::PieRuleOff.into()));
+        assert_eq!(pie(true, &[1, 2]), Err(IllegalMove::SwapNotNow.into()));
+        let pass = |others| -> Result<(), MoveError> { check_pass(others) };
+        assert!(pass(0).is_ok() && pass(3).is_err());
     }
 }

@@ -2,25 +2,21 @@
 //! rotation or reflection of the board have the same value, so the table keys each
 //! position by the smallest of its keys under the board's symmetries.
 //!
-//! Which symmetries preserve the rules (`RULES.md`): every symmetry of the square (8) for
-//! Tabik and square Nume, whose rules only speak of orthogonal adjacency; the six
-//! permutations of the cube coordinates (x, y, z) for hex Nume, whose board is
-//! `x + y + z = 3n - 1, 0 <= x, y, z <= 2n` (three rotations by 120 degrees and three
-//! reflections). Migong gets none: its borders and home cells are tied to the seats.
+//! Which symmetries preserve the rules (`RULES.md`) is each game's to say: it implements
+//! [`Symmetric`] in its own folder (`games/<game>/symmetry.rs`), from the candidates here
+//! ([`square_symmetries`], [`hex_symmetries`]), or keeps the default, no symmetry.
 //!
 //! A symmetric key is `turn_key ^ XOR of KEY[slot][value]` over the position's features
-//! (a stone's cell and colour, and its number in Nume; a rod's edge in Tabik), with the
-//! slots moved by the symmetry. The key of a position under a symmetry is thus the key
+//! (for instance a stone's cell and colour, or an edge), with the slots moved by the
+//! symmetry. The key of a position under a symmetry is thus the key
 //! of the transformed position: any key the table holds is the key of a position with
 //! the same value, whichever symmetry produced it.
 
 use std::collections::HashMap;
 
 use crate::rules::board::Board;
-use crate::rules::board::Cell;
 use crate::rules::game::Game;
 use crate::rules::zobrist;
-use crate::{Migong, Nume, NumeMove, Tabik, TabikMove};
 
 /// One feature of a position: a slot (cell or edge) and what occupies it.
 pub type Feature = (u32, u64);
@@ -64,7 +60,7 @@ fn slot_key(slot: u32, value: u64) -> u64 {
 impl Symmetries {
     /// From the image of every slot under each symmetry (identity first), with tables
     /// for the values below `values`.
-    fn new(images: Vec<Vec<u32>>, values: usize) -> Symmetries {
+    pub fn new(images: Vec<Vec<u32>>, values: usize) -> Symmetries {
         let keys = images
             .iter()
             .map(|image| {
@@ -165,7 +161,7 @@ fn cell_symmetries(board: &Board, maps: &[&dyn Fn((i32, i32)) -> (i32, i32)]) ->
 }
 
 /// The eight symmetries of a k x k square board of (column, row) positions.
-fn square_symmetries(board: &Board) -> Vec<Vec<u32>> {
+pub fn square_symmetries(board: &Board) -> Vec<Vec<u32>> {
     let m = (0..board.len())
         .map(|i| board.position(i).0)
         .max()
@@ -185,7 +181,7 @@ fn square_symmetries(board: &Board) -> Vec<Vec<u32>> {
 
 /// The six permutations of the cube coordinates of a hex board of axial (q, r) = (x, y)
 /// positions with x + y + z constant.
-fn hex_symmetries(board: &Board) -> Vec<Vec<u32>> {
+pub fn hex_symmetries(board: &Board) -> Vec<Vec<u32>> {
     let sum = (0..board.len())
         .map(|i| board.position(i).0 + board.position(i).1)
         .max()
@@ -200,115 +196,4 @@ fn hex_symmetries(board: &Board) -> Vec<Vec<u32>> {
         &|(q, r)| (z(q, r), q),
     ];
     cell_symmetries(board, &maps)
-}
-
-impl Symmetric for Migong {}
-
-impl Symmetric for Tabik {
-    /// Slots: the k * k squares, then the east edge at each square (k * k + i), then the
-    /// north edge at each square (2 * k * k + i).
-    fn symmetries(&self) -> Option<Symmetries> {
-        let board = self.geometry();
-        let (n, k) = (board.len(), self.config().size);
-        let images = square_symmetries(board)
-            .into_iter()
-            .map(|cells| {
-                let edge = |a: usize, b: usize| {
-                    let (a, b) = (cells[a] as usize, cells[b] as usize);
-                    let (low, high) = (a.min(b), a.max(b));
-                    (if high == low + 1 {
-                        n + low
-                    } else {
-                        2 * n + low
-                    }) as u32
-                };
-                let mut image = cells.clone();
-                image.extend((0..n).map(|i| if i % k + 1 < k { edge(i, i + 1) } else { 0 }));
-                image.extend((0..n).map(|i| if i + k < n { edge(i, i + k) } else { 0 }));
-                image
-            })
-            .collect();
-        Some(Symmetries::new(images, 2))
-    }
-
-    fn features(&self, out: &mut Vec<Feature>) {
-        let n = self.geometry().len() as u32;
-        let ([black, white], [east, north]) = (self.stone_sets(), self.rod_sets());
-        out.extend(black.iter().map(|i| (i as u32, 0)));
-        out.extend(white.iter().map(|i| (i as u32, 1)));
-        out.extend(east.iter().map(|i| (n + i as u32, 0)));
-        out.extend(north.iter().map(|i| (2 * n + i as u32, 0)));
-    }
-
-    /// A placement adds two stones and a rod; a stone swap changes the colour of two
-    /// stones (each loses one colour and gains the other) and adds a rod.
-    fn toggled_features(&self, mv: TabikMove, out: &mut Vec<Feature>) {
-        let n = self.geometry().len();
-        let rod = |a: Cell, b: Cell| {
-            let (low, high) = (usize::from(a.min(b)), usize::from(a.max(b)));
-            (if high == low + 1 {
-                n + low
-            } else {
-                2 * n + low
-            }) as u32
-        };
-        match mv {
-            TabikMove::Place { black, white } => out.extend([
-                (u32::from(black), 0),
-                (u32::from(white), 1),
-                (rod(black, white), 0),
-            ]),
-            TabikMove::StoneSwap { first, second } => out.extend([
-                (u32::from(first), 0),
-                (u32::from(first), 1),
-                (u32::from(second), 0),
-                (u32::from(second), 1),
-                (rod(first, second), 0),
-            ]),
-            TabikMove::Swap | TabikMove::Pass => {}
-        }
-    }
-
-    fn turn_key(&self) -> u64 {
-        self.key() ^ self.board_key()
-    }
-}
-
-impl Symmetric for Nume {
-    fn symmetries(&self) -> Option<Symmetries> {
-        let board = self.board();
-        let images = if board.is_hex() {
-            hex_symmetries(board)
-        } else {
-            square_symmetries(board)
-        };
-        // Stone values: 2 * (number + 1) + colour, the numbers listed are 0..=cells.
-        Some(Symmetries::new(images, 2 * board.len() + 4))
-    }
-
-    /// A stone's value: 2 * (its number + 1) + colour, 0 + colour for no number.
-    fn features(&self, out: &mut Vec<Feature>) {
-        let (stones, numbers) = self.stones_and_numbers();
-        for (color, set) in stones.iter().enumerate() {
-            out.extend(set.iter().map(|i| {
-                let number = u64::from(numbers[i].wrapping_add(1));
-                (i as u32, 2 * number + color as u64)
-            }));
-        }
-    }
-
-    /// A placement adds its stone; the komi-phase moves change no stone.
-    fn toggled_features(&self, mv: NumeMove, out: &mut Vec<Feature>) {
-        if let NumeMove::Place { cell, .. } = mv {
-            let (stones, numbers) = self.stones_and_numbers();
-            let i = usize::from(cell);
-            let color = u64::from(stones[1].contains(i));
-            let number = u64::from(numbers[i].wrapping_add(1));
-            out.push((u32::from(cell), 2 * number + color));
-        }
-    }
-
-    fn turn_key(&self) -> u64 {
-        self.key() ^ self.board_key()
-    }
 }

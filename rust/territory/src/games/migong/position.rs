@@ -5,8 +5,7 @@
 
 use std::sync::Arc;
 
-use super::{Migong, MigongConfig, MigongMove, Piece};
-use crate::rules::error::DIRECTION_NAMES;
+use super::{Migong, MigongConfig, MigongMove, Piece, DIRECTION_NAMES};
 use crate::rules::game::{Color, Game, Seat};
 use crate::rules::position::{self, PositionError};
 

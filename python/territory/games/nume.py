@@ -1,0 +1,44 @@
+"""Nume on the Python side: its text diagram (numbered stones on a hex or square board),
+its square board drawn Go-like, how a numbered stone is offered on the web board, and its
+crosscheck vectors (see ``territory.games``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from territory import geometry
+from territory._presentation import STONE, hex_grid, square_grid
+
+#: Nume's square variant is played on intersections.
+ON_POINTS = True
+
+
+def diagram(board: geometry.Board, position: dict[str, Any]) -> str:
+    tokens = {c: STONE[color] + ("" if w is None else str(w)) for c, (color, w) in position["stones"].items()}
+    return square_grid(board, tokens, []) if board.kind == "square" else hex_grid(board, tokens)
+
+
+def choice(state: Any, move: str, clicks: list[str], entry: dict[str, Any]) -> None:
+    """A numbered stone is offered as its number, with the price of its group after it
+    (the engine plays it on a copy)."""
+    if "=" in move:
+        after = state.copy()
+        after.play(move)
+        group = next(g for g in after.groups() if clicks[0] in g.cells)
+        entry["label"] = move.split("=", 1)[1]
+        entry["detail"] = f"price {group.price}"
+
+
+FULL_2X2 = ["a1=1", "b2=1", "b1", "a2"]
+#: Move sequences the rule tests work out by hand (tests/test_nume_rules.py).
+HAND_WORKED: list[tuple[str, dict[str, Any], list[str]]] = [
+    ("price-before-merge", {"square": 5}, ["a2=7", "e5=0", "b1=2", "e4", "c2=9", "e3"]),
+    ("price-zero", {"square": 3}, ["a1=2", "c3=0", "b1"]),
+    ("number-above-board", {"square": 3}, ["a1=100"]),
+    ("full-2x2", {"square": 2}, FULL_2X2),
+    ("full-2x2-komi-white", {"square": 2, "komi_to": "white"}, FULL_2X2),
+    ("full-2x2-large-komi", {"square": 2, "komi": 3.5}, FULL_2X2),
+    ("full-2x2-draw", {"square": 2, "komi": None}, FULL_2X2),
+    ("2x2-no-komi-decisive", {"square": 2, "komi": None}, ["a1=3", "b2=0", "b1", "a2"]),
+    ("komi-phase-game", {"square": 2, "komi_phase": True}, ["komi 1.5 white", "side black", *FULL_2X2]),
+]

@@ -1,0 +1,6 @@
+from typing import Optional
+
+
+class Nume:
+    @property
+    def komi(self) -> Optional[tuple[float, str]]: ...
