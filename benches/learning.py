@@ -19,7 +19,7 @@ import territory
 from territory.agents import Uct
 from territory.model import Model, single_threaded_blas
 from territory.puct import Puct
-from territory.train import equal_time_uct_iterations, match_from_openings, optimal_move_rate
+from territory.train import equal_time_uct_iterations, match_from_openings, optimal_move_rate, random_positions
 
 
 def start_of(model: Model):
@@ -58,16 +58,8 @@ def run_speed(args: argparse.Namespace) -> dict:
     model = Model.load(args.model)
     start = start_of(model)
     network = model.network()
-    rng = np.random.default_rng(args.seed)
-    obs = []
-    for _ in range(1000):
-        state = start.copy()
-        for _ in range(int(rng.integers(0, 20))):
-            if state.is_over:
-                break
-            state.play_random(float(rng.random()))
-        obs.append(state.observation().ravel())
-    batch = np.array(obs, np.float32)
+    positions = random_positions(start, 1000, args.seed, max_moves=20)
+    batch = np.array([state.observation().ravel() for state in positions], np.float32)
 
     def best_of(run, count):
         run()

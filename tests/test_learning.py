@@ -12,7 +12,7 @@ import territory
 from territory import _core
 from territory.model import Model, shipped_models
 from territory.puct import Puct, run_search
-from territory.train import TrainConfig, train
+from territory.train import TrainConfig, random_positions, train
 
 
 def uniform(search, obs):
@@ -203,26 +203,13 @@ def test_ctrl_c_keeps_the_last_checkpoint(tmp_path):
 # The network in the engine (territory._core.Network): searches, self-play and matches
 # with no round trip to Python.
 
-def positions(start, count, seed=0):
-    rng = np.random.default_rng(seed)
-    states = []
-    for _ in range(count):
-        state = start.copy()
-        for _ in range(int(rng.integers(0, 12))):
-            if state.is_over:
-                break
-            state.play_random(float(rng.random()))
-        states.append(state)
-    return states
-
-
 @pytest.mark.parametrize("start", [territory.Tabik(size=4), territory.Nume(n=2), territory.Migong()],
                          ids=["tabik", "nume", "migong"])
 def test_the_engine_evaluates_the_network_as_numpy_does(start):
     model = Model.new(start, hidden=24, seed=2)
     for w in model.weights.values():  # biases too, so that every path is exercised
         w += np.random.default_rng(1).normal(0, 0.05, w.shape).astype(np.float32)
-    obs = np.stack([s.observation().ravel() for s in positions(start, 30)]).astype(np.float32)
+    obs = np.stack([s.observation().ravel() for s in random_positions(start, 30)]).astype(np.float32)
     logits, values = model.network().evaluate(obs)
     want_logits, want_values = model.forward(obs)
     assert np.allclose(logits, want_logits, atol=1e-4) and np.allclose(values, want_values, atol=1e-5)

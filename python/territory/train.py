@@ -34,7 +34,7 @@ from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
 from territory.puct import Puct
 
-__all__ = ["TrainConfig", "train", "self_play", "equal_time_uct_iterations"]
+__all__ = ["TrainConfig", "train", "self_play", "equal_time_uct_iterations", "random_positions"]
 
 
 @dataclass
@@ -136,23 +136,28 @@ class Buffer:
         return [a[index] for a in self.arrays]
 
 
+def random_positions(start: Any, count: int, seed: int = 0, max_moves: int = 12) -> list[Any]:
+    """``count`` positions reached from ``start`` by 0 to ``max_moves - 1`` uniformly
+    random moves (seeded); finished games included."""
+    rng = np.random.default_rng(seed)
+    states = []
+    for _ in range(count):
+        state = start.copy()
+        for _ in range(int(rng.integers(0, max_moves))):
+            if state.is_over:
+                break
+            state.play_random(float(rng.random()))
+        states.append(state)
+    return states
+
+
 def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 8, seed: int = 0,
                               probe: int = 2000) -> int:
     """UCT's iterations per move taking the time ``puct`` takes per move, timed on
     ``positions`` positions reached by random moves from ``start``."""
     from territory._seeds import mix
 
-    rng = np.random.default_rng(seed)
-    states = []
-    for k in range(positions):
-        state = start.copy()
-        for _ in range(int(rng.integers(0, 12))):
-            if state.is_over:
-                break
-            state.play_random(float(rng.random()))
-        if not state.is_over:
-            states.append(state)
-    states = states or [start.copy()]
+    states = [s for s in random_positions(start, positions, seed) if not s.is_over] or [start.copy()]
     uct = Uct(iterations=probe, seed=mix(seed))
     began = time.perf_counter()
     for state in states:
