@@ -284,3 +284,11 @@ def test_puct_is_a_native_agent_reproducible_on_any_threads_and_picklable():
     assert again.choose(state) == agent.choose(state) and again.rollout_weight == 0.5
     with pytest.raises(ValueError, match="rollout_weight must be a number from 0 to 1"):
         Puct("tabik-4", rollout_weight=-0.1)
+
+
+def test_puct_plays_a_model_with_the_rollout_weight_it_was_trained_with(tmp_path):
+    model = Model.new(territory.Tabik(size=4), hidden=8, trained={"rollout_weight": 0.25})
+    assert Puct(model).rollout_weight == 0.25 and Puct(model, rollout_weight=0).rollout_weight == 0
+    assert Puct(Model.new(territory.Tabik(size=4), hidden=8)).rollout_weight == 0
+    for name in shipped_models():
+        assert Puct(name).rollout_weight == Model.load(name).meta["trained"]["rollout_weight"] == 0.5

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -45,7 +45,8 @@ class Puct:
     evaluated in Rust, one leaf at a time, GIL released; Ctrl-C stops it), so in
     ``play_match`` and ``evaluate`` a ``Puct`` plays in Rust like ``Uct``, games in
     parallel. With ``rollout_weight`` λ > 0 a leaf's value is ``(1 - λ) v + λ r``, ``r``
-    the result of one random playout from the leaf (AlphaGo's mixing).
+    the result of one random playout from the leaf (AlphaGo's mixing); by default (None)
+    the weight the model was trained with (its ``meta``), else 0.
 
     Plays the most visited move, without noise: the same state and seed always get
     the same move. ``seed`` seeds the playouts (in matches each move's search is seeded
@@ -53,11 +54,13 @@ class Puct:
     """
 
     def __init__(self, model: Union[str, os.PathLike, Model], iterations: int = 400,
-                 c_puct: float = 1.5, seed: int = 0, rollout_weight: float = 0.0) -> None:
+                 c_puct: float = 1.5, seed: int = 0, rollout_weight: Optional[float] = None) -> None:
         self.model = model if isinstance(model, Model) else Model.load(model)
         self.source = str(model) if not isinstance(model, Model) else None
         self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
         self.c_puct = _number("c_puct", c_puct, 0.0, 1e6)
+        if rollout_weight is None:
+            rollout_weight = self.model.meta.get("trained", {}).get("rollout_weight", 0.0)
         self.rollout_weight = _number("rollout_weight", rollout_weight, 0.0, 1.0)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self._network: Any = None
