@@ -19,6 +19,10 @@ CASES = [
     ("Tabik", {"size": 4}, [], "zz", InvalidMoveError, "syntax"),
     ("Tabik", {"size": 4}, [], "e9-e8", InvalidMoveError, "off_board"),
     ("Tabik", {"size": 4}, [], "a0-a1", InvalidMoveError, "row_zero"),
+    # The shape before the squares: a missing or malformed second square is syntax even
+    # after a row-0 square (the differential test found the engine saying row_zero).
+    ("Tabik", {"size": 4}, [], "a0-", InvalidMoveError, "syntax"),
+    ("Tabik", {"size": 4}, [], "a0xzz", InvalidMoveError, "syntax"),
     ("Tabik", {"size": 4}, [], 7, InvalidMoveError, "not_a_string"),
     ("Tabik", {"size": 4}, ["b2-b3"], "b2-b3", IllegalMoveError, "occupied"),
     ("Tabik", {"size": 4}, [], "b2-c3", IllegalMoveError, "not_adjacent"),

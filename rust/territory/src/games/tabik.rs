@@ -600,6 +600,16 @@ impl Game for Tabik {
             .into_iter()
             .find_map(|sep| text.split_once(sep).map(|(a, b)| (a, sep, b)))
             .ok_or_else(malformed)?;
+        // The shape first (a letter then digits on both sides), then each square.
+        let shaped = |t: &str| {
+            let mut chars = t.chars();
+            chars.next().is_some_and(|c| c.is_ascii_lowercase())
+                && !chars.as_str().is_empty()
+                && chars.as_str().bytes().all(|b| b.is_ascii_digit())
+        };
+        if !shaped(a) || !shaped(b) {
+            return Err(malformed());
+        }
         let square = |t: &str| match Coord::parse(t) {
             Err(e @ InvalidMove::RowZero(_)) => Err(e),
             other => other.map_err(|_| malformed()),

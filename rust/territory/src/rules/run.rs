@@ -134,7 +134,9 @@ pub fn pool(threads: Option<usize>) -> Result<Arc<rayon::ThreadPool>, rayon::Thr
     if let Some(pool) = pools.get(&threads) {
         return Ok(pool.clone());
     }
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    // Named, or Linux would give them the name of the thread that started the pool
+    // (the bindings' `territory-run` worker): the pool outlives every call.
+    let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("territory-pool-{i}"));
     if let Some(n) = threads {
         builder = builder.num_threads(n);
     }
