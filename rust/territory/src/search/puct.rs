@@ -76,7 +76,13 @@ struct Node<M> {
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
     n_children: u32,
+    /// The exact result for `mover` once proven (a finished game, or every child or a
+    /// winning child proven: MCTS-solver), else [`UNPROVEN`].
+    proven: i8,
 }
+
+/// [`Node::proven`] of a node whose value is not known exactly.
+const UNPROVEN: i8 = i8::MIN;
 
 /// A leaf selected and waiting for its evaluation.
 #[derive(Clone, Debug)]
@@ -126,6 +132,7 @@ impl<G: Learn> PuctTree<G> {
                 total: 0.0,
                 first_child: NONE,
                 n_children: 0,
+                proven: UNPROVEN,
             }],
             leaves: Vec::new(),
             waiting: 0,
@@ -137,7 +144,14 @@ impl<G: Learn> PuctTree<G> {
 
     /// Whether every simulation has been run.
     pub fn is_done(&self) -> bool {
-        self.done >= self.config.iterations
+        self.done >= self.config.iterations || self.nodes[0].proven != UNPROVEN
+    }
+
+    /// The root's exact value for the player to move there (+1 win, 0 draw, -1 loss),
+    /// once the search has proven it (the search then ends early).
+    pub fn proven_value(&self) -> Option<i8> {
+        let root = &self.nodes[0];
+        (root.proven != UNPROVEN).then(|| -root.proven)
     }
 
     /// Selects up to `max` leaves to evaluate (at least one unless the search is done
@@ -150,6 +164,7 @@ impl<G: Learn> PuctTree<G> {
         let first = self.waiting;
         while self.waiting - first < max
             && self.done + (self.waiting as u32) < self.config.iterations
+            && self.nodes[0].proven == UNPROVEN
         {
             if self.leaves.len() == self.waiting {
                 self.leaves.push(Leaf {
@@ -168,14 +183,21 @@ impl<G: Learn> PuctTree<G> {
             leaf.path.clear();
             leaf.path.push(0);
             let mut node = 0;
-            while self.nodes[node].first_child != NONE {
+            while self.nodes[node].first_child != NONE && self.nodes[node].proven == UNPROVEN {
                 node = self.best_child(node);
                 leaf.game.play_unchecked(self.nodes[node].mv);
                 leaf.path.push(node as u32);
             }
-            if leaf.game.is_over() {
-                let results = Seat::BOTH.map(|seat| f32::from(result_for(&leaf.game, seat)));
-                self.add_along(&leaf.path, 1, |seat| results[seat.index()]);
+            if self.nodes[node].proven == UNPROVEN && leaf.game.is_over() {
+                self.nodes[node].proven = result_for(&leaf.game, self.nodes[node].mover);
+                self.propagate_proof(&leaf.path);
+            }
+            let proven = self.nodes[node].proven;
+            if proven != UNPROVEN {
+                // An exact value: backed up as it is, without asking for an evaluation.
+                let mover = self.nodes[node].mover;
+                let value = f32::from(proven);
+                self.add_along(&leaf.path, 1, |seat| if seat == mover { value } else { -value });
                 self.done += 1;
                 self.leaves[self.waiting] = leaf;
                 continue;
@@ -249,6 +271,7 @@ impl<G: Learn> PuctTree<G> {
                 total: 0.0,
                 first_child: NONE,
                 n_children: 0,
+                proven: UNPROVEN,
             });
         }
         let mut sum = 0.0;
@@ -316,6 +339,27 @@ impl<G: Learn> PuctTree<G> {
     }
 
     /// The child of the expanded `node` to follow.
+    /// After the last node of `path` was proven: proves its ancestors in turn while
+    /// they can be (a child proven a win for the seat choosing there, or every child
+    /// proven: the best of them), stopping at the first that cannot.
+    fn propagate_proof(&mut self, path: &[u32]) {
+        for &parent in path.iter().rev().skip(1) {
+            let parent = parent as usize;
+            let first = self.nodes[parent].first_child as usize;
+            let children = &self.nodes[first..first + self.nodes[parent].n_children as usize];
+            let chooser = children[0].mover;
+            let best = children.iter().map(|c| c.proven).max().unwrap_or(UNPROVEN);
+            let all = children.iter().all(|c| c.proven != UNPROVEN);
+            let value = match (best, all) {
+                (1, _) => 1,
+                (_, true) => best,
+                _ => return,
+            };
+            let node = &mut self.nodes[parent];
+            node.proven = if node.mover == chooser { value } else { -value };
+        }
+    }
+
     fn best_child(&self, node: usize) -> usize {
         let parent = &self.nodes[node];
         let first = parent.first_child as usize;
@@ -335,6 +379,11 @@ impl<G: Learn> PuctTree<G> {
         let mut best = first;
         let mut best_score = f32::NEG_INFINITY;
         for (i, child) in children.iter().enumerate() {
+            match child.proven {
+                1 => return first + i,
+                -1 => continue,
+                _ => {}
+            }
             let q = if child.visits == 0 {
                 first_play
             } else {
@@ -373,6 +422,9 @@ impl<G: Learn> PuctTree<G> {
 
     /// The root's mean value for the player to move there.
     pub fn root_value(&self) -> f32 {
+        if let Some(value) = self.proven_value() {
+            return f32::from(value);
+        }
         let root = &self.nodes[0];
         if root.visits == 0 {
             0.0
@@ -385,10 +437,19 @@ impl<G: Learn> PuctTree<G> {
     /// the first in legal-move order); `None` before the root's evaluation.
     pub fn best_action(&self) -> Option<usize> {
         let stats = self.root_stats();
+        // A move proven to win first, one proven to lose last.
+        let class = |i: usize| {
+            let root = &self.nodes[0];
+            match self.nodes[root.first_child as usize + i].proven {
+                1 => 2,
+                -1 => 0,
+                _ => 1,
+            }
+        };
         (0..stats.len())
             .max_by(|&a, &b| {
-                (stats[a].1, stats[a].2, stats[a].3)
-                    .partial_cmp(&(stats[b].1, stats[b].2, stats[b].3))
+                (class(a), stats[a].1, stats[a].2, stats[a].3)
+                    .partial_cmp(&(class(b), stats[b].1, stats[b].2, stats[b].3))
                     .unwrap_or(std::cmp::Ordering::Equal)
                     .then(b.cmp(&a))
             })
@@ -684,7 +745,10 @@ mod tests {
             let stats = batch.trees[0].root_stats();
             assert_eq!(stats.len(), 1);
             assert!(Tabik::is_pass(g.move_of(stats[0].0).unwrap()));
-            assert_eq!(stats[0].1, 99);
+            // The search ends once it has proven the root's value: the solver's.
+            let tree = &batch.trees[0];
+            assert!(stats[0].1 >= 1 && tree.is_done());
+            assert_eq!(tree.proven_value(), Some(solve(g, None).unwrap().value));
         }
     }
 
