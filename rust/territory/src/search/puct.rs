@@ -737,6 +737,9 @@ mod tests {
             let mut after = g.clone();
             after.play_unchecked(g.move_of(tree.best_action().unwrap()).unwrap());
             assert_eq!(f32::from(result_for(&after, seat)), best_result);
+            // Every move ends the game: the root is proven, with the solver's value.
+            assert_eq!(tree.proven_value(), Some(solve(g, None).unwrap().value));
+            assert_eq!(tree.root_value(), best_result);
         }
         // A forced pass: the search goes through it (the other seat's pass or moves).
         for g in &passes {
