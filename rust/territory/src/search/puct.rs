@@ -21,6 +21,10 @@
 //!   Ties go to the first child in legal-move order.
 //! - A finished game met on the way is a leaf with its exact result: it is backed up at
 //!   once (it counts as a simulation) without asking the caller.
+//! - Exact values are proven upwards (MCTS-solver): a node whose chooser has a child
+//!   proven to win, or whose children are all proven, is proven too, and a simulation
+//!   reaching a proven node backs up its exact value. Selection takes a proven win and
+//!   skips proven losses; the search ends once the root is proven.
 //! - Every random draw (the noise) comes from the tree's seed: the same seed and the
 //!   same evaluations give the same search.
 
