@@ -9,10 +9,11 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::search::guided::{self_play_games, Buffers};
-use territory::search::{Guided, Network, PuctConfig, Weights};
+use territory::search::{Guided, Network, Weights};
 use territory::{Game, Learn};
 
 use crate::interrupt::interruptible;
+use crate::puct::{number, puct_config};
 use crate::playouts::{run_error, with_native_game};
 
 /// A policy and value network the engine evaluates by itself.
@@ -35,14 +36,6 @@ fn matrix<'a>(name: &str, a: &'a PyReadonlyArray2<'_, f32>) -> PyResult<(&'a [f3
     Ok((values, shape))
 }
 
-fn number(name: &str, value: f32, low: f32, high: f32) -> PyResult<f32> {
-    if value.is_finite() && (low..=high).contains(&value) {
-        Ok(value)
-    } else {
-        Err(PyValueError::new_err(format!("{name} must be a number from {low} to {high}, got {value}")))
-    }
-}
-
 /// A PUCT player with `network`; the arguments are checked.
 pub(crate) fn guided(
     network: &PyNetwork,
@@ -61,13 +54,7 @@ pub(crate) fn guided(
     }
     Ok(Guided {
         network: network.inner.clone(),
-        config: PuctConfig {
-            iterations,
-            c_puct: number("c_puct", c_puct, 0.0, 1e6)?,
-            noise_alpha: number("noise_alpha", noise_alpha, 1e-3, 1e3)?,
-            noise_fraction: number("noise_fraction", noise_fraction, 0.0, 1.0)?,
-            seed,
-        },
+        config: puct_config(iterations, c_puct, noise_alpha, noise_fraction, seed)?,
         rollout_weight: number("rollout_weight", rollout_weight, 0.0, 1.0)?,
     })
 }

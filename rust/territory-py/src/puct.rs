@@ -106,7 +106,26 @@ fn roots<G: Native + Learn>(states: &[Bound<'_, PyAny>]) -> PyResult<Option<Vec<
     Ok(Some(games))
 }
 
-fn number(name: &str, value: f32, low: f32, high: f32) -> PyResult<f32> {
+/// A PUCT search's parameters, each checked against its range (`iterations` is the
+/// caller's to check: its bound differs).
+pub(crate) fn puct_config(
+    iterations: u32,
+    c_puct: f32,
+    noise_alpha: f32,
+    noise_fraction: f32,
+    seed: u64,
+) -> PyResult<PuctConfig> {
+    Ok(PuctConfig {
+        iterations,
+        c_puct: number("c_puct", c_puct, 0.0, 1e6)?,
+        noise_alpha: number("noise_alpha", noise_alpha, 1e-3, 1e3)?,
+        noise_fraction: number("noise_fraction", noise_fraction, 0.0, 1.0)?,
+        seed,
+    })
+}
+
+/// `value` if finite and within `low ..= high`, else a `ValueError` naming `name`.
+pub(crate) fn number(name: &str, value: f32, low: f32, high: f32) -> PyResult<f32> {
     if value.is_finite() && (low..=high).contains(&value) {
         Ok(value)
     } else {
@@ -140,13 +159,7 @@ impl PyPuctSearch {
                 "leaves_per_search must be from 1 to 4096, got {leaves_per_search}"
             )));
         }
-        let config = PuctConfig {
-            iterations,
-            c_puct: number("c_puct", c_puct, 0.0, 1e6)?,
-            noise_alpha: number("noise_alpha", noise_alpha, 1e-3, 1e3)?,
-            noise_fraction: number("noise_fraction", noise_fraction, 0.0, 1.0)?,
-            seed,
-        };
+        let config = puct_config(iterations, c_puct, noise_alpha, noise_fraction, seed)?;
         fn make<G: Native + Learn + Send + Sync + 'static>(
             games: Vec<G>,
             config: PuctConfig,

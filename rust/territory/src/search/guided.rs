@@ -58,11 +58,11 @@ impl Guided {
                 stop.check()?;
             }
             buffers.obs.clear();
+            // One leaf a round, evaluated before the next: no leaf is ever left waiting,
+            // so none selected means the search is done.
             if tree.select_leaves(1, &mut buffers.obs) == 0 {
-                if tree.is_done() {
-                    return Ok(tree);
-                }
-                continue;
+                debug_assert!(tree.is_done());
+                return Ok(tree);
             }
             let mut value = self.network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
             if self.rollout_weight > 0.0 {
