@@ -23,6 +23,8 @@ CASES = [
     # after a row-0 square (the differential test found the engine saying row_zero).
     ("Tabik", {"size": 4}, [], "a0-", InvalidMoveError, "syntax"),
     ("Tabik", {"size": 4}, [], "a0xzz", InvalidMoveError, "syntax"),
+    # 'x' is a column letter too: x1 and c1, x1 off the board (CI's differential run).
+    ("Tabik", {"size": 4}, [], "x1xc1", InvalidMoveError, "off_board"),
     ("Tabik", {"size": 4}, [], 7, InvalidMoveError, "not_a_string"),
     ("Tabik", {"size": 4}, ["b2-b3"], "b2-b3", IllegalMoveError, "occupied"),
     ("Tabik", {"size": 4}, [], "b2-c3", IllegalMoveError, "not_adjacent"),

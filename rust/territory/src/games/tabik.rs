@@ -596,10 +596,13 @@ impl Game for Tabik {
             text: Excerpt::new(text),
             examples: "'b2-b3', 'b2xb3', 'swap' or 'pass'",
         };
-        let (a, sep, b) = ["-", "x"]
-            .into_iter()
-            .find_map(|sep| text.split_once(sep).map(|(a, b)| (a, sep, b)))
-            .ok_or_else(malformed)?;
+        // The separator follows the first square's letter and digits ('x' is also a
+        // column letter: 'x1xc1' is the squares x1 and c1).
+        let end = text.char_indices().skip(1).find(|&(_, c)| !c.is_ascii_digit()).map(|(i, _)| i);
+        let (a, sep, b) = match end {
+            Some(i) if text[i..].starts_with(['-', 'x']) => (&text[..i], &text[i..i + 1], &text[i + 1..]),
+            _ => return Err(malformed()),
+        };
         // The shape first (a letter then digits on both sides), then each square.
         let shaped = |t: &str| {
             let mut chars = t.chars();
