@@ -59,7 +59,7 @@ def run_speed(args: argparse.Namespace) -> dict:
     start = start_of(model)
     network = model.network()
     positions = random_positions(start, 1000, args.seed, max_moves=20)
-    batch = np.array([state.observation().ravel() for state in positions], np.float32)
+    batch = np.array([model.inputs(state) for state in positions], np.float32)
 
     def best_of(run, count):
         run()

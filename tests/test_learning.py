@@ -228,7 +228,7 @@ def test_bad_weights_and_observations_are_refused():
     assert (net.inputs, net.hidden, net.actions) == (128, 8, 74)
     with pytest.raises(ValueError, match=r"shape \(n, 128\)"):
         net.evaluate(np.zeros((2, 127), np.float32))
-    with pytest.raises(ValueError, match="observation values"):
+    with pytest.raises(ValueError, match="input values"):
         net.analyse(territory.Tabik(size=5), 10)
     with pytest.raises(ValueError, match="rollout_weight must be a number from 0 to 1"):
         net.analyse(territory.Tabik(size=4), 10, rollout_weight=1.5)
@@ -264,13 +264,14 @@ def test_self_play_in_the_engine_is_seeded_and_independent_of_the_threads():
     assert all(np.array_equal(one[k], two[k]) for k in one)
     assert not np.array_equal(net.self_play(start, 6, 20, seed=4)["policy"], one["policy"])
     n = int(one["lengths"].sum())
-    assert one["obs"].shape == (n, 8, 4, 4) and one["policy"].shape == (n, 74) and one["masks"].shape == (n, 74)
+    assert one["obs"].shape == (n, 128) and one["policy"].shape == (n, 74) and one["masks"].shape == (n, 74)
     assert np.allclose(one["policy"].sum(axis=1), 1) and not (one["policy"] > 0)[~one["masks"]].any()
     # The first position of each game is the start; its mask the start's legal moves.
     firsts = np.concatenate([[0], np.cumsum(one["lengths"])[:-1]]).astype(int)
-    assert all(np.array_equal(one["obs"][i], start.observation()) for i in firsts)
+    assert all(np.array_equal(one["obs"][i], start.observation().ravel()) for i in firsts)
     assert all(np.array_equal(one["masks"][i], start.legal_mask()) for i in firsts)
     assert set(np.unique(one["results"])) <= {-1.0, 0.0, 1.0}
+    assert one["values"].shape == (n,) and np.all(np.abs(one["values"]) <= 1)
 
 
 def test_puct_is_a_native_agent_reproducible_on_any_threads_and_picklable():
@@ -293,3 +294,66 @@ def test_puct_plays_a_model_with_the_rollout_weight_it_was_trained_with(tmp_path
     assert Puct(Model.new(territory.Tabik(size=4), hidden=8)).rollout_weight == 0
     for name in shipped_models():
         assert Puct(name).rollout_weight == Model.load(name).meta["trained"]["rollout_weight"] == 0.5
+
+
+def tabik_features_by_hand(state):
+    """Tabik's features (docs/learning.md) from the state's groups and scores."""
+    k = state.params["size"]
+    area = k * k
+    own = state.color_of(state.to_move)
+    planes = np.zeros((12, area), np.float32)
+    count = {}
+    for g in state.groups():
+        count[g.color, g.size] = count.get((g.color, g.size), 0) + 1
+    other = {"black": "white", "white": "black"}
+    held = {c: max([s for (c2, s), n in count.items() if c2 == c and n > count.get((other[c], s), 0)], default=0)
+            for c in ("black", "white")}
+    for g in state.groups():
+        side = 0 if g.color == own else 1
+        cells = [(int(c[1:]) - 1) * k + (ord(c[0]) - ord("a")) for c in g.cells]
+        planes[side * 4 + min(g.size, 4) - 1, cells] = 1
+        if count[g.color, g.size] > count.get((other[g.color], g.size), 0):
+            planes[8 + side, cells] = 1
+        if held[g.color] == g.size:
+            planes[10 + side, cells] = 1
+    scores = np.zeros(2 * (area + 1), np.float32)
+    scores[held[own]] = 1
+    scores[area + 1 + held[other[own]]] = 1
+    assert sorted(held.values()) == sorted(state.scores()) or state.is_over
+    return np.concatenate([planes.ravel(), scores])
+
+
+def test_tabik_features_say_what_scoring_makes_of_the_groups():
+    for size in (3, 6, 9):
+        for state in random_positions(territory.Tabik(size=size), 40, seed=size, max_moves=size * size):
+            if not state.is_over:
+                assert np.array_equal(state.features(), tabik_features_by_hand(state)), state.position()
+    assert len(territory.Nume(n=2).features()) == 0 and len(territory.Migong().features()) == 0
+
+
+def test_a_model_with_features_plays_trains_and_searches_as_numpy_does(tmp_path):
+    start = territory.Tabik(size=4)
+    model = Model.new(start, hidden=16, seed=2, features=True)
+    assert model.input_size == 128 + len(start.features()) and model.fits(start)
+    for w in model.weights.values():
+        w += np.random.default_rng(1).normal(0, 0.05, w.shape).astype(np.float32)
+    positions = random_positions(start, 20)
+    inputs = np.stack([model.inputs(s) for s in positions])
+    logits, values = model.network().evaluate(inputs)
+    want_logits, want_values = model.forward(inputs)
+    assert np.allclose(logits, want_logits, atol=1e-4) and np.allclose(values, want_values, atol=1e-5)
+    # Self-play writes the same inputs; the batched protocol gives them too.
+    data = model.network().self_play(start, 2, 10, seed=1)
+    assert data["obs"].shape[1] == model.input_size
+    assert np.array_equal(data["obs"][0], model.inputs(start))
+    search = run_search(model, positions[:3], 20)
+    assert search.done
+    # Saved and loaded, the model still reads the features.
+    model.save(tmp_path / "m.npz")
+    again = Model.load(tmp_path / "m.npz")
+    assert again.feature_len == model.feature_len and again.fits(start)
+    assert Puct(again, 20).choose(start) in start.legal_moves()
+    assert not Model.new(start, hidden=4).fits(territory.Tabik(size=5))
+    # A training run with features and the search's value in the value target.
+    last = train(tiny_config(tmp_path, features=True, search_value_weight=0.5, eval_games=0))
+    assert Model.load(last).feature_len == len(territory.Tabik(size=3).features())

@@ -45,17 +45,22 @@ class Model:
             raise ValueError(f"a model needs the weights {', '.join(NAMES)}; missing {', '.join(missing)}")
         self.weights = {n: np.ascontiguousarray(weights[n], dtype=np.float32) for n in NAMES}
         self.meta = dict(meta)
-        self.input_size = int(np.prod(self.meta["observation_shape"]))
+        #: Values of the game's features read after the observation planes (0: none).
+        self.feature_len = int(self.meta.get("feature_len", 0))
+        self.input_size = int(np.prod(self.meta["observation_shape"])) + self.feature_len
         self.num_actions = int(self.meta["num_actions"])
         if self.weights["w1"].shape[0] != self.input_size or self.weights["wp"].shape[1] != self.num_actions:
             raise ValueError("the model's weights do not match its observation shape and actions")
 
     @classmethod
-    def new(cls, state: Any, hidden: int = 128, seed: int = 0, **meta: Any) -> "Model":
+    def new(cls, state: Any, hidden: int = 128, seed: int = 0, features: bool = False, **meta: Any) -> "Model":
         """A model with random weights (He initialisation, seeded) for the game of
-        ``state`` (a native state: its game, parameters and shapes)."""
+        ``state`` (a native state: its game, parameters and shapes); with ``features``
+        it reads the game's features (``state.features()``) after the observation
+        planes."""
         shape = tuple(state.observation_shape)
-        inputs, actions = int(np.prod(shape)), int(state.num_actions)
+        feature_len = len(state.features()) if features else 0
+        inputs, actions = int(np.prod(shape)) + feature_len, int(state.num_actions)
         rng = np.random.default_rng(seed)
 
         def layer(n_in: int, n_out: int, scale: float = 1.0) -> np.ndarray:
@@ -68,7 +73,7 @@ class Model:
             "wv": layer(hidden, 1, 0.1), "bv": np.zeros(1, np.float32),
         }
         info = {"game": state.game, "params": dict(state.params), "observation_shape": list(shape),
-                "num_actions": actions, "hidden": hidden, **meta}
+                "num_actions": actions, "hidden": hidden, "feature_len": feature_len, **meta}
         return cls(weights, info)
 
     @classmethod
@@ -102,7 +107,8 @@ class Model:
     def fits(self, state: Any) -> bool:
         """Whether the model reads the observations and actions of ``state``."""
         return (list(state.observation_shape) == list(self.meta["observation_shape"])
-                and state.num_actions == self.num_actions)
+                and state.num_actions == self.num_actions
+                and self.feature_len in (0, len(state.features())))
 
     def check_fits(self, state: Any) -> None:
         if not self.fits(state):
@@ -112,9 +118,16 @@ class Model:
                 f"not for this {state.game} {dict(state.params)}"
             )
 
+    def inputs(self, state: Any) -> np.ndarray:
+        """The model's input for ``state``, from the point of view of the seat to move:
+        the flattened observation planes, then the game's features if the model reads
+        them."""
+        planes = state.observation().ravel()
+        return np.concatenate([planes, state.features()]) if self.feature_len else planes
+
     def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(logits (n, num_actions), values (n,)) for observations of shape (n, ...),
-        float32."""
+        """(logits (n, num_actions), values (n,)) for inputs of shape (n, ...) (the
+        observations, or ``inputs(state)`` rows), float32."""
         logits, values, _ = self._forward(obs)
         return logits, values
 

@@ -30,7 +30,8 @@ def run_search(model: Model, states: Sequence[Any], iterations: int, c_puct: flo
     simulations each, ``model`` evaluating the leaves of all the searches together (up
     to ``leaves_per_search`` per search and round), and returns the finished
     ``_core.PuctSearch`` (``visits()``, ``best_actions()``, ``root_values()``)."""
-    search = _core.PuctSearch(list(states), iterations, c_puct, noise_alpha, noise_fraction, seed, leaves_per_search)
+    search = _core.PuctSearch(list(states), iterations, c_puct, noise_alpha, noise_fraction, seed, leaves_per_search,
+                              features=model.feature_len > 0)
     while (obs := search.leaves()) is not None:
         logits, values = model.forward(obs)
         search.backup(logits, values)

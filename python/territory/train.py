@@ -45,6 +45,9 @@ class TrainConfig:
     out: str = "runs/train"
     seed: int = 0
     hidden: int = 128
+    #: The network reads the game's features (``state.features()``: what scoring makes
+    #: of the groups) beside the observation planes.
+    features: bool = False
     #: Stop after this many minutes of training (None: no limit) ...
     minutes: Optional[float] = 60.0
     #: ... or this many rounds (None: no limit).
@@ -56,6 +59,9 @@ class TrainConfig:
     #: Weight of a random playout's result in the value of a leaf (0: the network's
     #: value alone), in self-play and in the evaluations.
     rollout_weight: float = 0.0
+    #: Weight of the search's value of a position in its value target, the rest being
+    #: the game's result (0: the result alone, AlphaZero's target).
+    search_value_weight: float = 0.0
     #: Threads of the self-play games (None: every core); the data do not depend on it.
     threads: Optional[int] = None
     c_puct: float = 1.5
@@ -84,14 +90,17 @@ def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Gene
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Plays ``config.games`` games from ``start`` in the engine (the network evaluated
     in Rust, games in parallel on ``config.threads`` threads); returns their positions'
-    observations (flattened), visit distributions, legal masks and results for the seat
-    to move (float32, bool). The games depend on the seed drawn from ``rng`` alone, not
-    on the threads."""
+    network inputs, visit distributions, legal masks and value targets for the seat to
+    move: the game's result mixed with the search's value by
+    ``config.search_value_weight`` (float32, bool). The games depend on the seed drawn
+    from ``rng`` alone, not on the threads."""
     data = model.network().self_play(
         start, config.games, config.iterations, config.c_puct, config.noise_alpha, config.noise_fraction,
         config.rollout_weight, config.sample_moves, int(rng.integers(2**63)), config.threads)
     n = len(data["results"])
-    return data["obs"].reshape(n, -1), data["policy"], data["masks"], data["results"]
+    w = np.float32(config.search_value_weight)
+    targets = (1 - w) * data["results"] + w * data["values"]
+    return data["obs"].reshape(n, -1), data["policy"], data["masks"], targets.astype(np.float32)
 
 
 class Adam:
@@ -213,7 +222,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     out.mkdir(parents=True, exist_ok=True)
     start = new_game(config.game, **config.params)
     rng = np.random.default_rng(config.seed)
-    model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)),
+    model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})
     optimiser = Adam(model, config.lr, config.weight_decay)
     buffer = Buffer(config.buffer)

@@ -151,6 +151,24 @@ macro_rules! learn_methods {
                 Ok(array.into_any())
             }
 
+            /// The features a learned network may read beside the observation planes
+            /// (float32, 1-D; empty for a game without any; docs/learning.md), from the
+            /// point of view of `seat` (default: the seat to move, or seat 0 once over).
+            #[pyo3(signature = (seat = None))]
+            fn features<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, numpy::PyArray1<f32>>> {
+                let seat = match seat {
+                    Some(s) if !s.is_none() => $crate::game_class::seat(s)?,
+                    _ => self.game.to_move().unwrap_or(territory::Seat::First),
+                };
+                let mut values = vec![0.0f32; territory::Learn::feature_len(&self.game)];
+                territory::Learn::features_as(&self.game, seat, &mut values);
+                Ok(numpy::PyArray1::from_vec(py, values))
+            }
+
             /// (r0, r1): +1 for the winner and -1 for the loser once over; (0, 0) after
             /// a draw or while the game runs.
             fn returns(&self) -> (f64, f64) {

@@ -59,21 +59,24 @@ pub(crate) fn guided(
     })
 }
 
-/// An error unless `network` reads the observations and gives the actions of `game`.
-fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<()> {
-    if game.observation_len() != network.inputs() || game.num_actions() != network.actions() {
+/// Whether `network` reads `game`'s features after its observation planes; an error
+/// unless it reads the positions and gives the actions of `game`.
+fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<bool> {
+    let Some(features) = network.reads_features(game) else {
         return Err(PyValueError::new_err(format!(
-            "the network reads {} observation values and gives {} actions; this game has {} and {}",
+            "the network reads {} input values and gives {} actions; this game has {} observation values \
+             ({} with its features) and {} actions",
             network.inputs(),
             network.actions(),
             game.observation_len(),
+            game.network_input_len(true),
             game.num_actions()
         )));
-    }
+    };
     if game.is_over() {
         return Err(PyValueError::new_err("the game is over: a search needs a running game"));
     }
-    Ok(())
+    Ok(features)
 }
 
 #[pymethods]
@@ -178,9 +181,12 @@ impl PyNetwork {
     /// Plays `games` self-play games from `state` with PUCT searches of `iterations`
     /// simulations (Dirichlet noise at each root), on `threads` threads; the first
     /// `sample_moves` moves of a game are drawn from the visit counts. Returns a dict:
-    /// `obs` (positions, planes, height, width), `policy` (positions, actions: the
-    /// visit distributions), `masks` (positions, actions: the legal actions), `results` (positions,: the game's result for the seat to
-    /// move, +1, 0 or -1) and `lengths` (games,: positions per game, in order).
+    /// `obs` (positions, inputs: the network's inputs, the flattened observation
+    /// planes then the game's features if the network reads them), `policy`
+    /// (positions, actions: the visit distributions), `masks` (positions, actions: the
+    /// legal actions), `results` (positions,: the game's result for the seat to move,
+    /// +1, 0 or -1), `values` (positions,: the search's value for the seat to move) and
+    /// `lengths` (games,: positions per game, in order).
     #[pyo3(signature = (state, games, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.25,
                         rollout_weight = 0.0, sample_moves = 8, seed = 0, threads = None))]
     #[allow(clippy::too_many_arguments)]
@@ -204,18 +210,19 @@ impl PyNetwork {
         }
         let player = guided(self, iterations, c_puct, seed, rollout_weight, noise_fraction, noise_alpha)?;
         with_native_game!(state, |_Class, start| {
-            check_fits(&self.inner, &start)?;
+            let features = check_fits(&self.inner, &start)?;
             let data = interruptible(py, true, |stop| {
                 self_play_games(&start, &player, games, sample_moves, seed, threads, stop)
             })?
             .map_err(|e| run_error(e, threads))?;
-            let [c, h, w] = start.observation_shape();
             let n = data.results.len();
             let dict = PyDict::new(py);
-            dict.set_item("obs", PyArray1::from_vec(py, data.obs).reshape([n, c, h, w])?)?;
+            let inputs = start.network_input_len(features);
+            dict.set_item("obs", PyArray1::from_vec(py, data.obs).reshape([n, inputs])?)?;
             dict.set_item("policy", PyArray1::from_vec(py, data.policy).reshape([n, start.num_actions()])?)?;
             dict.set_item("masks", PyArray1::from_vec(py, data.masks).reshape([n, start.num_actions()])?)?;
             dict.set_item("results", PyArray1::from_vec(py, data.results))?;
+            dict.set_item("values", PyArray1::from_vec(py, data.values))?;
             dict.set_item("lengths", PyArray1::from_vec(py, data.lengths))?;
             Ok(dict)
         })

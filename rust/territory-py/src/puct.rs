@@ -3,7 +3,7 @@
 //! batches (docs/learning.md).
 
 use numpy::PyUntypedArrayMethods;
-use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use territory::search::{PuctBatch, PuctConfig};
@@ -69,6 +69,8 @@ impl<G: Learn + Send + Sync> AnyPuct for PuctBatch<G> {
 pub struct PyPuctSearch {
     inner: Box<dyn AnyPuct>,
     shape: [usize; 3],
+    /// The features' length after each observation, when the leaves give them.
+    features: Option<usize>,
     num_actions: usize,
     obs: Vec<f32>,
 }
@@ -121,6 +123,7 @@ pub(crate) fn puct_config(
         noise_alpha: number("noise_alpha", noise_alpha, 1e-3, 1e3)?,
         noise_fraction: number("noise_fraction", noise_fraction, 0.0, 1.0)?,
         seed,
+        features: false,
     })
 }
 
@@ -138,7 +141,9 @@ pub(crate) fn number(name: &str, value: f32, low: f32, high: f32) -> PyResult<f3
 #[pymethods]
 impl PyPuctSearch {
     #[new]
-    #[pyo3(signature = (states, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.0, seed = 0, leaves_per_search = 1))]
+    #[pyo3(signature = (states, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.0, seed = 0,
+                        leaves_per_search = 1, features = false))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         states: Vec<Bound<'_, PyAny>>,
         iterations: u32,
@@ -147,6 +152,7 @@ impl PyPuctSearch {
         noise_fraction: f32,
         seed: u64,
         leaves_per_search: usize,
+        features: bool,
     ) -> PyResult<Self> {
         if states.is_empty() {
             return Err(PyValueError::new_err("states must hold at least one state"));
@@ -159,7 +165,7 @@ impl PyPuctSearch {
                 "leaves_per_search must be from 1 to 4096, got {leaves_per_search}"
             )));
         }
-        let config = puct_config(iterations, c_puct, noise_alpha, noise_fraction, seed)?;
+        let config = PuctConfig { features, ..puct_config(iterations, c_puct, noise_alpha, noise_fraction, seed)? };
         fn make<G: Native + Learn + Send + Sync + 'static>(
             games: Vec<G>,
             config: PuctConfig,
@@ -168,6 +174,7 @@ impl PyPuctSearch {
             let shape = games[0].observation_shape();
             let num_actions = games[0].num_actions();
             PyPuctSearch {
+                features: config.features.then(|| games[0].feature_len()),
                 inner: Box::new(PuctBatch::new(&games, config, leaves_per_search)),
                 shape,
                 num_actions,
@@ -190,7 +197,9 @@ impl PyPuctSearch {
 
     /// The observations (float32, shape (leaves, planes, height, width)) of the next
     /// leaves to evaluate, one per unfinished search; None once every search is done.
-    fn leaves<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray4<f32>>>> {
+    /// With `features`, each leaf's flattened observation then its features (float32,
+    /// shape (leaves, inputs)).
+    fn leaves<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let inner = &mut self.inner;
         let obs = &mut self.obs;
         let n = py.detach(|| inner.collect(obs));
@@ -198,8 +207,11 @@ impl PyPuctSearch {
             return Ok(None);
         }
         let [c, h, w] = self.shape;
-        let array = PyArray1::from_slice(py, &self.obs).reshape([n, c, h, w])?;
-        Ok(Some(array))
+        let array = PyArray1::from_slice(py, &self.obs);
+        Ok(Some(match self.features {
+            Some(len) => array.reshape([n, c * h * w + len])?.into_any(),
+            None => array.reshape([n, c, h, w])?.into_any(),
+        }))
     }
 
     /// Expands the leaves of the last `leaves()` with the priors softmax(logits) over

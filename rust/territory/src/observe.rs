@@ -39,6 +39,34 @@ pub trait Learn: Game {
         self.observation_shape().iter().product()
     }
 
+    /// How many values [`Learn::features_as`] writes: inputs a learned network may read
+    /// beside the observation planes, worked out from the position (docs/learning.md).
+    /// 0 for a game without any.
+    fn feature_len(&self) -> usize {
+        0
+    }
+
+    /// Writes the features of the position, from the point of view of `seat`, into `out`
+    /// (of length [`Learn::feature_len`]).
+    fn features_as(&self, _seat: Seat, _out: &mut [f32]) {}
+
+    /// The length of [`Learn::network_input`]: the observation, and the features when
+    /// `with_features`.
+    fn network_input_len(&self, with_features: bool) -> usize {
+        self.observation_len() + if with_features { self.feature_len() } else { 0 }
+    }
+
+    /// Writes a network's inputs from the point of view of the seat to move (seat 0 once
+    /// over): the observation planes, then the features when `with_features`.
+    fn network_input(&self, with_features: bool, out: &mut [f32]) {
+        let seat = self.to_move().unwrap_or(Seat::First);
+        let (planes, features) = out.split_at_mut(self.observation_len());
+        self.observe_as(seat, planes);
+        if with_features {
+            self.features_as(seat, features);
+        }
+    }
+
     /// The legal action at index `floor(u * L)` of the legal actions (L of them), for
     /// `0 <= u < 1`; `None` once the game is over or for `u` outside `[0, 1)`.
     fn random_action(&self, u: f64) -> Option<usize> {

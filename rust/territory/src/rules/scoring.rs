@@ -41,6 +41,12 @@ impl<const MAX: usize> Tally<MAX> {
         self.largest = self.largest.max(size);
     }
 
+    /// Whether `color` holds `size`: it has strictly more groups of that size.
+    #[inline]
+    pub fn holds(&self, color: Color, size: usize) -> bool {
+        self.counts[color.index()][size] > self.counts[color.other().index()][size]
+    }
+
     /// Per colour, the largest size it holds, or 0.
     pub fn held(&self) -> [u32; 2] {
         let (counts, largest) = (&self.counts, self.largest);

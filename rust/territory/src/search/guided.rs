@@ -44,11 +44,10 @@ impl Guided {
     /// If `stop` is set during the search.
     ///
     /// # Panics
-    /// If the network does not read this game's observations and actions.
+    /// If the network does not read this game's positions and actions.
     pub fn search<G: Learn>(&self, root: &G, buffers: &mut Buffers, stop: &Stop) -> Result<PuctTree<G>, Interrupted> {
-        assert_eq!(root.observation_len(), self.network.inputs(), "the network reads this game's observations");
-        assert_eq!(root.num_actions(), self.network.actions(), "the network gives this game's actions");
-        let mut tree = PuctTree::new(root, self.config);
+        let features = self.network.reads_features(root).expect("the network reads this game's positions");
+        let mut tree = PuctTree::new(root, PuctConfig { features, ..self.config });
         let mut rng = game_rng(self.config.seed, u64::MAX);
         buffers.logits.resize(self.network.actions(), 0.0);
         let mut rounds = 0u32;
@@ -89,8 +88,9 @@ impl Guided {
     }
 
     /// Plays one self-play game from `start` (running) and appends a training example
-    /// for every position to `data` (its observation, legal mask, the search's visit
-    /// distribution over all actions, and the game's result for the seat to move), and
+    /// for every position to `data` (the network's input, legal mask, the search's visit
+    /// distribution over all actions, the game's result and the search's value for the
+    /// seat to move), and
     /// the game's length. The first `sample_moves` moves are drawn in
     /// proportion to the visits, the later ones are the most visited. Everything random
     /// comes from `seed` (the searches' noise, the draws and the playouts).
@@ -109,7 +109,8 @@ impl Guided {
     ) -> Result<u32, Interrupted> {
         let mut rng: Xoshiro256PlusPlus = game_rng(seed, 0);
         let mut game = start.clone();
-        let (len_obs, actions) = (game.observation_len(), game.num_actions());
+        let features = self.network.reads_features(start).expect("the network reads this game's positions");
+        let (len_obs, actions) = (game.network_input_len(features), game.num_actions());
         let mut mine = SelfPlayData::default();
         let mut seats = Vec::new();
         let mut moves = 0u32;
@@ -119,7 +120,8 @@ impl Guided {
             let stats = tree.root_stats();
             let start_obs = mine.obs.len();
             mine.obs.resize(start_obs + len_obs, 0.0);
-            game.observe(&mut mine.obs[start_obs..]);
+            game.network_input(features, &mut mine.obs[start_obs..]);
+            mine.values.push(tree.root_value());
             let start_actions = mine.policy.len();
             mine.policy.resize(start_actions + actions, 0.0);
             mine.masks.resize(start_actions + actions, false);
@@ -156,7 +158,7 @@ impl Guided {
 /// The training examples of many self-play games, one game after the other.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfPlayData {
-    /// Observations, `observation_len` values per position.
+    /// The network's inputs (`network_input_len` values per position).
     pub obs: Vec<f32>,
     /// Visit distributions over all actions, `num_actions` values per position.
     pub policy: Vec<f32>,
@@ -164,6 +166,8 @@ pub struct SelfPlayData {
     pub masks: Vec<bool>,
     /// The game's result for the seat to move at each position: +1, 0 or -1.
     pub results: Vec<f32>,
+    /// The search's value of each position (its root's mean) for the seat to move.
+    pub values: Vec<f32>,
     /// The number of positions (moves) of each game.
     pub lengths: Vec<u32>,
 }
@@ -175,6 +179,7 @@ impl SelfPlayData {
         self.policy.extend_from_slice(&other.policy);
         self.masks.extend_from_slice(&other.masks);
         self.results.extend_from_slice(&other.results);
+        self.values.extend_from_slice(&other.values);
         self.lengths.extend_from_slice(&other.lengths);
     }
 }
@@ -277,6 +282,8 @@ mod tests {
         assert_eq!(data.lengths, [moves]);
         assert_eq!(data.obs.len(), n * start.observation_len());
         assert_eq!(data.results.len(), n);
+        assert_eq!(data.values.len(), n);
+        assert!(data.values.iter().all(|v| (-1.0..=1.0).contains(v)));
         let actions = start.num_actions();
         for (row, mask) in data.policy.chunks(actions).zip(data.masks.chunks(actions)) {
             assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-5);

@@ -13,6 +13,8 @@
 
 use std::fmt;
 
+use crate::observe::Learn;
+
 /// Why weights do not make a network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetworkError(String);
@@ -113,9 +115,24 @@ impl Network {
         })
     }
 
-    /// The number of observation values read.
+    /// The number of input values read.
     pub fn inputs(&self) -> usize {
         self.inputs
+    }
+
+    /// What the network reads of `game`'s positions: `Some(false)` the observation
+    /// planes, `Some(true)` the planes then the game's features
+    /// ([`Learn::network_input`]), `None` neither (another game or other parameters).
+    pub fn reads_features<G: Learn>(&self, game: &G) -> Option<bool> {
+        if game.num_actions() != self.actions {
+            None
+        } else if self.inputs == game.network_input_len(false) {
+            Some(false)
+        } else if game.feature_len() > 0 && self.inputs == game.network_input_len(true) {
+            Some(true)
+        } else {
+            None
+        }
     }
 
     /// The number of actions given a logit.

@@ -48,6 +48,9 @@ pub struct PuctConfig {
     /// Weight of that noise, 0 (none: for play) to 1.
     pub noise_fraction: f32,
     pub seed: u64,
+    /// Leaves give the network the game's features after the observation planes
+    /// ([`Learn::network_input`]).
+    pub features: bool,
 }
 
 impl Default for PuctConfig {
@@ -58,6 +61,7 @@ impl Default for PuctConfig {
             noise_alpha: 0.3,
             noise_fraction: 0.0,
             seed: 0,
+            features: false,
         }
     }
 }
@@ -159,8 +163,8 @@ impl<G: Learn> PuctTree<G> {
     }
 
     /// Selects up to `max` leaves to evaluate (at least one unless the search is done
-    /// or leaves wait already) and appends their observations (from the point of view
-    /// of the seat to move there) to `obs`; returns how many. Each leaf selected counts
+    /// or leaves wait already) and appends their network inputs (observations, and features with
+    /// `config.features`, from the point of view of the seat to move there) to `obs`; returns how many. Each leaf selected counts
     /// as a loss on its path until its value comes back (virtual loss), so the next
     /// selections go elsewhere; selection stops early when it meets a leaf already
     /// waiting. Finished games met on the way are backed up at once.
@@ -212,10 +216,10 @@ impl<G: Learn> PuctTree<G> {
             }
             self.nodes[node].waiting = true;
             self.add_along(&leaf.path, 1, |_| -1.0);
-            let len = leaf.game.observation_len();
+            let len = leaf.game.network_input_len(self.config.features);
             let start = obs.len();
             obs.resize(start + len, 0.0);
-            leaf.game.observe(&mut obs[start..]);
+            leaf.game.network_input(self.config.features, &mut obs[start..]);
             self.leaves[self.waiting] = leaf;
             self.waiting += 1;
         }

@@ -1,10 +1,17 @@
 //! Tabik observations, masks and counting of legal actions (docs/observations.md).
 
-use super::{Tabik, TabikMove};
+use super::{Tabik, TabikMove, MAX_SIZE};
 use crate::observe::{fill_flag_planes, Learn};
 use crate::rules::game::{Color, Game, Seat};
+use crate::rules::scoring::Tally;
 
 const PLANES: usize = 8;
+
+/// Group sizes 1, 2, 3 and 4 or more: one feature plane each, per side.
+const SIZE_PLANES: usize = 4;
+/// Feature planes: the sizes of own and opponent groups, then own and opponent stones in
+/// groups of a size their colour holds, then in groups of their colour's score.
+const FEATURE_PLANES: usize = 2 * SIZE_PLANES + 4;
 
 impl Tabik {
     /// Whether the last action was a pass (before `history` too).
@@ -56,6 +63,40 @@ impl Learn for Tabik {
             self.last_mover() == Some(seat),
         ];
         fill_flag_planes(out, 4, area, flags);
+    }
+
+    fn feature_len(&self) -> usize {
+        let area = self.k * self.k;
+        FEATURE_PLANES * area + 2 * (area + 1)
+    }
+
+    /// What scoring makes of the groups (docs/learning.md): per stone, its group's size
+    /// (1, 2, 3, 4+), whether its colour holds that size and whether that size is its
+    /// colour's score; then the two scores, one-hot (own, then opponent).
+    fn features_as(&self, seat: Seat, out: &mut [f32]) {
+        let area = self.k * self.k;
+        out.fill(0.0);
+        let own = self.color_of(seat);
+        let mut tally = Tally::<{ MAX_SIZE * MAX_SIZE + 1 }>::new();
+        self.for_each_group(|color, group| tally.add(color, group.count()));
+        let held = tally.held();
+        self.for_each_group(|color, group| {
+            let size = group.count();
+            let side = usize::from(color != own);
+            let planes = [
+                Some(side * SIZE_PLANES + size.min(SIZE_PLANES) - 1),
+                tally.holds(color, size).then_some(2 * SIZE_PLANES + side),
+                (held[color.index()] as usize == size).then_some(2 * SIZE_PLANES + 2 + side),
+            ];
+            for cell in group {
+                for p in planes.into_iter().flatten() {
+                    out[p * area + cell] = 1.0;
+                }
+            }
+        });
+        let scores = FEATURE_PLANES * area;
+        out[scores + held[own.index()] as usize] = 1.0;
+        out[scores + area + 1 + held[own.other().index()] as usize] = 1.0;
     }
 
     fn legal_count(&self) -> usize {
