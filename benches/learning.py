@@ -29,12 +29,13 @@ def start_of(model: Model):
 def run_elo(args: argparse.Namespace) -> dict:
     model = Model.load(args.model)
     start = start_of(model)
-    puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight)
+    puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight, expansion_visits=args.expansion_visits)
     uct_iterations = args.uct_iterations or equal_time_uct_iterations(puct, start, positions=20, seed=args.seed)
     began = time.perf_counter()
     result = match_from_openings(start, [puct, Uct(iterations=uct_iterations)], args.games, args.seed, args.opening_moves)
     return {"model": args.model, "game": model.meta["game"], "params": model.meta["params"],
-            "puct_iterations": args.iterations, "rollout_weight": args.rollout_weight, "uct_iterations": uct_iterations,
+            "puct_iterations": args.iterations, "rollout_weight": args.rollout_weight,
+            "expansion_visits": puct.expansion_visits, "uct_iterations": uct_iterations,
             "opening_moves": args.opening_moves, "seed": args.seed, **result,
             "seconds": round(time.perf_counter() - began, 1)}
 
@@ -119,6 +120,7 @@ def main() -> int:
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--iterations", type=int, default=200)
     p.add_argument("--rollout-weight", type=float, default=0.0)
+    p.add_argument("--expansion-visits", type=int, default=None)
     p.add_argument("--uct-iterations", type=int, default=None)
     p.add_argument("--opening-moves", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)

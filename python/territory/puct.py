@@ -47,7 +47,11 @@ class Puct:
     ``play_match`` and ``evaluate`` a ``Puct`` plays in Rust like ``Uct``, games in
     parallel. With ``rollout_weight`` λ > 0 a leaf's value is ``(1 - λ) v + λ r``, ``r``
     the result of one random playout from the leaf (AlphaGo's mixing); by default (None)
-    the weight the model was trained with (its ``meta``), else 0.
+    the weight the model was trained with (its ``meta``), else 0. A leaf is evaluated
+    by the network and expanded on its ``expansion_visits``-th visit, each earlier visit
+    valued by a random playout alone (AlphaGo's expansion threshold: the network's cost
+    is shared by that many simulations); by default (None) the model's trained value,
+    else 1 (at once).
 
     Plays the most visited move, without noise: the same state and seed always get
     the same move. ``seed`` seeds the playouts (in matches each move's search is seeded
@@ -55,7 +59,8 @@ class Puct:
     """
 
     def __init__(self, model: Union[str, os.PathLike, Model], iterations: int = 400,
-                 c_puct: float = 1.5, seed: int = 0, rollout_weight: Optional[float] = None) -> None:
+                 c_puct: float = 1.5, seed: int = 0, rollout_weight: Optional[float] = None,
+                 expansion_visits: Optional[int] = None) -> None:
         self.model = model if isinstance(model, Model) else Model.load(model)
         self.source = str(model) if not isinstance(model, Model) else None
         self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
@@ -63,6 +68,9 @@ class Puct:
         if rollout_weight is None:
             rollout_weight = self.model.meta.get("trained", {}).get("rollout_weight", 0.0)
         self.rollout_weight = _number("rollout_weight", rollout_weight, 0.0, 1.0)
+        if expansion_visits is None:
+            expansion_visits = self.model.meta.get("trained", {}).get("expansion_visits", 1)
+        self.expansion_visits = check_int("expansion_visits", expansion_visits, 1, 1_000_000)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self._network: Any = None
 
@@ -88,10 +96,12 @@ class Puct:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.model.check_fits(state)
-        return self.network.analyse(state, self.iterations, self.c_puct, self.seed, self.rollout_weight)
+        return self.network.analyse(state, self.iterations, self.c_puct, self.seed, self.rollout_weight,
+                                    self.expansion_visits)
 
     def _spec(self) -> tuple[Any, ...]:
-        return ("puct", self.network, self.iterations, self.c_puct, self.seed, self.rollout_weight)
+        return ("puct", self.network, self.iterations, self.c_puct, self.seed, self.rollout_weight,
+                self.expansion_visits)
 
     def __getstate__(self) -> dict[str, Any]:
         # The engine's network is rebuilt from the weights in another process.
@@ -100,6 +110,7 @@ class Puct:
     def __repr__(self) -> str:
         what = repr(self.source) if self.source else repr(self.model)
         extra = f", rollout_weight={self.rollout_weight}" if self.rollout_weight else ""
+        extra += f", expansion_visits={self.expansion_visits}" if self.expansion_visits > 1 else ""
         return f"Puct({what}, iterations={self.iterations}{extra})"
 
 

@@ -62,6 +62,9 @@ class TrainConfig:
     #: Weight of the search's value of a position in its value target, the rest being
     #: the game's result (0: the result alone, AlphaZero's target).
     search_value_weight: float = 0.0
+    #: A leaf is evaluated by the network and expanded on its n-th visit, valued by a
+    #: random playout before (1: at once), in self-play and in the evaluations.
+    expansion_visits: int = 1
     #: Threads of the self-play games (None: every core); the data do not depend on it.
     threads: Optional[int] = None
     c_puct: float = 1.5
@@ -96,7 +99,8 @@ def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Gene
     from ``rng`` alone, not on the threads."""
     data = model.network().self_play(
         start, config.games, config.iterations, config.c_puct, config.noise_alpha, config.noise_fraction,
-        config.rollout_weight, config.sample_moves, int(rng.integers(2**63)), config.threads)
+        config.rollout_weight, config.sample_moves, int(rng.integers(2**63)), config.threads,
+        expansion_visits=config.expansion_visits)
     n = len(data["results"])
     w = np.float32(config.search_value_weight)
     targets = (1 - w) * data["results"] + w * data["values"]
@@ -277,12 +281,14 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
                                           "seconds": round(time.perf_counter() - began, 2)}
                 if config.eval_games:
                     current = Model.load(path)
-                    puct = Puct(current, config.eval_iterations, rollout_weight=config.rollout_weight)
+                    puct = Puct(current, config.eval_iterations, rollout_weight=config.rollout_weight,
+                                expansion_visits=config.expansion_visits)
                     if uct_iterations is None:
                         uct_iterations = equal_time_uct_iterations(puct, start, seed=config.seed)
                     seed = int(rng.integers(2**63))
                     record["vs_previous"] = match_from_openings(
-                        start, [puct, Puct(previous, config.eval_iterations, rollout_weight=config.rollout_weight)],
+                        start, [puct, Puct(previous, config.eval_iterations, rollout_weight=config.rollout_weight,
+                                         expansion_visits=config.expansion_visits)],
                         config.eval_games, seed)
                     record["vs_uct"] = {
                         **match_from_openings(start, [puct, Uct(iterations=uct_iterations)], config.eval_games, seed),

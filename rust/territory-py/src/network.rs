@@ -43,9 +43,15 @@ pub(crate) fn guided(
     c_puct: f32,
     seed: u64,
     rollout_weight: f32,
+    expansion_visits: u32,
     noise_fraction: f32,
     noise_alpha: f32,
 ) -> PyResult<Guided> {
+    if !(1..=1_000_000).contains(&expansion_visits) {
+        return Err(PyValueError::new_err(format!(
+            "expansion_visits must be from 1 to 1000000, got {expansion_visits}"
+        )));
+    }
     if !(1..=territory::search::MAX_ITERATIONS as u32).contains(&iterations) {
         return Err(PyValueError::new_err(format!(
             "iterations must be from 1 to {}, got {iterations}",
@@ -56,6 +62,7 @@ pub(crate) fn guided(
         network: network.inner.clone(),
         config: puct_config(iterations, c_puct, noise_alpha, noise_fraction, seed)?,
         rollout_weight: number("rollout_weight", rollout_weight, 0.0, 1.0)?,
+        expansion_visits,
     })
 }
 
@@ -153,8 +160,11 @@ impl PyNetwork {
     /// (visit counts by action, the root's value for the player to move, the most
     /// visited action, ties going to the higher mean then the higher prior) of a PUCT
     /// search of `iterations` simulations from `state` (not changed), evaluated by
-    /// this network (mixed with random playouts' results by `rollout_weight`).
-    #[pyo3(signature = (state, iterations, c_puct = 1.5, seed = 0, rollout_weight = 0.0))]
+    /// this network (mixed with random playouts' results by `rollout_weight`; a leaf
+    /// is evaluated and expanded on its `expansion_visits`-th visit, valued by a
+    /// playout alone before).
+    #[pyo3(signature = (state, iterations, c_puct = 1.5, seed = 0, rollout_weight = 0.0, expansion_visits = 1))]
+    #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
         &self,
         py: Python<'py>,
@@ -163,8 +173,9 @@ impl PyNetwork {
         c_puct: f32,
         seed: u64,
         rollout_weight: f32,
+        expansion_visits: u32,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize)> {
-        let player = guided(self, iterations, c_puct, seed, rollout_weight, 0.0, 0.3)?;
+        let player = guided(self, iterations, c_puct, seed, rollout_weight, expansion_visits, 0.0, 0.3)?;
         with_native_game!(state, |_Class, root| {
             check_fits(&self.inner, &root)?;
             let tree = interruptible(py, true, |stop| player.search(&root, &mut Buffers::default(), stop))?
@@ -188,7 +199,7 @@ impl PyNetwork {
     /// +1, 0 or -1), `values` (positions,: the search's value for the seat to move) and
     /// `lengths` (games,: positions per game, in order).
     #[pyo3(signature = (state, games, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.25,
-                        rollout_weight = 0.0, sample_moves = 8, seed = 0, threads = None))]
+                        rollout_weight = 0.0, sample_moves = 8, seed = 0, threads = None, expansion_visits = 1))]
     #[allow(clippy::too_many_arguments)]
     fn self_play<'py>(
         &self,
@@ -203,12 +214,13 @@ impl PyNetwork {
         sample_moves: u32,
         seed: u64,
         threads: Option<usize>,
+        expansion_visits: u32,
     ) -> PyResult<Bound<'py, PyDict>> {
         crate::playouts::check_threads(threads)?;
         if !(1..=1_000_000).contains(&games) {
             return Err(PyValueError::new_err(format!("games must be from 1 to 1000000, got {games}")));
         }
-        let player = guided(self, iterations, c_puct, seed, rollout_weight, noise_fraction, noise_alpha)?;
+        let player = guided(self, iterations, c_puct, seed, rollout_weight, expansion_visits, noise_fraction, noise_alpha)?;
         with_native_game!(state, |_Class, start| {
             let features = check_fits(&self.inner, &start)?;
             let data = interruptible(py, true, |stop| {

@@ -202,7 +202,7 @@ pub(crate) fn long_match(agents: &[Agent; 2], count: usize) -> bool {
 }
 
 /// An agent from its description: ("random",), ("uct", iterations, c, seed, threads) or
-/// ("puct", network, iterations, c_puct, seed, rollout_weight).
+/// ("puct", network, iterations, c_puct, seed, rollout_weight, expansion_visits).
 pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
     let kind: String = spec.get_item(0)?.extract()?;
     match kind.as_str() {
@@ -213,13 +213,14 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
             Ok(Agent::Uct(uct_config(iterations, c, seed, threads)?))
         }
         "puct" => {
-            let (_, network, iterations, c_puct, seed, rollout_weight): (
+            let (_, network, iterations, c_puct, seed, rollout_weight, expansion_visits): (
                 String,
                 PyRef<'_, crate::network::PyNetwork>,
                 u32,
                 f32,
                 u64,
                 f32,
+                u32,
             ) = spec.extract()?;
             Ok(Agent::Puct(crate::network::guided(
                 &network,
@@ -227,6 +228,7 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
                 c_puct,
                 seed,
                 rollout_weight,
+                expansion_visits,
                 0.0,
                 0.3,
             )?))

@@ -26,6 +26,11 @@ pub struct Guided {
     pub config: PuctConfig,
     /// Weight λ of a random playout's result in a leaf's value, 0 to 1.
     pub rollout_weight: f32,
+    /// A leaf is evaluated by the network and expanded on its `expansion_visits`-th
+    /// visit (1: at once); before that each visit is valued by a random playout alone
+    /// (AlphaGo's expansion threshold: the network's cost is shared by that many
+    /// simulations). The root is expanded at once.
+    pub expansion_visits: u32,
 }
 
 /// Buffers reused from search to search.
@@ -50,29 +55,38 @@ impl Guided {
         let mut tree = PuctTree::new(root, PuctConfig { features, ..self.config });
         let mut rng = game_rng(self.config.seed, u64::MAX);
         buffers.logits.resize(self.network.actions(), 0.0);
+        buffers.obs.resize(root.network_input_len(features), 0.0);
         let mut rounds = 0u32;
         loop {
             rounds += 1;
             if rounds % 64 == 0 {
                 stop.check()?;
             }
-            buffers.obs.clear();
             // One leaf a round, evaluated before the next: no leaf is ever left waiting,
             // so none selected means the search is done.
-            if tree.select_leaves(1, &mut buffers.obs) == 0 {
+            if !tree.select_leaf() {
                 debug_assert!(tree.is_done());
                 return Ok(tree);
             }
-            let mut value = self.network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
-            if self.rollout_weight > 0.0 {
-                let leaf = tree.leaf_game(0);
+            let leaf = tree.leaf_game(0);
+            let due = tree.leaf_due(0, self.expansion_visits);
+            let playout = (!due || self.rollout_weight > 0.0).then(|| {
                 let seat = leaf.to_move().expect("a waiting leaf is a running game");
                 let mut game = leaf.clone();
                 play_out(&mut game, &mut rng);
-                let result = f32::from(result_for(&game, seat));
-                value = (1.0 - self.rollout_weight) * value + self.rollout_weight * result;
+                f32::from(result_for(&game, seat))
+            });
+            if !due {
+                tree.backup_unexpanded(0, playout.expect("played out"));
+            } else {
+                leaf.network_input(features, &mut buffers.obs);
+                let value = self.network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
+                let value = match playout {
+                    Some(result) => (1.0 - self.rollout_weight) * value + self.rollout_weight * result,
+                    None => value,
+                };
+                tree.expand_and_backup(0, &buffers.logits, value);
             }
-            tree.expand_and_backup(0, &buffers.logits, value);
             tree.finish_round();
         }
     }
@@ -250,6 +264,7 @@ mod tests {
             network: Arc::new(zero_network(game, 4)),
             config: PuctConfig { iterations, ..PuctConfig::default() },
             rollout_weight,
+            expansion_visits: 1,
         }
     }
 

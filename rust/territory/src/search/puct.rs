@@ -163,67 +163,84 @@ impl<G: Learn> PuctTree<G> {
     }
 
     /// Selects up to `max` leaves to evaluate (at least one unless the search is done
-    /// or leaves wait already) and appends their network inputs (observations, and features with
-    /// `config.features`, from the point of view of the seat to move there) to `obs`; returns how many. Each leaf selected counts
-    /// as a loss on its path until its value comes back (virtual loss), so the next
-    /// selections go elsewhere; selection stops early when it meets a leaf already
-    /// waiting. Finished games met on the way are backed up at once.
+    /// or leaves wait already) and appends their network inputs (observations, and
+    /// features with `config.features`, from the point of view of the seat to move
+    /// there) to `obs`; returns how many. Each leaf selected counts as a loss on its
+    /// path until its value comes back (virtual loss), so the next selections go
+    /// elsewhere; selection stops early when it meets a leaf already waiting. Finished
+    /// games met on the way are backed up at once.
     pub fn select_leaves(&mut self, max: usize, obs: &mut Vec<f32>) -> usize {
         let first = self.waiting;
-        while self.waiting - first < max
-            && self.done + (self.waiting as u32) < self.config.iterations
-            && self.nodes[0].proven == UNPROVEN
-        {
+        while self.waiting - first < max && self.select_leaf() {
+            let game = &self.leaves[self.waiting - 1].game;
+            let len = game.network_input_len(self.config.features);
+            let start = obs.len();
+            obs.resize(start + len, 0.0);
+            game.network_input(self.config.features, &mut obs[start..]);
+        }
+        self.waiting - first
+    }
+
+    /// Selects one more leaf to evaluate, as [`PuctTree::select_leaves`] does, without
+    /// writing its input (read it from [`PuctTree::leaf_game`]); false if none (the
+    /// search is done, or selection met a leaf already waiting).
+    pub fn select_leaf(&mut self) -> bool {
+        while self.done + (self.waiting as u32) < self.config.iterations && self.nodes[0].proven == UNPROVEN {
             if self.leaves.len() == self.waiting {
                 self.leaves.push(Leaf {
                     game: self.root.clone(),
                     path: Vec::new(),
                 });
             }
-            let mut leaf = std::mem::replace(
-                &mut self.leaves[self.waiting],
-                Leaf {
-                    game: self.root.clone(),
-                    path: Vec::new(),
-                },
-            );
-            leaf.game.clone_from(&self.root);
-            leaf.path.clear();
-            leaf.path.push(0);
+            // The path is taken out and put back (no copy); the leaf's game is reset
+            // in place, keeping its buffers.
+            let mut path = std::mem::take(&mut self.leaves[self.waiting].path);
+            self.leaves[self.waiting].game.clone_from(&self.root);
+            path.clear();
+            path.push(0);
             let mut node = 0;
             while self.nodes[node].first_child != NONE && self.nodes[node].proven == UNPROVEN {
                 node = self.best_child(node);
-                leaf.game.play_unchecked(self.nodes[node].mv);
-                leaf.path.push(node as u32);
+                self.leaves[self.waiting].game.play_unchecked(self.nodes[node].mv);
+                path.push(node as u32);
             }
-            if self.nodes[node].proven == UNPROVEN && leaf.game.is_over() {
-                self.nodes[node].proven = result_for(&leaf.game, self.nodes[node].mover);
-                self.propagate_proof(&leaf.path);
+            let game = &self.leaves[self.waiting].game;
+            if self.nodes[node].proven == UNPROVEN && game.is_over() {
+                self.nodes[node].proven = result_for(game, self.nodes[node].mover);
+                self.propagate_proof(&path);
             }
             let proven = self.nodes[node].proven;
             if proven != UNPROVEN {
                 // An exact value: backed up as it is, without asking for an evaluation.
                 let mover = self.nodes[node].mover;
                 let value = f32::from(proven);
-                self.add_along(&leaf.path, 1, |seat| if seat == mover { value } else { -value });
+                self.add_along(&path, 1, |seat| if seat == mover { value } else { -value });
                 self.done += 1;
-                self.leaves[self.waiting] = leaf;
+                self.leaves[self.waiting].path = path;
                 continue;
             }
             if self.nodes[node].waiting {
-                self.leaves[self.waiting] = leaf;
-                break;
+                self.leaves[self.waiting].path = path;
+                return false;
             }
             self.nodes[node].waiting = true;
-            self.add_along(&leaf.path, 1, |_| -1.0);
-            let len = leaf.game.network_input_len(self.config.features);
-            let start = obs.len();
-            obs.resize(start + len, 0.0);
-            leaf.game.network_input(self.config.features, &mut obs[start..]);
-            self.leaves[self.waiting] = leaf;
+            self.add_along(&path, 1, |_| -1.0);
+            self.leaves[self.waiting].path = path;
             self.waiting += 1;
+            return true;
         }
-        self.waiting - first
+        false
+    }
+
+    /// Whether the `k`-th waiting leaf is due to be expanded when it is visited at
+    /// least `expansion_visits` times before it is expanded: it is the root, or this
+    /// visit is its `expansion_visits`-th. A leaf not due is valued without expanding
+    /// it ([`PuctTree::backup_unexpanded`]).
+    pub fn leaf_due(&self, k: usize, expansion_visits: u32) -> bool {
+        assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
+        let node = *self.leaves[k].path.last().expect("a path has the root") as usize;
+        // Visits count this one (its virtual loss).
+        node == 0 || self.nodes[node].visits >= expansion_visits
     }
 
     /// The game at waiting leaf `k` (`k < waiting()`), the seat to move there being
@@ -252,18 +269,11 @@ impl<G: Learn> PuctTree<G> {
     /// If no `k`-th leaf waits, or `logits` is shorter than the game's actions.
     pub fn expand_and_backup(&mut self, k: usize, logits: &[f32], value: f32) {
         assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
-        let leaf = std::mem::replace(
-            &mut self.leaves[k],
-            Leaf {
-                game: self.root.clone(),
-                path: Vec::new(),
-            },
-        );
-        let node = *leaf.path.last().expect("a path has the root") as usize;
-        let game = &leaf.game;
-        let to_move = game.to_move().expect("a waiting leaf is a running game");
+        let node = *self.leaves[k].path.last().expect("a path has the root") as usize;
+        let game = &self.leaves[k].game;
         self.moves.clear();
         game.legal_moves_into(&mut self.moves);
+        let to_move = game.to_move().expect("a waiting leaf is a running game");
         let first = self.nodes.len();
         let mut max = f32::NEG_INFINITY;
         for &mv in &self.moves {
@@ -294,16 +304,27 @@ impl<G: Learn> PuctTree<G> {
             self.add_noise(first);
         }
         let n = &mut self.nodes[node];
-        n.waiting = false;
         n.first_child = first as u32;
         n.n_children = self.moves.len() as u32;
+        self.backup_unexpanded(k, value);
+    }
+
+    /// Backs up `value` (in [-1, 1], for the seat to move there) for the `k`-th waiting
+    /// leaf without expanding it: it stays a leaf, to be selected again.
+    ///
+    /// # Panics
+    /// If no `k`-th leaf waits.
+    pub fn backup_unexpanded(&mut self, k: usize, value: f32) {
+        assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
+        let path = std::mem::take(&mut self.leaves[k].path);
+        let node = *path.last().expect("a path has the root") as usize;
+        let to_move = self.leaves[k].game.to_move().expect("a waiting leaf is a running game");
+        self.nodes[node].waiting = false;
         let value = value.clamp(-1.0, 1.0);
         // The virtual loss (-1) is taken back as the value comes in.
-        self.add_along(&leaf.path, 0, |seat| {
-            1.0 + if seat == to_move { value } else { -value }
-        });
+        self.add_along(&path, 0, |seat| 1.0 + if seat == to_move { value } else { -value });
         self.done += 1;
-        self.leaves[k] = leaf;
+        self.leaves[k].path = path;
     }
 
     /// Ends a round: every waiting leaf has had its evaluation.
