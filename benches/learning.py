@@ -29,13 +29,14 @@ def start_of(model: Model):
 def run_elo(args: argparse.Namespace) -> dict:
     model = Model.load(args.model)
     start = start_of(model)
-    puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight, expansion_visits=args.expansion_visits)
+    puct = Puct(model, args.iterations, c_puct=args.c_puct, rollout_weight=args.rollout_weight,
+                expansion_visits=args.expansion_visits)
     uct_iterations = args.uct_iterations or equal_time_uct_iterations(puct, start, positions=20, seed=args.seed)
     began = time.perf_counter()
     result = match_from_openings(start, [puct, Uct(iterations=uct_iterations)], args.games, args.seed, args.opening_moves)
     return {"model": args.model, "game": model.meta["game"], "params": model.meta["params"],
-            "puct_iterations": args.iterations, "rollout_weight": args.rollout_weight,
-            "expansion_visits": puct.expansion_visits, "uct_iterations": uct_iterations,
+            "puct_iterations": args.iterations, "rollout_weight": puct.rollout_weight,
+            "expansion_visits": puct.expansion_visits, "c_puct": puct.c_puct, "uct_iterations": uct_iterations,
             "opening_moves": args.opening_moves, "seed": args.seed, **result,
             "seconds": round(time.perf_counter() - began, 1)}
 
@@ -46,7 +47,7 @@ def run_optimal(args: argparse.Namespace) -> dict:
     began = time.perf_counter()
     result = optimal_move_rate(puct, start_of(model), args.positions, seed=args.seed, min_moves=args.min_moves,
                                max_nodes=args.max_nodes)
-    return {"model": args.model, "puct_iterations": args.iterations, "rollout_weight": args.rollout_weight,
+    return {"model": args.model, "puct_iterations": args.iterations, "rollout_weight": puct.rollout_weight,
             "seed": args.seed, **result,
             "seconds": round(time.perf_counter() - began, 1)}
 
@@ -77,6 +78,8 @@ def run_speed(args: argparse.Namespace) -> dict:
         "network_evaluation_us": best_of(lambda: network.evaluate(batch), len(batch)),
         "puct_simulation_us": best_of(lambda: network.analyse(start, n), n),
         "puct_simulation_with_rollouts_us": best_of(lambda: network.analyse(start, n, rollout_weight=0.5), n),
+        "puct_simulation_expansion_8_us": best_of(
+            lambda: network.analyse(start, n, rollout_weight=0.5, expansion_visits=8), n),
         "uct_iteration_us": best_of(lambda: Uct(iterations=n).analyse(start), n),
     }
 
@@ -119,8 +122,9 @@ def main() -> int:
     p.add_argument("model")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--iterations", type=int, default=200)
-    p.add_argument("--rollout-weight", type=float, default=0.0)
+    p.add_argument("--rollout-weight", type=float, default=None)
     p.add_argument("--expansion-visits", type=int, default=None)
+    p.add_argument("--c-puct", type=float, default=None)
     p.add_argument("--uct-iterations", type=int, default=None)
     p.add_argument("--opening-moves", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
@@ -129,7 +133,7 @@ def main() -> int:
     p.add_argument("model")
     p.add_argument("--positions", type=int, default=500)
     p.add_argument("--iterations", type=int, default=400)
-    p.add_argument("--rollout-weight", type=float, default=0.0)
+    p.add_argument("--rollout-weight", type=float, default=None)
     p.add_argument("--min-moves", type=int, default=2)
     p.add_argument("--max-nodes", type=int, default=2_000_000)
     p.add_argument("--seed", type=int, default=0)

@@ -286,11 +286,30 @@ def test_puct_is_a_native_agent_reproducible_on_any_threads_and_picklable():
     assert again.choose(state) == agent.choose(state) and again.rollout_weight == 0.5
     with pytest.raises(ValueError, match="rollout_weight must be a number from 0 to 1"):
         Puct("tabik-4", rollout_weight=-0.1)
+    # With an expansion threshold too.
+    agent = Puct("tabik-4", 80, rollout_weight=0.5, expansion_visits=4)
+    again = pickle.loads(pickle.dumps(agent))
+    assert again.expansion_visits == 4 and again.choose(state) == agent.choose(state)
+    assert "expansion_visits=4" in repr(agent)
+    c = territory.play_match("tabik", [agent, "uct:200"], games=4, seed=5, size=4, threads=2)
+    assert np.array_equal(c.winner, territory.play_match("tabik", [agent, "uct:200"], games=4, seed=5, size=4,
+                                                         threads=1).winner)
+    with pytest.raises(ValueError, match="expansion_visits must be"):
+        Puct("tabik-4", expansion_visits=0)
+    with pytest.raises(ValueError, match="expansion_visits must be from 1"):
+        Model.load("tabik-4").network().analyse(state, 10, expansion_visits=0)
 
 
-def test_puct_plays_a_model_with_the_rollout_weight_it_was_trained_with(tmp_path):
-    model = Model.new(territory.Tabik(size=4), hidden=8, trained={"rollout_weight": 0.25})
+def test_puct_plays_a_model_with_the_settings_it_was_trained_with(tmp_path):
+    model = Model.new(territory.Tabik(size=4), hidden=8, trained={"rollout_weight": 0.25, "expansion_visits": 3})
     assert Puct(model).rollout_weight == 0.25 and Puct(model, rollout_weight=0).rollout_weight == 0
+    assert Puct(model).expansion_visits == 3 and Puct(model, expansion_visits=1).expansion_visits == 1
+    assert Puct(model).c_puct == 1.5
+    # Settings measured to play best (meta "play") come first.
+    tuned = Model.new(territory.Tabik(size=4), hidden=8, trained={"rollout_weight": 0.25},
+                      play={"c_puct": 3.0, "rollout_weight": 0.5, "expansion_visits": 8})
+    assert (Puct(tuned).c_puct, Puct(tuned).rollout_weight, Puct(tuned).expansion_visits) == (3.0, 0.5, 8)
+    assert Puct(tuned, c_puct=1.0).c_puct == 1.0
     assert Puct(Model.new(territory.Tabik(size=4), hidden=8)).rollout_weight == 0
     for name in shipped_models():
         assert Puct(name).rollout_weight == Model.load(name).meta["trained"]["rollout_weight"] == 0.5

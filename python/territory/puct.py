@@ -47,11 +47,14 @@ class Puct:
     ``play_match`` and ``evaluate`` a ``Puct`` plays in Rust like ``Uct``, games in
     parallel. With ``rollout_weight`` λ > 0 a leaf's value is ``(1 - λ) v + λ r``, ``r``
     the result of one random playout from the leaf (AlphaGo's mixing); by default (None)
-    the weight the model was trained with (its ``meta``), else 0. A leaf is evaluated
+    the weight the model plays or was trained with (its ``meta``), else 0. A leaf is evaluated
     by the network and expanded on its ``expansion_visits``-th visit, each earlier visit
     valued by a random playout alone (AlphaGo's expansion threshold: the network's cost
-    is shared by that many simulations); by default (None) the model's trained value,
-    else 1 (at once).
+    is shared by that many simulations); by default (None) the model's value, else 1 (at
+    once). The defaults (None) come from the model's ``meta``: ``play`` (the settings it
+    was measured to play best with, in docs/learning.md), then ``trained`` (those it was
+    trained with; ``c_puct`` excepted), then ``c_puct=1.5``, ``rollout_weight=0``,
+    ``expansion_visits=1``.
 
     Plays the most visited move, without noise: the same state and seed always get
     the same move. ``seed`` seeds the playouts (in matches each move's search is seeded
@@ -59,20 +62,33 @@ class Puct:
     """
 
     def __init__(self, model: Union[str, os.PathLike, Model], iterations: int = 400,
-                 c_puct: float = 1.5, seed: int = 0, rollout_weight: Optional[float] = None,
+                 c_puct: Optional[float] = None, seed: int = 0, rollout_weight: Optional[float] = None,
                  expansion_visits: Optional[int] = None) -> None:
         self.model = model if isinstance(model, Model) else Model.load(model)
         self.source = str(model) if not isinstance(model, Model) else None
         self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
+        if c_puct is None:
+            c_puct = self._setting("c_puct", 1.5)
         self.c_puct = _number("c_puct", c_puct, 0.0, 1e6)
         if rollout_weight is None:
-            rollout_weight = self.model.meta.get("trained", {}).get("rollout_weight", 0.0)
+            rollout_weight = self._setting("rollout_weight", 0.0)
         self.rollout_weight = _number("rollout_weight", rollout_weight, 0.0, 1.0)
         if expansion_visits is None:
-            expansion_visits = self.model.meta.get("trained", {}).get("expansion_visits", 1)
+            expansion_visits = self._setting("expansion_visits", 1)
         self.expansion_visits = check_int("expansion_visits", expansion_visits, 1, 1_000_000)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self._network: Any = None
+
+    def _setting(self, name: str, default: Any) -> Any:
+        """A search setting the model plays best with (its meta's ``play``, measured),
+        else the one it was trained with (``trained``, c_puct excepted: training's
+        exploration is not play's), else ``default``."""
+        meta = self.model.meta
+        if name in meta.get("play", {}):
+            return meta["play"][name]
+        if name != "c_puct" and name in meta.get("trained", {}):
+            return meta["trained"][name]
+        return default
 
     @property
     def network(self) -> Any:

@@ -13,7 +13,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::observe::Learn;
 use crate::rules::game::Seat;
-use crate::rules::playout::{game_rng, play_out};
+use crate::rules::playout::game_rng;
 use crate::rules::run::{chunks, Interrupted, RunError, Stop};
 use crate::search::network::{Network, Scratch};
 use crate::search::puct::{PuctConfig, PuctTree};
@@ -68,25 +68,19 @@ impl Guided {
                 debug_assert!(tree.is_done());
                 return Ok(tree);
             }
-            let leaf = tree.leaf_game(0);
             let due = tree.leaf_due(0, self.expansion_visits);
-            let playout = (!due || self.rollout_weight > 0.0).then(|| {
-                let seat = leaf.to_move().expect("a waiting leaf is a running game");
-                let mut game = leaf.clone();
-                play_out(&mut game, &mut rng);
-                f32::from(result_for(&game, seat))
-            });
-            if !due {
-                tree.backup_unexpanded(0, playout.expect("played out"));
-            } else {
-                leaf.network_input(features, &mut buffers.obs);
-                let value = self.network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
-                let value = match playout {
-                    Some(result) => (1.0 - self.rollout_weight) * value + self.rollout_weight * result,
-                    None => value,
-                };
-                tree.expand_and_backup(0, &buffers.logits, value);
+            let mut value = 0.0;
+            if due {
+                tree.leaf_game(0).network_input(features, &mut buffers.obs);
+                value = self.network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
+                tree.expand(0, &buffers.logits);
             }
+            if !due || self.rollout_weight > 0.0 {
+                let weight = if due { self.rollout_weight } else { 1.0 };
+                let result = tree.play_out_leaf(0, &mut rng);
+                value = (1.0 - weight) * value + weight * result;
+            }
+            tree.backup(0, value);
             tree.finish_round();
         }
     }
@@ -278,6 +272,37 @@ mod tests {
         let best = solve(&game, None).unwrap().best_moves;
         let mv = player(&game, 400, 1.0).choose(&game, &mut Buffers::default(), &Stop::new()).unwrap();
         assert!(best.contains(&mv), "{} is not one of the best moves", game.move_text(mv));
+        assert!(Tabik::is_pie_swap(mv));
+    }
+
+    #[test]
+    fn an_expansion_threshold_expands_a_leaf_on_its_nth_visit() {
+        let game = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let root_children = game.legal_count();
+        let search = |expansion_visits, iterations| {
+            let p = Guided { expansion_visits, ..player(&game, iterations, 0.0) };
+            p.search(&game, &mut Buffers::default(), &Stop::new()).unwrap()
+        };
+        // Never due: the root alone is expanded, and every simulation is a playout.
+        let tree = search(1_000_000, 500);
+        assert_eq!(tree.size(), 1 + root_children);
+        assert_eq!(tree.simulations(), 500);
+        assert_eq!(tree.root_stats().iter().map(|s| s.1).sum::<u32>(), 499);
+        // Due on the third visit: as many expansions as children visited three times
+        // or more (below the root), each adding that child's moves.
+        let tree = search(3, 500);
+        let expanded = tree.root_stats().iter().filter(|s| s.1 >= 3).count();
+        assert!(expanded > 0 && tree.size() > 1 + root_children);
+        // At once (1): every simulation but the first expands a new leaf.
+        assert!(search(1, 50).size() > search(3, 50).size());
+    }
+
+    #[test]
+    fn a_threshold_still_finds_the_winning_swap_on_2x2() {
+        let mut game = Tabik::new(TabikConfig { size: 2, pie: true }).unwrap();
+        game.play_str("a1-b1").unwrap();
+        let p = Guided { expansion_visits: 8, ..player(&game, 400, 0.0) };
+        let mv = p.choose(&game, &mut Buffers::default(), &Stop::new()).unwrap();
         assert!(Tabik::is_pie_swap(mv));
     }
 

@@ -33,7 +33,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::observe::Learn;
 use crate::rules::game::Seat;
-use crate::rules::playout::game_rng;
+use crate::rules::playout::{game_rng, play_out};
 use crate::search::result_for;
 
 /// Parameters of a PUCT search.
@@ -97,6 +97,35 @@ const UNPROVEN: i8 = i8::MIN;
 struct Leaf<G> {
     game: G,
     path: Vec<u32>,
+    /// The seat to move at the leaf (its game may have been played on since).
+    to_move: Seat,
+}
+
+/// What selection reads of a node.
+#[derive(Clone, Copy, Debug, Default)]
+struct Packed {
+    /// The mean value for the node's mover (unvisited: 0); a proven win +inf, a proven
+    /// loss -inf.
+    mean: f32,
+    prior: f32,
+    /// 1 + visits.
+    visits_1: f32,
+}
+
+impl Packed {
+    fn of<M>(node: &Node<M>) -> Packed {
+        let mean = match node.proven {
+            1 => f32::INFINITY,
+            -1 => f32::NEG_INFINITY,
+            _ if node.visits == 0 => 0.0,
+            _ => node.total / node.visits as f32,
+        };
+        Packed {
+            mean,
+            prior: node.prior,
+            visits_1: (1 + node.visits) as f32,
+        }
+    }
 }
 
 /// One search from one root position.
@@ -105,6 +134,9 @@ pub struct PuctTree<G: Learn> {
     config: PuctConfig,
     root: G,
     nodes: Vec<Node<G::Move>>,
+    /// Per node, what selection reads, packed apart from the nodes so that the loop
+    /// over many children stays in cache: [`Packed::of`] the node.
+    packed: Vec<Packed>,
     /// The leaves waiting, `leaves[..waiting]` (entries past it are kept for reuse).
     leaves: Vec<Leaf<G>>,
     waiting: usize,
@@ -142,6 +174,7 @@ impl<G: Learn> PuctTree<G> {
                 n_children: 0,
                 proven: UNPROVEN,
             }],
+            packed: vec![Packed::default()],
             leaves: Vec::new(),
             waiting: 0,
             moves,
@@ -190,6 +223,7 @@ impl<G: Learn> PuctTree<G> {
                 self.leaves.push(Leaf {
                     game: self.root.clone(),
                     path: Vec::new(),
+                    to_move: self.nodes[0].mover.other(),
                 });
             }
             // The path is taken out and put back (no copy); the leaf's game is reset
@@ -207,6 +241,7 @@ impl<G: Learn> PuctTree<G> {
             let game = &self.leaves[self.waiting].game;
             if self.nodes[node].proven == UNPROVEN && game.is_over() {
                 self.nodes[node].proven = result_for(game, self.nodes[node].mover);
+                self.packed[node] = Packed::of(&self.nodes[node]);
                 self.propagate_proof(&path);
             }
             let proven = self.nodes[node].proven;
@@ -225,7 +260,9 @@ impl<G: Learn> PuctTree<G> {
             }
             self.nodes[node].waiting = true;
             self.add_along(&path, 1, |_| -1.0);
-            self.leaves[self.waiting].path = path;
+            let leaf = &mut self.leaves[self.waiting];
+            leaf.to_move = leaf.game.to_move().expect("a running game");
+            leaf.path = path;
             self.waiting += 1;
             return true;
         }
@@ -235,7 +272,7 @@ impl<G: Learn> PuctTree<G> {
     /// Whether the `k`-th waiting leaf is due to be expanded when it is visited at
     /// least `expansion_visits` times before it is expanded: it is the root, or this
     /// visit is its `expansion_visits`-th. A leaf not due is valued without expanding
-    /// it ([`PuctTree::backup_unexpanded`]).
+    /// it ([`PuctTree::backup`]).
     pub fn leaf_due(&self, k: usize, expansion_visits: u32) -> bool {
         assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
         let node = *self.leaves[k].path.last().expect("a path has the root") as usize;
@@ -248,6 +285,11 @@ impl<G: Learn> PuctTree<G> {
     pub fn leaf_game(&self, k: usize) -> &G {
         assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
         &self.leaves[k].game
+    }
+
+    /// The number of nodes: the root and the children of every expanded node.
+    pub fn size(&self) -> usize {
+        self.nodes.len()
     }
 
     /// The number of simulations backed up so far.
@@ -268,6 +310,17 @@ impl<G: Learn> PuctTree<G> {
     /// # Panics
     /// If no `k`-th leaf waits, or `logits` is shorter than the game's actions.
     pub fn expand_and_backup(&mut self, k: usize, logits: &[f32], value: f32) {
+        self.expand(k, logits);
+        self.backup(k, value);
+    }
+
+    /// Expands the `k`-th waiting leaf with the priors `softmax(logits)` over its legal
+    /// actions, without backing up a value yet ([`PuctTree::backup`] does).
+    ///
+    /// # Panics
+    /// If no `k`-th leaf waits, it was played on, or `logits` is shorter than the
+    /// game's actions.
+    pub fn expand(&mut self, k: usize, logits: &[f32]) {
         assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
         let node = *self.leaves[k].path.last().expect("a path has the root") as usize;
         let game = &self.leaves[k].game;
@@ -303,22 +356,35 @@ impl<G: Learn> PuctTree<G> {
         if node == 0 && self.config.noise_fraction > 0.0 {
             self.add_noise(first);
         }
+        self.packed.extend(self.nodes[first..].iter().map(Packed::of));
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
         n.n_children = self.moves.len() as u32;
-        self.backup_unexpanded(k, value);
     }
 
-    /// Backs up `value` (in [-1, 1], for the seat to move there) for the `k`-th waiting
-    /// leaf without expanding it: it stays a leaf, to be selected again.
+    /// Plays the `k`-th waiting leaf's game out at random, in place (nothing else may
+    /// read it afterwards: expand first), and returns the result for the seat to move
+    /// at the leaf: +1, 0 or -1.
     ///
     /// # Panics
     /// If no `k`-th leaf waits.
-    pub fn backup_unexpanded(&mut self, k: usize, value: f32) {
+    pub fn play_out_leaf(&mut self, k: usize, rng: &mut Xoshiro256PlusPlus) -> f32 {
+        assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
+        let leaf = &mut self.leaves[k];
+        play_out(&mut leaf.game, rng);
+        f32::from(result_for(&leaf.game, leaf.to_move))
+    }
+
+    /// Backs up `value` (in [-1, 1], for the seat to move there) for the `k`-th waiting
+    /// leaf; a leaf not expanded stays a leaf, to be selected again.
+    ///
+    /// # Panics
+    /// If no `k`-th leaf waits.
+    pub fn backup(&mut self, k: usize, value: f32) {
         assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
         let path = std::mem::take(&mut self.leaves[k].path);
         let node = *path.last().expect("a path has the root") as usize;
-        let to_move = self.leaves[k].game.to_move().expect("a waiting leaf is a running game");
+        let to_move = self.leaves[k].to_move;
         self.nodes[node].waiting = false;
         let value = value.clamp(-1.0, 1.0);
         // The virtual loss (-1) is taken back as the value comes in.
@@ -364,6 +430,7 @@ impl<G: Learn> PuctTree<G> {
             let node = &mut self.nodes[i as usize];
             node.visits += visits;
             node.total += value_for(node.mover);
+            self.packed[i as usize] = Packed::of(node);
         }
     }
 
@@ -386,6 +453,7 @@ impl<G: Learn> PuctTree<G> {
             };
             let node = &mut self.nodes[parent];
             node.proven = if node.mover == chooser { value } else { -value };
+            self.packed[parent] = Packed::of(node);
         }
     }
 
@@ -407,18 +475,11 @@ impl<G: Learn> PuctTree<G> {
         let scale = self.config.c_puct * (parent.visits.max(1) as f32).sqrt();
         let mut best = first;
         let mut best_score = f32::NEG_INFINITY;
-        for (i, child) in children.iter().enumerate() {
-            match child.proven {
-                1 => return first + i,
-                -1 => continue,
-                _ => {}
-            }
-            let q = if child.visits == 0 {
-                first_play
-            } else {
-                child.total / child.visits as f32
-            };
-            let score = q + scale * child.prior / (1 + child.visits) as f32;
+        for (i, c) in self.packed[first..first + parent.n_children as usize].iter().enumerate() {
+            // A proven win's mean is +inf (the first is taken), a proven loss's -inf
+            // (never taken).
+            let q = if c.visits_1 == 1.0 { first_play } else { c.mean };
+            let score = q + scale * c.prior / c.visits_1;
             if score > best_score {
                 best_score = score;
                 best = first + i;
