@@ -10,7 +10,7 @@ import pytest
 
 import territory
 from territory import _core
-from territory.model import Model, shipped_models
+from territory.model import NAMES, Model, shipped_models
 from territory.puct import Puct, run_search
 from territory.train import TrainConfig, random_positions, train
 
@@ -374,5 +374,33 @@ def test_a_model_with_features_plays_trains_and_searches_as_numpy_does(tmp_path)
     assert Puct(again, 20).choose(start) in start.legal_moves()
     assert not Model.new(start, hidden=4).fits(territory.Tabik(size=5))
     # A training run with features and the search's value in the value target.
-    last = train(tiny_config(tmp_path, features=True, search_value_weight=0.5, eval_games=0))
+    last = train(tiny_config(tmp_path, features=True, search_value_weight=0.5, eval_games=0, augment=True,
+                             expansion_visits=2))
     assert Model.load(last).feature_len == len(territory.Tabik(size=3).features())
+    again = train(tiny_config(tmp_path, out=str(tmp_path / "again"), features=True, search_value_weight=0.5,
+                              eval_games=0, augment=True, expansion_visits=2))
+    assert all(np.array_equal(Model.load(last).weights[n], Model.load(again).weights[n]) for n in NAMES)
+    plain = train(tiny_config(tmp_path, out=str(tmp_path / "plain"), features=True, search_value_weight=0.5,
+                              eval_games=0, expansion_visits=2))
+    assert not np.array_equal(Model.load(plain).weights["w1"], Model.load(last).weights["w1"])
+
+
+def test_tabik_symmetries_map_inputs_and_actions_as_the_board_turns():
+    from territory.games import hook
+
+    for size, pie in ((3, True), (4, False), (5, True)):
+        start = territory.Tabik(size=size, pie=pie)
+        symmetries = hook("tabik", "symmetries")(start)
+        assert len(symmetries) == 8
+        inputs_of = lambda s: np.concatenate([s.observation().ravel(), s.features()])  # noqa: E731
+        rng = np.random.default_rng(size)
+        for source, actions in symmetries:
+            assert sorted(actions) == list(range(start.num_actions))
+            state, image = start.copy(), start.copy()
+            while not state.is_over:
+                assert np.array_equal(inputs_of(image), inputs_of(state)[source])
+                assert np.array_equal(image.legal_mask(), state.legal_mask()[actions])
+                action = int(rng.choice(state.legal_actions()))
+                state.apply_action(action)
+                image.apply_action(int(np.flatnonzero(actions == action)[0]))
+            assert image.scores() == state.scores()

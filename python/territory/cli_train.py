@@ -58,6 +58,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--lr", type=positive, default=2e-3, help="Adam's learning rate (default 0.002)")
     parser.add_argument("--hidden", type=integer(4, 4096), default=128, help="units per hidden layer (default 128)")
     parser.add_argument("--expansion-visits", type=integer(1, 1_000_000), default=1, help="a leaf is evaluated by the network on its N-th visit, valued by a random playout before (default 1: at once)")
+    parser.add_argument("--augment", action="store_true", help="turn each minibatch by one of the board's symmetries, drawn at random (Tabik)")
     parser.add_argument("--features", action="store_true", help="the network also reads the game's features (state.features(): what scoring makes of the groups)")
     parser.add_argument("--search-value-weight", type=fraction, default=0.0, help="weight of the search's value in the value target, the rest the game's result, 0 to 1 (default 0)")
     parser.add_argument("--sample-moves", type=integer(0), default=6, help="moves drawn by visit count at the start of each game (default 6)")
@@ -79,7 +80,7 @@ def run_train(args: argparse.Namespace) -> int:
         sample_moves=args.sample_moves, buffer=args.buffer, checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games, eval_iterations=args.eval_iterations, uct_iterations=args.uct_iterations,
         rollout_weight=args.rollout_weight, features=args.features, search_value_weight=args.search_value_weight,
-        expansion_visits=args.expansion_visits,
+        expansion_visits=args.expansion_visits, augment=args.augment,
         batch=args.batch, replay=args.replay, lr=args.lr, threads=args.threads,
     )
 

@@ -30,6 +30,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from territory.agents import Uct, play_match
+from territory.games import hook
 from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
 from territory.puct import Puct
@@ -65,6 +66,9 @@ class TrainConfig:
     #: A leaf is evaluated by the network and expanded on its n-th visit, valued by a
     #: random playout before (1: at once), in self-play and in the evaluations.
     expansion_visits: int = 1
+    #: Each minibatch is turned by one of the board's symmetries, drawn at random (the
+    #: game's ``symmetries`` hook in ``territory.games``; games without one: no effect).
+    augment: bool = False
     #: Threads of the self-play games (None: every core); the data do not depend on it.
     threads: Optional[int] = None
     c_puct: float = 1.5
@@ -165,22 +169,26 @@ def random_positions(start: Any, count: int, seed: int = 0, max_moves: int = 12)
 
 
 def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 8, seed: int = 0,
-                              probe: int = 2000) -> int:
+                              probe: int = 2000, rounds: int = 3) -> int:
     """UCT's iterations per move taking the time ``puct`` takes per move, timed on
-    ``positions`` positions reached by random moves from ``start``."""
+    ``positions`` positions reached by random moves from ``start``: the process's CPU
+    time (both searches run on one thread), the best of ``rounds`` rounds, which
+    other processes on a busy machine barely disturb."""
     from territory._seeds import mix
 
     states = [s for s in random_positions(start, positions, seed) if not s.is_over] or [start.copy()]
     uct = Uct(iterations=probe, seed=mix(seed))
-    began = time.perf_counter()
-    for state in states:
-        puct.choose(state)
-    puct_time = time.perf_counter() - began
-    began = time.perf_counter()
-    for state in states:
-        uct.choose(state)
-    uct_time = time.perf_counter() - began
-    return max(1, round(probe * puct_time / uct_time))
+
+    def cpu_time(agent: Any) -> float:
+        best = float("inf")
+        for _ in range(rounds):
+            began = time.process_time()
+            for state in states:
+                agent.choose(state)
+            best = min(best, time.process_time() - began)
+        return best
+
+    return max(1, round(probe * cpu_time(puct) / cpu_time(uct)))
 
 
 def match_from_openings(start: Any, agents: list[Any], games: int, seed: int, opening_moves: int = 2
@@ -229,6 +237,8 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})
     optimiser = Adam(model, config.lr, config.weight_decay)
+    symmetries = [(source[:model.input_size], actions) for source, actions in
+                  (hook(config.game, "symmetries", lambda state: [])(start) if config.augment else [])]
     buffer = Buffer(config.buffer)
     log_path = out / "log.jsonl"
     log = log_path.open("w")
@@ -262,6 +272,10 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
             losses = []
             for _ in range(steps):
                 batch = buffer.sample(config.batch, rng)
+                if symmetries:
+                    source, actions = symmetries[int(rng.integers(len(symmetries)))]
+                    obs, policy, mask, z = batch
+                    batch = [obs[:, source], policy[:, actions], mask[:, actions], z]
                 policy_loss, value_loss, grads = model.gradients(*batch)
                 optimiser.step(model, grads)
                 losses.append((policy_loss, value_loss))

@@ -27,6 +27,11 @@ default. The hooks (all optional):
     ``[(name, params, moves), ...]``;
 ``mirror_game(params, rng) -> moves | None``
     a game of special shape added to the random games of the vectors.
+``symmetries(state) -> [(input_source, action_source), ...]``
+    the board's symmetries as index arrays for training a network on transformed
+    examples: for each symmetry, the network input (observation planes then features)
+    of the transformed position is ``inputs[input_source]`` and its policy over actions
+    ``policy[action_source]`` (``territory.train``; default: none).
 """
 
 from __future__ import annotations
@@ -40,7 +45,8 @@ from territory.registry import GAMES
 
 
 #: The hooks a game's module may define (the module's docstring says what each is).
-HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "HAND_WORKED", "mirror_game")
+HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "HAND_WORKED", "mirror_game",
+         "symmetries")
 
 
 @lru_cache(maxsize=None)

@@ -1,10 +1,12 @@
 """Tabik on the Python side: its text diagram (stones and rods on a square grid), how a
 stone swap is clicked on the web board, and its crosscheck vectors (see
-``territory.games``)."""
+``territory.games``), and the square's eight symmetries for training networks."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from territory import geometry
 from territory._presentation import STONE, square_grid
@@ -28,3 +30,54 @@ HAND_WORKED: list[tuple[str, dict[str, Any], list[str]]] = [
     ("2x2-played-out", {"size": 2}, ["a1-b1", "b2-a2", "a1xa2", "b1xb2", "pass", "pass"]),
     ("2x2-pie-swap-game", {"size": 2}, ["a1-b1", "swap", "b2-a2", "a1xa2", "b1xb2", "pass", "pass"]),
 ]
+
+
+def symmetries(state: Any) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The eight symmetries of the k x k square as index arrays (see
+    ``territory.games``): observation planes and feature planes are planes of squares
+    (docs/observations.md, docs/learning.md), the rod planes hold the rod east and north
+    of each square, the score features do not change, and a move's squares move with the
+    board (``pass`` and ``swap`` stay)."""
+    k = state.params["size"]
+    area = k * k
+    planes = state.observation_shape[0]
+    inputs = planes * area + len(state.features())
+    feature_planes = (len(state.features()) - 2 * (area + 1)) // area
+
+    def name(col: int, row: int) -> str:
+        return f"{chr(ord('a') + col)}{row + 1}"
+
+    def squares(move: str) -> list[tuple[int, int]]:
+        return [(ord(part[0]) - ord("a"), int(part[1:]) - 1) for part in move.replace("x", "-").split("-")]
+
+    transforms = [lambda c, r: (c, r), lambda c, r: (k - 1 - r, c), lambda c, r: (k - 1 - c, k - 1 - r),
+                  lambda c, r: (r, k - 1 - c), lambda c, r: (k - 1 - c, r), lambda c, r: (c, k - 1 - r),
+                  lambda c, r: (r, c), lambda c, r: (k - 1 - r, k - 1 - c)]
+    result = []
+    for transform in transforms:
+        source = np.arange(inputs)
+        for col in range(k):
+            for row in range(k):
+                c2, r2 = transform(col, row)
+                for plane in [p for p in range(planes) if p not in (2, 3)]:
+                    source[plane * area + r2 * k + c2] = plane * area + row * k + col
+                for plane in range(feature_planes):
+                    at = planes * area + plane * area
+                    source[at + r2 * k + c2] = at + row * k + col
+                # The rods east and north of (col, row) go where the edge goes.
+                for plane, (dc, dr) in ((2, (1, 0)), (3, (0, 1))):
+                    if col + dc < k and row + dr < k:
+                        ends = sorted([transform(col, row), transform(col + dc, row + dr)], key=lambda s: (s[1], s[0]))
+                        (c3, r3), (c4, r4) = ends
+                        to_plane = 2 if r3 == r4 else 3
+                        source[to_plane * area + r3 * k + c3] = plane * area + row * k + col
+        actions = np.arange(state.num_actions)
+        for action in range(state.num_actions):
+            move = state.action_to_move(action)
+            if move in ("pass", "swap"):
+                continue
+            separator = "x" if "x" in move else "-"
+            moved = separator.join(name(*transform(c, r)) for c, r in squares(move))
+            actions[state.move_to_action(moved)] = action
+        result.append((source, actions))
+    return result
