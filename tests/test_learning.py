@@ -377,6 +377,8 @@ def test_a_model_with_features_plays_trains_and_searches_as_numpy_does(tmp_path)
     last = train(tiny_config(tmp_path, features=True, search_value_weight=0.5, eval_games=0, augment=True,
                              expansion_visits=2))
     assert Model.load(last).feature_len == len(territory.Tabik(size=3).features())
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").read_text().splitlines()]
+    assert all(r["mean_length"] > 4 for r in log if r["event"] == "round")
     again = train(tiny_config(tmp_path, out=str(tmp_path / "again"), features=True, search_value_weight=0.5,
                               eval_games=0, augment=True, expansion_visits=2))
     assert all(np.array_equal(Model.load(last).weights[n], Model.load(again).weights[n]) for n in NAMES)

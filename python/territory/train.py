@@ -274,8 +274,8 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
                 batch = buffer.sample(config.batch, rng)
                 if symmetries:
                     source, actions = symmetries[int(rng.integers(len(symmetries)))]
-                    obs, policy, mask, z = batch
-                    batch = [obs[:, source], policy[:, actions], mask[:, actions], z]
+                    inputs, targets, legal, values = batch
+                    batch = [inputs[:, source], targets[:, actions], legal[:, actions], values]
                 policy_loss, value_loss, grads = model.gradients(*batch)
                 optimiser.step(model, grads)
                 losses.append((policy_loss, value_loss))
