@@ -68,6 +68,7 @@ SHARED = '''    game: ClassVar[str]
     def observation(
         self, seat: Optional[int] = None, out: Optional[np.ndarray[Any, np.dtype[np.float32]]] = None
     ) -> np.ndarray[Any, np.dtype[np.float32]]: ...
+    def features(self, seat: Optional[int] = None) -> np.ndarray[Any, np.dtype[np.float32]]: ...
     def returns(self) -> tuple[float, float]: ...
     def legal_mask(self, out: Optional[np.ndarray[Any, np.dtype[np.bool_]]] = None) -> np.ndarray[Any, np.dtype[np.bool_]]: ...
     def random_action(self, u: float) -> int: ...
@@ -218,6 +219,7 @@ class PuctSearch:
         noise_fraction: float = 0.0,
         seed: int = 0,
         leaves_per_search: int = 1,
+        features: bool = False,
     ) -> PuctSearch: ...
     def leaves(self) -> Optional[np.ndarray[Any, np.dtype[np.float32]]]: ...
     def backup(self, logits: np.ndarray[Any, np.dtype[np.float32]], values: np.ndarray[Any, np.dtype[np.float32]]) -> None: ...
@@ -252,7 +254,13 @@ class Network:
         self, obs: np.ndarray[Any, np.dtype[np.float32]]
     ) -> tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]: ...
     def analyse(
-        self, state: GameState, iterations: int, c_puct: float = 1.5, seed: int = 0, rollout_weight: float = 0.0
+        self,
+        state: GameState,
+        iterations: int,
+        c_puct: float = 1.5,
+        seed: int = 0,
+        rollout_weight: float = 0.0,
+        expansion_visits: int = 1,
     ) -> tuple[np.ndarray[Any, np.dtype[np.float32]], float, int]: ...
     def self_play(
         self,
@@ -266,6 +274,7 @@ class Network:
         sample_moves: int = 8,
         seed: int = 0,
         threads: Optional[int] = None,
+        expansion_visits: int = 1,
     ) -> dict[str, np.ndarray[Any, Any]]: ...
 '''
 
