@@ -312,7 +312,10 @@ def test_puct_plays_a_model_with_the_settings_it_was_trained_with(tmp_path):
     assert Puct(tuned, c_puct=1.0).c_puct == 1.0
     assert Puct(Model.new(territory.Tabik(size=4), hidden=8)).rollout_weight == 0
     for name in shipped_models():
-        assert Puct(name).rollout_weight == Model.load(name).meta["trained"]["rollout_weight"] == 0.5
+        meta = Model.load(name).meta
+        assert meta["trained"]["rollout_weight"] == 0.5
+        assert Puct(name).rollout_weight == meta.get("play", {}).get("rollout_weight", 0.5)
+    assert (Puct("tabik-6").c_puct, Puct("tabik-6").expansion_visits) == (3.0, 16)
 
 
 def tabik_features_by_hand(state):
