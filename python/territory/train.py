@@ -237,8 +237,11 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})
     optimiser = Adam(model, config.lr, config.weight_decay)
-    symmetries = [(source[:model.input_size], actions) for source, actions in
-                  (hook(config.game, "symmetries", lambda state: [])(start) if config.augment else [])]
+    symmetries = []
+    if config.augment:
+        turns = hook(config.game, "symmetries", lambda state: [])(start)
+        # A model without features reads the planes only: the first part of the inputs.
+        symmetries = [(source[:model.input_size], actions) for source, actions in turns]
     buffer = Buffer(config.buffer)
     log_path = out / "log.jsonl"
     log = log_path.open("w")

@@ -41,43 +41,39 @@ def symmetries(state: Any) -> list[tuple[np.ndarray, np.ndarray]]:
     k = state.params["size"]
     area = k * k
     planes = state.observation_shape[0]
-    inputs = planes * area + len(state.features())
-    feature_planes = (len(state.features()) - 2 * (area + 1)) // area
-
-    def name(col: int, row: int) -> str:
-        return f"{chr(ord('a') + col)}{row + 1}"
-
-    def squares(move: str) -> list[tuple[int, int]]:
-        return [(ord(part[0]) - ord("a"), int(part[1:]) - 1) for part in move.replace("x", "-").split("-")]
+    features = len(state.features())
+    feature_planes = (features - 2 * (area + 1)) // area
+    squares = {name: (x, y) for name, x, y in state.geometry()[1]}
+    names = {xy: name for name, xy in squares.items()}
 
     transforms = [lambda c, r: (c, r), lambda c, r: (k - 1 - r, c), lambda c, r: (k - 1 - c, k - 1 - r),
                   lambda c, r: (r, k - 1 - c), lambda c, r: (k - 1 - c, r), lambda c, r: (c, k - 1 - r),
                   lambda c, r: (r, c), lambda c, r: (k - 1 - r, k - 1 - c)]
     result = []
     for transform in transforms:
-        source = np.arange(inputs)
-        for col in range(k):
-            for row in range(k):
-                c2, r2 = transform(col, row)
-                for plane in [p for p in range(planes) if p not in (2, 3)]:
-                    source[plane * area + r2 * k + c2] = plane * area + row * k + col
-                for plane in range(feature_planes):
-                    at = planes * area + plane * area
-                    source[at + r2 * k + c2] = at + row * k + col
-                # The rods east and north of (col, row) go where the edge goes.
-                for plane, (dc, dr) in ((2, (1, 0)), (3, (0, 1))):
-                    if col + dc < k and row + dr < k:
-                        ends = sorted([transform(col, row), transform(col + dc, row + dr)], key=lambda s: (s[1], s[0]))
-                        (c3, r3), (c4, r4) = ends
-                        to_plane = 2 if r3 == r4 else 3
-                        source[to_plane * area + r3 * k + c3] = plane * area + row * k + col
+        source = np.arange(planes * area + features)
+        for col, row in squares.values():
+            c2, r2 = transform(col, row)
+            for plane in [p for p in range(planes) if p not in (2, 3)]:
+                source[plane * area + r2 * k + c2] = plane * area + row * k + col
+            for plane in range(feature_planes):
+                at = planes * area + plane * area
+                source[at + r2 * k + c2] = at + row * k + col
+            # The rods east and north of (col, row) go where the edge goes.
+            for plane, (dc, dr) in ((2, (1, 0)), (3, (0, 1))):
+                if col + dc < k and row + dr < k:
+                    ends = sorted([transform(col, row), transform(col + dc, row + dr)], key=lambda s: (s[1], s[0]))
+                    (c3, r3), (_, r4) = ends
+                    to_plane = 2 if r3 == r4 else 3
+                    source[to_plane * area + r3 * k + c3] = plane * area + row * k + col
         actions = np.arange(state.num_actions)
         for action in range(state.num_actions):
             move = state.action_to_move(action)
             if move in ("pass", "swap"):
                 continue
-            separator = "x" if "x" in move else "-"
-            moved = separator.join(name(*transform(c, r)) for c, r in squares(move))
+            cells = state.move_cells(move)
+            separator = move[len(cells[0])]  # '-' a placement, 'x' a stone swap
+            moved = separator.join(names[transform(*squares[cell])] for cell in cells)
             actions[state.move_to_action(moved)] = action
         result.append((source, actions))
     return result

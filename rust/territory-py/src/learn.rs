@@ -30,6 +30,15 @@ pub fn unit(u: &Bound<'_, PyAny>) -> PyResult<f64> {
     }
 }
 
+/// The seat given from Python as `seat=`, or by default (None or not given) the game's
+/// [`territory::Learn::viewer`].
+pub fn seat_or_viewer<G: territory::Learn>(game: &G, seat: Option<&Bound<'_, PyAny>>) -> PyResult<territory::Seat> {
+    match seat {
+        Some(s) if !s.is_none() => crate::game_class::seat(s),
+        _ => Ok(game.viewer()),
+    }
+}
+
 /// The array given as `out=`: a C-contiguous numpy array of element type `T` (named
 /// `dtype` in messages) and exactly `shape`; a ValueError saying what differs otherwise.
 pub fn out_array<'py, T: numpy::Element>(
@@ -134,10 +143,7 @@ macro_rules! learn_methods {
                 seat: Option<&Bound<'py, PyAny>>,
                 out: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, PyAny>> {
-                let seat = match seat {
-                    Some(s) if !s.is_none() => $crate::game_class::seat(s)?,
-                    _ => self.game.to_move().unwrap_or(territory::Seat::First),
-                };
+                let seat = $crate::learn::seat_or_viewer(&self.game, seat)?;
                 let shape = territory::Learn::observation_shape(&self.game);
                 let array = match out {
                     Some(out) if !out.is_none() => {
@@ -160,10 +166,7 @@ macro_rules! learn_methods {
                 py: Python<'py>,
                 seat: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, numpy::PyArray1<f32>>> {
-                let seat = match seat {
-                    Some(s) if !s.is_none() => $crate::game_class::seat(s)?,
-                    _ => self.game.to_move().unwrap_or(territory::Seat::First),
-                };
+                let seat = $crate::learn::seat_or_viewer(&self.game, seat)?;
                 let mut values = vec![0.0f32; territory::Learn::feature_len(&self.game)];
                 territory::Learn::features_as(&self.game, seat, &mut values);
                 Ok(numpy::PyArray1::from_vec(py, values))

@@ -20,9 +20,15 @@ pub trait Learn: Game {
     /// the length of the shape's product).
     fn observe_as(&self, seat: Seat, out: &mut [f32]);
 
-    /// The observation from the point of view of the seat to move (seat 0 once over).
+    /// The seat whose point of view observations take by default: the seat to move,
+    /// seat 0 once the game is over.
+    fn viewer(&self) -> Seat {
+        self.to_move().unwrap_or(Seat::First)
+    }
+
+    /// The observation from the point of view of [`Learn::viewer`].
     fn observe(&self, out: &mut [f32]) {
-        self.observe_as(self.to_move().unwrap_or(Seat::First), out);
+        self.observe_as(self.viewer(), out);
     }
 
     /// The number of legal actions (the length of `legal_moves()`), 0 once over.
@@ -56,10 +62,10 @@ pub trait Learn: Game {
         self.observation_len() + if with_features { self.feature_len() } else { 0 }
     }
 
-    /// Writes a network's inputs from the point of view of the seat to move (seat 0 once
-    /// over): the observation planes, then the features when `with_features`.
+    /// Writes a network's inputs from the point of view of [`Learn::viewer`]: the
+    /// observation planes, then the features when `with_features`.
     fn network_input(&self, with_features: bool, out: &mut [f32]) {
-        let seat = self.to_move().unwrap_or(Seat::First);
+        let seat = self.viewer();
         let (planes, features) = out.split_at_mut(self.observation_len());
         self.observe_as(seat, planes);
         if with_features {

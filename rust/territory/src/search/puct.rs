@@ -269,10 +269,10 @@ impl<G: Learn> PuctTree<G> {
         false
     }
 
-    /// Whether the `k`-th waiting leaf is due to be expanded when it is visited at
-    /// least `expansion_visits` times before it is expanded: it is the root, or this
-    /// visit is its `expansion_visits`-th. A leaf not due is valued without expanding
-    /// it ([`PuctTree::backup`]).
+    /// Whether the `k`-th waiting leaf is due to be expanded under a threshold of
+    /// `expansion_visits`: it is the root, or this visit is at least its
+    /// `expansion_visits`-th. A leaf not due is backed up without being expanded
+    /// ([`PuctTree::backup`]).
     pub fn leaf_due(&self, k: usize, expansion_visits: u32) -> bool {
         assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
         let node = *self.leaves[k].path.last().expect("a path has the root") as usize;
@@ -434,7 +434,6 @@ impl<G: Learn> PuctTree<G> {
         }
     }
 
-    /// The child of the expanded `node` to follow.
     /// After the last node of `path` was proven: proves its ancestors in turn while
     /// they can be (a child proven a win for the seat choosing there, or every child
     /// proven: the best of them), stopping at the first that cannot.
@@ -457,6 +456,7 @@ impl<G: Learn> PuctTree<G> {
         }
     }
 
+    /// The child of the expanded `node` to follow.
     fn best_child(&self, node: usize) -> usize {
         let parent = &self.nodes[node];
         let first = parent.first_child as usize;
