@@ -11,7 +11,7 @@ use territory::bulk::metrics::{self, GameTrace, TraceError};
 
 use crate::interrupt::interruptible;
 use crate::playouts::{check_threads, run_error, with_native_game};
-use crate::search::{agent, long_match};
+use crate::search::{agent, check_agents_fit, long_match};
 
 /// Plays and traces random games `first .. first + count` of the run seeded with `seed`
 /// from `state` (the games of `run_playouts` with the same arguments). Returns a dict of
@@ -56,23 +56,13 @@ fn trace_match<'py>(
     check_threads(threads)?;
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
     let mut traces = vec![GameTrace::default(); count];
-    with_native_game!(state, |_Class, start| interruptible(
-        py,
-        long_match(&agents, count),
-        |stop| {
-            metrics::run_match(
-                &start,
-                &agents,
-                seed,
-                first,
-                swap_seats,
-                &mut traces,
-                threads,
-                stop,
-            )
-        }
-    )?
-    .map_err(|e| run_error(e, threads)))?;
+    with_native_game!(state, |_Class, start| {
+        check_agents_fit(&agents, &start)?;
+        interruptible(py, long_match(&agents, count), |stop| {
+            metrics::run_match(&start, &agents, seed, first, swap_seats, &mut traces, threads, stop)
+        })?
+        .map_err(|e| run_error(e, threads))
+    })?;
     to_dict(py, &traces)
 }
 

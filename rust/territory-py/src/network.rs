@@ -37,6 +37,7 @@ fn matrix<'a>(name: &str, a: &'a PyReadonlyArray2<'_, f32>) -> PyResult<(&'a [f3
 }
 
 /// A PUCT player with `network`; the arguments are checked.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn guided(
     network: &PyNetwork,
     iterations: u32,
@@ -68,9 +69,9 @@ pub(crate) fn guided(
 
 /// Whether `network` reads `game`'s features after its observation planes; an error
 /// unless it reads the positions and gives the actions of `game`.
-fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<bool> {
-    let Some(features) = network.reads_features(game) else {
-        return Err(PyValueError::new_err(format!(
+pub(crate) fn check_reads<G: Learn>(network: &Network, game: &G) -> PyResult<bool> {
+    network.reads_features(game).ok_or_else(|| {
+        PyValueError::new_err(format!(
             "the network reads {} input values and gives {} actions; this game has {} observation values \
              ({} with its features) and {} actions",
             network.inputs(),
@@ -78,8 +79,13 @@ fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<bool> {
             game.observation_len(),
             game.network_input_len(true),
             game.num_actions()
-        )));
-    };
+        ))
+    })
+}
+
+/// [`check_reads`], and an error if `game` is over.
+fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<bool> {
+    let features = check_reads(network, game)?;
     if game.is_over() {
         return Err(PyValueError::new_err("the game is over: a search needs a running game"));
     }

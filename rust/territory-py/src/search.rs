@@ -239,6 +239,17 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
     }
 }
 
+/// An error unless every PUCT agent's network reads the positions of `start`'s game
+/// (a match would otherwise stop on the engine's assertion).
+pub(crate) fn check_agents_fit<G: territory::Learn>(agents: &[Agent], start: &G) -> PyResult<()> {
+    for agent in agents {
+        if let Agent::Puct(guided) = agent {
+            crate::network::check_reads(&guided.network, start)?;
+        }
+    }
+    Ok(())
+}
+
 /// Plays games `first .. first + count` of the match seeded with `seed` between two
 /// native agents, on `threads` threads (None: all cores). Returns a dict of numpy
 /// arrays as `run_playouts` does, plus `agent_winner` (int8: 0, 1, or -1 for a draw)
@@ -263,6 +274,7 @@ fn run_match<'py>(
     crate::playouts::check_threads(threads)?;
     let agents = [agent(&agents.0)?, agent(&agents.1)?];
     with_native_game!(state, |_Class, start| {
+        check_agents_fit(&agents, &start)?;
         let mut out = vec![MatchGame::default(); count];
         if !record_actions {
             interruptible(py, long_match(&agents, count), |stop| {
