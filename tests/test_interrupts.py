@@ -11,6 +11,7 @@ ends it with exit code 130 and one line on stderr, no traceback and no Rust pani
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +71,32 @@ def test_sigint_ends_a_command_with_one_line_and_130(command: str, moment: str) 
     ended = interrupt([territory_script(), *COMMANDS[command]], after=MOMENTS[moment])
     print(f"{command} at {moment}: exit {ended.returncode} {ended.seconds:.3f} s after SIGINT")
     ended.assert_clean(may_precede_handler=moment == "start-up")
+
+
+def test_an_interrupt_wrapped_by_python_still_ends_the_command_with_130(monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C while a dataclass is created (Python 3.11 wraps what ``__set_name__``
+    raises in a RuntimeError) is an interrupt too; another RuntimeError is not."""
+    import territory_cli
+
+    def raise_wrapped() -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise RuntimeError("Error calling __set_name__") from interrupt
+
+    def raise_plain() -> int:
+        raise RuntimeError("a real error")
+
+    monkeypatch.setattr(cli, "main", raise_wrapped)
+    try:
+        assert territory_cli.main() == territory_cli.INTERRUPTED == 130
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    assert capsys.readouterr().err == "territory: interrupted\n"
+    monkeypatch.setattr(cli, "main", raise_plain)
+    with pytest.raises(RuntimeError, match="a real error"):
+        territory_cli.main()
 
 
 @pytest.mark.parametrize("after", [0.15, 0.4])

@@ -8,6 +8,9 @@ package's first line calls ``guard_start_up``, which, in that one case, makes Ct
 during the import end the command the same way; ``territory.__main__`` then runs
 ``main``."""
 
+from __future__ import annotations
+
+import os
 import signal
 import sys
 
@@ -23,7 +26,25 @@ def interrupted() -> int:
 
 
 def _exit_interrupted(signum: int, frame: object) -> None:
-    sys.exit(interrupted())
+    # Not sys.exit: an exception raised mid-import may come out wrapped in another one
+    # (see ``caused_by_interrupt``); nothing needs cleaning up before ``main`` starts.
+    code = interrupted()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def caused_by_interrupt(error: BaseException | None) -> bool:
+    """Whether ``error`` is, or was raised because of, a ``KeyboardInterrupt``. Python
+    3.11 wraps an exception raised inside ``__set_name__`` (say, while a dataclass is
+    being created during an import) in a ``RuntimeError``, so Ctrl-C at that moment
+    arrives as one."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
 
 
 def started_as_python_m() -> bool:
@@ -54,5 +75,9 @@ def main() -> int:
         from territory import cli
 
         return cli.main()
+    except Exception as error:
+        if caused_by_interrupt(error):
+            return interrupted()
+        raise
     except KeyboardInterrupt:
         return interrupted()
