@@ -31,7 +31,7 @@ def run_elo(args: argparse.Namespace) -> dict:
     start = start_of(model)
     puct = Puct(model, args.iterations, c_puct=args.c_puct, rollout_weight=args.rollout_weight,
                 expansion_visits=args.expansion_visits)
-    uct_iterations = args.uct_iterations or equal_time_uct_iterations(puct, start, positions=20, seed=args.seed)
+    uct_iterations = args.uct_iterations or equal_time_uct_iterations(puct, start, seed=args.seed)
     began = time.perf_counter()
     result = match_from_openings(start, [puct, Uct(iterations=uct_iterations)], args.games, args.seed, args.opening_moves)
     return {"model": args.model, "game": model.meta["game"], "params": model.meta["params"],

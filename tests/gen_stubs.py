@@ -177,6 +177,7 @@ def run_match(
     threads: Optional[int] = None,
     record_actions: bool = False,
 ) -> dict[str, np.ndarray]: ...
+def choose_actions(states: list[GameState], agent: tuple[Any, ...], seed: int = 0) -> list[int]: ...
 
 @final
 class VecEnv:
@@ -307,7 +308,7 @@ def generate() -> str:
     union = " | ".join(names)
     exported = ", ".join(f'"{n}"' for n in names + ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts",
                                                            "replay_playout", "trace_random", "trace_actions", "trace_match",
-                                                           "Stop", "uct_analyse", "solve", "run_match", "PuctSearch", "Network"])
+                                                           "Stop", "uct_analyse", "solve", "run_match", "choose_actions", "PuctSearch", "Network"])
     parts = [HEADER.format(all=exported, union=union)]
     for name, score, extras in per_game:
         parts.append(f"\n@final\nclass {name}:\n    def __new__(cls, {constructor(name)}) -> {name}: ...\n")

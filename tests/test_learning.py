@@ -412,3 +412,43 @@ def test_tabik_symmetries_map_inputs_and_actions_as_the_board_turns():
                 state.apply_action(action)
                 image.apply_action(int(np.flatnonzero(actions == action)[0]))
             assert image.scores() == state.scores()
+
+
+def test_the_engine_chooses_moves_for_many_positions_as_an_agent_does_and_refuses_bad_batches():
+    from territory.train import positions_through_games
+
+    states = positions_through_games(territory.Tabik(size=4), 12, seed=3)
+    assert len(states) == 12 and not any(s.is_over for s in states)
+    # Without rollouts or noise a PUCT search draws nothing: the engine's batch gives
+    # the moves Puct.choose gives one position at a time.
+    puct = Puct("tabik-4", 60, rollout_weight=0.0, expansion_visits=1)
+    chosen = _core.choose_actions(states, puct._spec(), 7)
+    assert chosen == [s.move_to_action(puct.choose(s)) for s in states]
+    uct = territory.Uct(iterations=50, seed=1)
+    drawn = _core.choose_actions(states, uct._spec(), 7)
+    assert drawn == _core.choose_actions(states, uct._spec(), 7)
+    assert all(a in s.legal_actions() for a, s in zip(drawn, states))
+    assert _core.choose_actions([], uct._spec()) == []
+    over = states[0].copy()
+    while not over.is_over:
+        over.play_random(0.5)
+    for batch, message in [([states[0], territory.Nume(n=2)], "states must all be of one game: state 1 is not a tabik"),
+                           ([states[0], territory.Tabik(size=5)], "state 1's observations or actions differ"),
+                           ([states[0], over], "the game is over")]:
+        with pytest.raises(ValueError, match=message):
+            _core.choose_actions(batch, uct._spec())
+    with pytest.raises(ValueError, match="the network reads 128 input values"):
+        _core.choose_actions([territory.Tabik(size=6)], puct._spec())
+
+
+def test_positions_for_timing_come_from_the_whole_game_and_equal_time_grows_with_the_search():
+    from territory.train import equal_time_uct_iterations, positions_through_games
+
+    start = territory.Tabik(size=4)
+    states = positions_through_games(start, 40, seed=1)
+    depths = [len(s.history) for s in states]
+    assert depths == [len(s.history) for s in positions_through_games(start, 40, seed=1)]
+    assert min(depths) <= 2 and max(depths) >= 10, depths
+    small, large = (equal_time_uct_iterations(Puct("tabik-4", n), start, positions=8, rounds=3) for n in (20, 640))
+    # 32 times the simulations: many times the time, whatever the machine's speed.
+    assert 1 <= small and 8 * small < large, (small, large)

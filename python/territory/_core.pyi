@@ -11,7 +11,7 @@ from territory.record import Seats
 from territory.svg import Highlight, SvgText
 from territory.types import GameState, Group
 
-__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "trace_match", "Stop", "uct_analyse", "solve", "run_match", "PuctSearch", "Network"]
+__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "trace_match", "Stop", "uct_analyse", "solve", "run_match", "choose_actions", "PuctSearch", "Network"]
 
 __version__: str
 MAX_THREADS: int
@@ -288,6 +288,7 @@ def run_match(
     threads: Optional[int] = None,
     record_actions: bool = False,
 ) -> dict[str, np.ndarray]: ...
+def choose_actions(states: list[GameState], agent: tuple[Any, ...], seed: int = 0) -> list[int]: ...
 
 @final
 class VecEnv:

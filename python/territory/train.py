@@ -29,13 +29,13 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from territory.agents import Uct, play_match
+from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match
 from territory.games import hook
 from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
 from territory.puct import Puct
 
-__all__ = ["TrainConfig", "train", "self_play", "equal_time_uct_iterations", "random_positions"]
+__all__ = ["TrainConfig", "train", "self_play", "equal_time_uct_iterations", "positions_through_games", "random_positions"]
 
 
 @dataclass
@@ -168,27 +168,58 @@ def random_positions(start: Any, count: int, seed: int = 0, max_moves: int = 12)
     return states
 
 
-def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 8, seed: int = 0,
-                              probe: int = 2000, rounds: int = 3) -> int:
-    """UCT's iterations per move taking the time ``puct`` takes per move, timed on
-    ``positions`` positions reached by random moves from ``start``: the process's CPU
-    time (both searches run on one thread), the best of ``rounds`` rounds, which
-    other processes on a busy machine barely disturb."""
+def positions_through_games(start: Any, count: int, seed: int = 0) -> list[Any]:
+    """``count`` running positions from uniformly random games from ``start`` (seeded),
+    each at a depth drawn uniformly over its game's length: positions from the whole
+    game, as a match meets them."""
+    rng = np.random.default_rng(seed)
+    states: list[Any] = []
+    for _ in range(100 * count):
+        if len(states) == count:
+            break
+        game, draws = start.copy(), []
+        while not game.is_over:
+            draws.append(float(rng.random()))
+            game.play_random(draws[-1])
+        state = start.copy()
+        for u in draws[:int(rng.integers(0, max(1, len(draws))))]:
+            state.play_random(u)
+        if not state.is_over:
+            states.append(state)
+    return states or [start.copy()]
+
+
+def equal_time_uct_iterations(puct: Puct, start: Any, positions: int = 48, seed: int = 0,
+                              rounds: int = 11, passes: int = 2) -> int:
+    """UCT's iterations per move taking the time ``puct`` takes per move, on ``positions``
+    positions from the whole of random games from ``start``
+    (``positions_through_games``). Both agents search every position in the engine as a
+    match runs them (``_core.choose_actions``: no Python between the searches), timed in
+    the process's CPU time, one agent then the other, ``rounds`` times; the estimate is
+    the median of the rounds' ratios (each ratio compares two measurements a moment
+    apart, so a machine slowed by other work moves it little). It is measured again
+    with UCT at the estimate, ``passes`` times in all (UCT's cost per iteration grows
+    with its tree)."""
+    from statistics import median
+
+    from territory import _core
     from territory._seeds import mix
 
-    states = [s for s in random_positions(start, positions, seed) if not s.is_over] or [start.copy()]
-    uct = Uct(iterations=probe, seed=mix(seed))
+    states = positions_through_games(start, positions, seed)
+    puct_spec = puct._spec()
 
-    def cpu_time(agent: Any) -> float:
-        best = float("inf")
-        for _ in range(rounds):
-            began = time.process_time()
-            for state in states:
-                agent.choose(state)
-            best = min(best, time.process_time() - began)
-        return best
+    def cpu_time(spec: tuple[Any, ...]) -> float:
+        began = time.process_time()
+        _core.choose_actions(states, spec, seed)
+        return time.process_time() - began
 
-    return max(1, round(probe * cpu_time(puct) / cpu_time(uct)))
+    iterations = 1000
+    for _ in range(passes):
+        uct_spec = Uct(iterations=iterations, seed=mix(seed))._spec()
+        cpu_time(puct_spec), cpu_time(uct_spec)  # warm caches and allocators
+        ratios = [cpu_time(puct_spec) / max(cpu_time(uct_spec), 1e-9) for _ in range(rounds)]
+        iterations = max(1, min(MAX_UCT_ITERATIONS, round(iterations * median(ratios))))
+    return iterations
 
 
 def match_from_openings(start: Any, agents: list[Any], games: int, seed: int, opening_moves: int = 2

@@ -298,6 +298,58 @@ fn run_match<'py>(
     })
 }
 
+/// The action `agent` chooses in each of `states` (running games of one class and
+/// configuration), one search after the other as a match runs them, with no Python in
+/// between: timing this call times the engine's searches alone
+/// (`territory.train.equal_time_uct_iterations`). The search of state `i` is seeded
+/// from `(seed, i)` as a match's game `i` is.
+#[pyfunction]
+#[pyo3(signature = (states, agent, seed = 0))]
+fn choose_actions(py: Python<'_>, states: Vec<Bound<'_, PyAny>>, agent: &Bound<'_, PyAny>, seed: u64) -> PyResult<Vec<usize>> {
+    let agent = self::agent(agent)?;
+    let Some(first) = states.first() else {
+        return Ok(Vec::new());
+    };
+    with_native_game!(first, |_Class, game| {
+        let games = same_class(&game, &states)?;
+        check_agents_fit(std::slice::from_ref(&agent), &game)?;
+        interruptible(py, true, |stop| {
+            games
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let mut rng = territory::rules::playout::game_rng(seed, i as u64);
+                    let mv = agent.choose(g, &mut rng, stop)?;
+                    Ok(g.action_of(mv).expect("a chosen move has an action"))
+                })
+                .collect::<Result<Vec<usize>, territory::rules::run::Interrupted>>()
+        })?
+        .map_err(|_| stopped())
+    })
+}
+
+/// The games of `states`, each of the class of `first` with its actions and
+/// observations, each running; a clear error otherwise.
+fn same_class<G: crate::game_class::Native + territory::Learn>(first: &G, states: &[Bound<'_, PyAny>]) -> PyResult<Vec<G>> {
+    states
+        .iter()
+        .enumerate()
+        .map(|(i, state)| {
+            let class = state.cast::<G::Class>().map_err(|_| {
+                PyValueError::new_err(format!("states must all be of one game: state {i} is not a {}", G::NAME))
+            })?;
+            let game = G::unwrap(&class.borrow()).clone();
+            if game.num_actions() != first.num_actions() || game.observation_shape() != first.observation_shape() {
+                return Err(PyValueError::new_err(format!(
+                    "states must share their parameters: state {i}'s observations or actions differ from state 0's"
+                )));
+            }
+            running(&game)?;
+            Ok(game)
+        })
+        .collect()
+}
+
 fn match_arrays<'py>(py: Python<'py>, out: &[MatchGame]) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     let r = |f: fn(&MatchGame) -> i8| PyArray1::from_iter(py, out.iter().map(f));
@@ -330,5 +382,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(uct_analyse, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(run_match, m)?)?;
+    m.add_function(wrap_pyfunction!(choose_actions, m)?)?;
     Ok(())
 }

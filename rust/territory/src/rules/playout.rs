@@ -97,6 +97,17 @@ fn ran_past(limit: usize, game: &str) -> ! {
 }
 
 impl PlayoutResult {
+    /// The result for `seat`: +1 win, 0 draw, -1 loss (as [`crate::search::result_for`]
+    /// of the finished game, without scoring it again).
+    #[inline]
+    pub fn result_for(&self, seat: Seat) -> i8 {
+        match self.winner {
+            -1 => 0,
+            w if w == seat.index() as i8 => 1,
+            _ => -1,
+        }
+    }
+
     /// This result (`length`, `passes` and `swapped` counted) with the winner and scores
     /// of `game`, which the playout ended.
     #[inline(always)]

@@ -371,8 +371,7 @@ impl<G: Learn> PuctTree<G> {
     pub fn play_out_leaf(&mut self, k: usize, rng: &mut Xoshiro256PlusPlus) -> f32 {
         assert!(k < self.waiting, "no leaf {k} waits for an evaluation");
         let leaf = &mut self.leaves[k];
-        play_out(&mut leaf.game, rng);
-        f32::from(result_for(&leaf.game, leaf.to_move))
+        f32::from(play_out(&mut leaf.game, rng).result_for(leaf.to_move))
     }
 
     /// Backs up `value` (in [-1, 1], for the seat to move there) for the `k`-th waiting
