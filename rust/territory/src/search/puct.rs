@@ -101,30 +101,68 @@ struct Leaf<G> {
     to_move: Seat,
 }
 
-/// What selection reads of a node.
-#[derive(Clone, Copy, Debug, Default)]
-struct Packed {
+/// What selection reads of every node, apart from the nodes and one array per field,
+/// so that the loop over many children stays in cache and computes several children's
+/// scores at once.
+#[derive(Clone, Debug, Default)]
+struct Selection {
     /// The mean value for the node's mover (unvisited: 0); a proven win +inf, a proven
     /// loss -inf.
-    mean: f32,
-    prior: f32,
+    mean: Vec<f32>,
+    prior: Vec<f32>,
     /// 1 + visits.
-    visits_1: f32,
+    visits_1: Vec<f32>,
+    /// Working space of [`Selection::best`].
+    explore: Vec<f32>,
 }
 
-impl Packed {
-    fn of<M>(node: &Node<M>) -> Packed {
+impl Selection {
+    fn fields<M>(node: &Node<M>) -> [f32; 3] {
         let mean = match node.proven {
             1 => f32::INFINITY,
             -1 => f32::NEG_INFINITY,
             _ if node.visits == 0 => 0.0,
             _ => node.total / node.visits as f32,
         };
-        Packed {
-            mean,
-            prior: node.prior,
-            visits_1: (1 + node.visits) as f32,
+        [mean, node.prior, (1 + node.visits) as f32]
+    }
+
+    fn push<M>(&mut self, node: &Node<M>) {
+        let [mean, prior, visits_1] = Self::fields(node);
+        self.mean.push(mean);
+        self.prior.push(prior);
+        self.visits_1.push(visits_1);
+    }
+
+    /// Reads node `i` again.
+    fn update<M>(&mut self, i: usize, node: &Node<M>) {
+        [self.mean[i], self.prior[i], self.visits_1[i]] = Self::fields(node);
+    }
+
+    /// The index of the first of the children `children` with the highest PUCT score
+    /// `q + scale * prior / (1 + visits)`, `q` the mean or `first_play` if unvisited
+    /// (a proven win's +inf is taken first, a proven loss's -inf never).
+    fn best(&mut self, children: std::ops::Range<usize>, scale: f32, first_play: f32) -> usize {
+        // The exploration terms first, in a loop of divisions alone that the compiler
+        // makes vector divisions (each the same as one at a time), then the scan.
+        let explore = &mut self.explore;
+        explore.clear();
+        explore.resize(children.len(), 0.0);
+        for ((e, &p), &v) in explore.iter_mut().zip(&self.prior[children.clone()]).zip(&self.visits_1[children.clone()]) {
+            *e = scale * p / v;
         }
+        let mut best = 0;
+        let mut best_score = f32::NEG_INFINITY;
+        let means = self.mean[children.clone()].iter().zip(&self.visits_1[children.clone()]);
+        for (j, ((&mean, &visits_1), &e)) in means.zip(explore.iter()).enumerate() {
+            let q = if visits_1 == 1.0 { first_play } else { mean };
+            let score = q + e;
+            if score > best_score {
+                best_score = score;
+                best = j;
+            }
+        }
+        children.start + best
     }
 }
 
@@ -134,9 +172,8 @@ pub struct PuctTree<G: Learn> {
     config: PuctConfig,
     root: G,
     nodes: Vec<Node<G::Move>>,
-    /// Per node, what selection reads, packed apart from the nodes so that the loop
-    /// over many children stays in cache: [`Packed::of`] the node.
-    packed: Vec<Packed>,
+    /// Per node, what selection reads.
+    selection: Selection,
     /// The leaves waiting, `leaves[..waiting]` (entries past it are kept for reuse).
     leaves: Vec<Leaf<G>>,
     waiting: usize,
@@ -174,7 +211,12 @@ impl<G: Learn> PuctTree<G> {
                 n_children: 0,
                 proven: UNPROVEN,
             }],
-            packed: vec![Packed::default()],
+            selection: Selection {
+                mean: vec![0.0],
+                prior: vec![0.0],
+                visits_1: vec![0.0],
+                explore: Vec::new(),
+            },
             leaves: Vec::new(),
             waiting: 0,
             moves,
@@ -241,7 +283,7 @@ impl<G: Learn> PuctTree<G> {
             let game = &self.leaves[self.waiting].game;
             if self.nodes[node].proven == UNPROVEN && game.is_over() {
                 self.nodes[node].proven = result_for(game, self.nodes[node].mover);
-                self.packed[node] = Packed::of(&self.nodes[node]);
+                self.selection.update(node, &self.nodes[node]);
                 self.propagate_proof(&path);
             }
             let proven = self.nodes[node].proven;
@@ -356,7 +398,9 @@ impl<G: Learn> PuctTree<G> {
         if node == 0 && self.config.noise_fraction > 0.0 {
             self.add_noise(first);
         }
-        self.packed.extend(self.nodes[first..].iter().map(Packed::of));
+        for child in &self.nodes[first..] {
+            self.selection.push(child);
+        }
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
         n.n_children = self.moves.len() as u32;
@@ -429,7 +473,7 @@ impl<G: Learn> PuctTree<G> {
             let node = &mut self.nodes[i as usize];
             node.visits += visits;
             node.total += value_for(node.mover);
-            self.packed[i as usize] = Packed::of(node);
+            self.selection.update(i as usize, node);
         }
     }
 
@@ -451,12 +495,12 @@ impl<G: Learn> PuctTree<G> {
             };
             let node = &mut self.nodes[parent];
             node.proven = if node.mover == chooser { value } else { -value };
-            self.packed[parent] = Packed::of(node);
+            self.selection.update(parent, node);
         }
     }
 
     /// The child of the expanded `node` to follow.
-    fn best_child(&self, node: usize) -> usize {
+    fn best_child(&mut self, node: usize) -> usize {
         let parent = &self.nodes[node];
         let first = parent.first_child as usize;
         let children = &self.nodes[first..first + parent.n_children as usize];
@@ -472,19 +516,7 @@ impl<G: Learn> PuctTree<G> {
             -parent_mean
         };
         let scale = self.config.c_puct * (parent.visits.max(1) as f32).sqrt();
-        let mut best = first;
-        let mut best_score = f32::NEG_INFINITY;
-        for (i, c) in self.packed[first..first + parent.n_children as usize].iter().enumerate() {
-            // A proven win's mean is +inf (the first is taken), a proven loss's -inf
-            // (never taken).
-            let q = if c.visits_1 == 1.0 { first_play } else { c.mean };
-            let score = q + scale * c.prior / c.visits_1;
-            if score > best_score {
-                best_score = score;
-                best = first + i;
-            }
-        }
-        best
+        self.selection.best(first..first + parent.n_children as usize, scale, first_play)
     }
 
     /// The root's children: (action, visits, mean value for the player to move, prior),
@@ -685,6 +717,30 @@ mod tests {
     fn uniform<G: Learn>(game: &G) -> impl FnMut(&[f32], usize) -> (Vec<f32>, Vec<f32>) {
         let actions = game.num_actions();
         move |_, n| (vec![0.0; n * actions], vec![0.0; n])
+    }
+
+    #[test]
+    fn selection_takes_the_first_best_score_and_reads_proofs_and_first_play() {
+        // Children: (mean, prior, 1 + visits).
+        let selection = |children: &[(f32, f32, f32)]| Selection {
+            mean: children.iter().map(|c| c.0).collect(),
+            prior: children.iter().map(|c| c.1).collect(),
+            visits_1: children.iter().map(|c| c.2).collect(),
+            explore: Vec::new(),
+        };
+        // Scores with scale 2: 0.5 + 0.5, 0.2 + 0.8 (a tie: the first), 0.1 + 0.4.
+        let mut s = selection(&[(0.1, 0.25, 1.0), (0.5, 0.5, 2.0), (0.2, 0.8, 2.0), (0.1, 0.4, 2.0)]);
+        assert_eq!(s.best(1..4, 2.0, 0.0), 1);
+        // The unvisited first child plays as first_play: 0.9 + 0.5 beats them.
+        assert_eq!(s.best(0..4, 2.0, 0.9), 0);
+        assert_eq!(s.best(0..4, 2.0, 0.4), 1);
+        // A proven win is taken whatever the others' priors; a proven loss never.
+        let mut s = selection(&[(0.0, 0.9, 3.0), (f32::INFINITY, 0.01, 9.0), (f32::NEG_INFINITY, 0.09, 2.0)]);
+        assert_eq!(s.best(0..3, 100.0, 0.0), 1);
+        assert_eq!(s.best(2..3, 1.0, 0.0), 2, "the only child is taken, lost or not");
+        // Many children: the last one best.
+        let many: Vec<(f32, f32, f32)> = (0..37).map(|i| (i as f32 / 100.0, 0.01, 5.0)).collect();
+        assert_eq!(selection(&many).best(0..37, 1.0, 0.0), 36);
     }
 
     fn tabik(size: usize, pie: bool) -> Tabik {
