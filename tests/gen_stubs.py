@@ -166,6 +166,8 @@ def solve(
     time_limit: Optional[float] = None,
     progress: Optional[Any] = None,
     stop: Optional[Stop] = None,
+    order: Optional[Network] = None,
+    order_depth: int = 6,
 ) -> tuple[int, list[str], list[tuple[str, int]], int, int]: ...
 def run_match(
     state: GameState,

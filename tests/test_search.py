@@ -408,3 +408,37 @@ def test_stop_must_be_a_stop():
             Uct(10).analyse(territory.Tabik(size=3), stop=bad)
         with pytest.raises(ValueError, match="territory.Stop"):
             solve(territory.Tabik(size=2), stop=bad)
+
+
+def test_a_model_orders_the_solver_s_moves_without_changing_the_solution(tmp_path, capsys):
+    from territory.model import Model
+    from territory.puct import Puct
+
+    # Random networks order the moves of small boards differently at every depth.
+    for state in (territory.Tabik(size=3), territory.Tabik(size=3, pie=False), territory.Nume(square=2, komi=None)):
+        plain = solve(state)
+        model = Model.new(state, hidden=8, seed=3)
+        for order, depth in ((model, 2), (Puct(model), 64), (model, 0)):
+            ordered = solve(state, order=order, order_depth=depth)
+            assert (ordered.value, ordered.best_moves, ordered.move_values) == (
+                plain.value, plain.best_moves, plain.move_values)
+            if depth == 0:
+                assert ordered.nodes == plain.nodes  # no position is shallower than 0 moves
+    # The shipped model on Tabik 4x4, from a position three placements in.
+    state = territory.Tabik(size=4)
+    for move in ("b2-c2", "a1-a2", "d4-d3"):
+        state.play(move)
+    plain, ordered = solve(state), solve(state, order="tabik-4")
+    assert (ordered.value, ordered.move_values) == (plain.value, plain.move_values)
+    with pytest.raises(ValueError, match="the model was trained for tabik"):
+        solve(territory.Tabik(size=3), order="tabik-4")
+    with pytest.raises(ValueError, match="order must be a Model"):
+        solve(territory.Tabik(size=3), order=3)
+    with pytest.raises(ValueError, match="order_depth"):
+        solve(territory.Tabik(size=3), order=Model.new(territory.Tabik(size=3), hidden=4), order_depth=-1)
+    model_file = tmp_path / "t3.npz"
+    Model.new(territory.Tabik(size=3), hidden=4).save(model_file)
+    assert main(["solve", "tabik", "--size", "3", "--order", str(model_file), "--order-depth", "3"]) == 0
+    assert "value       -1 (loss" in capsys.readouterr().out
+    assert main(["solve", "tabik", "--size", "3", "--order", "tabik-4"]) == 2
+    assert capsys.readouterr().err.strip().endswith("not for this tabik {'size': 3, 'pie': True}")

@@ -18,6 +18,7 @@ game indices on its own: ranges played anywhere (threads, processes, a cluster t
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from concurrent.futures import Executor
@@ -519,9 +520,22 @@ def default_solve_memory() -> int:
     return 2**30
 
 
+def _ordering_network(order: Any, state: Any) -> Any:
+    """The engine's network of ``solve``'s ``order``, checked against ``state``."""
+    from territory.model import Model
+
+    model = getattr(order, "model", order)
+    if not isinstance(model, Model):
+        if not isinstance(model, (str, os.PathLike)):
+            raise ValueError(f"order must be a Model, a Puct, a shipped model's name or a file, got {type(order).__name__}")
+        model = Model.load(model)
+    model.check_fits(state)
+    return model.network()
+
+
 def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] = None,
           time_limit: Optional[float] = None, progress: Optional[Callable[[int, int, float], Any]] = None,
-          stop: Optional[Stop] = None) -> Solution:
+          stop: Optional[Stop] = None, order: Any = None, order_depth: int = 6) -> Solution:
     """Solves ``state`` exactly by negamax with alpha-beta and a transposition table keyed
     up to the board's symmetries (docs/search.md), on a worker thread with the GIL
     released. Feasible on small boards only (docs/solved.md).
@@ -534,7 +548,12 @@ def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] 
     Ctrl-C stops it within a fraction of a second with ``KeyboardInterrupt``, and setting
     ``stop`` (a ``territory.Stop``) from another thread with ``StoppedError``.
     ``progress(nodes, table_bytes, seconds)`` is called about once a second while it
-    runs. Raises ``ValueError`` if the game is over."""
+    runs. Raises ``ValueError`` if the game is over.
+
+    ``order`` (a trained model for this game: a ``Model``, a ``Puct``, a shipped
+    model's name or a file) orders the moves of every position less than
+    ``order_depth`` moves deep by the network's policy, most promising first: the same
+    value and best moves, usually from fewer positions (docs/solved.md)."""
     if max_nodes is not None:
         max_nodes = check_int("max_nodes", max_nodes, 1, 2**63)
     memory = default_solve_memory() if memory is None else check_int("memory", memory, MIN_SOLVE_MEMORY, 2**62)
@@ -548,5 +567,8 @@ def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] 
     if not is_native(state):
         names = ", ".join(f"territory.{cls.__name__}" for cls in GAMES.values())
         raise ValueError(f"solve needs a native game state ({names}), got {type(state).__name__}")
-    value, best, move_values, nodes, table_bytes = _core.solve(state, max_nodes, memory, time_limit, progress, stop)
+    order_depth = check_int("order_depth", order_depth, 0, 10_000)
+    network = None if order is None else _ordering_network(order, state)
+    value, best, move_values, nodes, table_bytes = _core.solve(state, max_nodes, memory, time_limit, progress, stop,
+                                                               network, order_depth)
     return Solution(value, best, dict(move_values), nodes, table_bytes)

@@ -49,7 +49,8 @@ def register(commands: Any) -> None:
         "  territory solve tabik --size 3\n"
         "  territory solve nume --square 2 --komi none\n"
         "  territory solve tabik --record game.txt --max-nodes 1000000\n"
-        "  territory solve tabik --size 4 --memory 2G --time-limit 600 --progress\n",
+        "  territory solve tabik --size 4 --memory 2G --time-limit 600 --progress\n"
+        "  territory solve tabik --size 4 --order tabik-4   # moves ordered by a trained model\n",
         run_solve,
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
@@ -63,6 +64,11 @@ def register(commands: Any) -> None:
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="positions searched, table memory and time on stderr every second "
                         "(default: when stderr is a terminal)")
+    parser.add_argument("--order", metavar="MODEL",
+                        help="try the moves of shallow positions in the order of this trained model's policy "
+                        "(a shipped model's name or a file): the same values, usually fewer positions")
+    parser.add_argument("--order-depth", type=integer(0), default=6, metavar="N",
+                        help="with --order, the positions less than N moves deep (default: 6)")
     cli.add_game_options(parser)
 
 
@@ -219,11 +225,21 @@ def run_solve(args: argparse.Namespace) -> int:
     state = _position_to_solve(args)
     if state.is_over:
         raise UsageError("the game is over: nothing to solve")
+    order = None
+    if args.order is not None:
+        from territory.model import Model
+
+        try:
+            order = Model.load(args.order)
+            order.check_fits(state)
+        except (ValueError, OSError) as error:
+            raise UsageError(f"--order: {error}") from None
     progress = SolveProgress(sys.stderr.isatty() if args.progress is None else args.progress)
     began = time.perf_counter()
     try:
         solution = agents_module.solve(state, max_nodes=args.max_nodes, memory=args.memory,
-                                       time_limit=args.time_limit, progress=progress)
+                                       time_limit=args.time_limit, progress=progress, order=order,
+                                       order_depth=args.order_depth)
     except agents_module.SolveLimitError as error:
         progress.clear()
         limit = (f"--time-limit {args.time_limit:g} s" if isinstance(error, agents_module.TimeLimitError)

@@ -103,9 +103,12 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 /// Solves `state`: (value, best moves, [(move, value)], nodes, table bytes). Stops with
 /// `NodeLimitError` or `TimeLimitError` (args: message, nodes, table bytes, seconds)
 /// and on Ctrl-C, with `StoppedError` once `stop` is set; calls `progress(nodes,
-/// table_bytes, seconds)` about once a second.
+/// table_bytes, seconds)` about once a second. With `order` (a network reading the
+/// game's positions), the moves of positions less than `order_depth` moves deep are
+/// tried in the order of its logits (before the table's move and the killers).
 #[pyfunction]
-#[pyo3(signature = (state, max_nodes = None, memory = None, time_limit = None, progress = None, stop = None))]
+#[pyo3(signature = (state, max_nodes = None, memory = None, time_limit = None, progress = None, stop = None,
+                    order = None, order_depth = 6))]
 #[allow(clippy::type_complexity)]
 fn solve(
     py: Python<'_>,
@@ -115,6 +118,8 @@ fn solve(
     time_limit: Option<f64>,
     progress: Option<Bound<'_, PyAny>>,
     stop: Option<PyRef<'_, PyStop>>,
+    order: Option<PyRef<'_, crate::network::PyNetwork>>,
+    order_depth: usize,
 ) -> PyResult<(i8, Vec<String>, Vec<(String, i8)>, u64, u64)> {
     let time_limit = match time_limit {
         Some(t) if t.is_finite() && t > 0.0 && t < 1e12 => Some(Duration::from_secs_f64(t)),
@@ -135,6 +140,9 @@ fn solve(
         )
     };
     with_native_game!(state, |_Class, game| {
+        if let Some(network) = &order {
+            crate::network::check_reads(&network.inner, &game)?;
+        }
         let own = Stop::new();
         let mut report = |_: Python<'_>| match &progress {
             Some(callback) => callback.call1(searched()).map(drop),
@@ -145,17 +153,16 @@ fn solve(
             on_tick: &mut report,
         };
         let flag = stop.as_deref().map_or(&own, PyStop::flag);
+        let order = order.as_deref().map(|n| (&*n.inner, order_depth));
         let result = interruptible_with(py, true, flag, Some(tick), |stop| {
-            search::solve_with(
-                &game,
-                &SolveLimits {
-                    max_nodes,
-                    time_limit,
-                    memory: memory.unwrap_or(search::solve::DEFAULT_MEMORY),
-                    cancel: Some(stop.flag()),
-                    progress: Some(&figures),
-                },
-            )
+            let limits = SolveLimits {
+                max_nodes,
+                time_limit,
+                memory: memory.unwrap_or(search::solve::DEFAULT_MEMORY),
+                cancel: Some(stop.flag()),
+                progress: Some(&figures),
+            };
+            solve_in_order(&game, &limits, order)
         })?;
         match result {
             Ok(s) => Ok((
@@ -194,6 +201,18 @@ fn solve(
             Err(e @ SolveError::GameOver) => Err(PyValueError::new_err(e.to_string())),
         }
     })
+}
+
+/// [`search::solve_with`], or with the moves of shallow positions ordered by a network.
+fn solve_in_order<G: search::Symmetric + territory::Learn>(
+    game: &G,
+    limits: &SolveLimits<'_>,
+    order: Option<(&search::Network, usize)>,
+) -> Result<search::Solution<G::Move>, SolveError> {
+    match order {
+        None => search::solve_with(game, limits),
+        Some((network, depth)) => search::solve_ordered(game, limits, depth, &mut search::prior_order::<G>(network)),
+    }
 }
 
 /// Whether `count` games between `agents` may take long (see [`interruptible`]).

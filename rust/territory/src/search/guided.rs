@@ -41,6 +41,26 @@ pub struct Buffers {
     scratch: Scratch,
 }
 
+/// A move order for the solver ([`crate::search::solve_ordered`]): the moves by
+/// `network`'s logits, highest first (equal logits in legal-move order).
+///
+/// # Panics
+/// When called, if the network does not read the game's positions (see
+/// [`Network::reads_features`]).
+pub fn prior_order<G: Learn>(network: &Network) -> impl FnMut(&G, &mut [G::Move]) + '_ {
+    let mut buffers = Buffers::default();
+    move |game, moves| {
+        let features = network.reads_features(game).expect("the network reads this game's positions");
+        buffers.obs.resize(game.network_input_len(features), 0.0);
+        buffers.logits.resize(network.actions(), 0.0);
+        game.network_input(features, &mut buffers.obs);
+        network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
+        let logits = &buffers.logits;
+        let logit = |mv: &G::Move| logits[game.action_of(*mv).expect("legal moves have actions")];
+        moves.sort_by(|a, b| logit(b).total_cmp(&logit(a)));
+    }
+}
+
 impl Guided {
     /// Runs `config.iterations` simulations from `root` (a running game), one leaf at a
     /// time.

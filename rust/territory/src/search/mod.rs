@@ -8,10 +8,10 @@ pub mod solve;
 pub mod symmetry;
 pub mod uct;
 
-pub use guided::Guided;
+pub use guided::{prior_order, Guided};
 pub use network::{Network, NetworkError, Weights};
 pub use puct::{PuctBatch, PuctConfig, PuctTree};
-pub use solve::{solve, solve_with, Solution, SolveError, SolveLimits, SolveProgress};
+pub use solve::{solve, solve_ordered, solve_with, MoveOrder, Solution, SolveError, SolveLimits, SolveProgress};
 pub use symmetry::Symmetric;
 pub use uct::{analyse, analyse_until, Analysis, UctConfig, MAX_ITERATIONS};
 

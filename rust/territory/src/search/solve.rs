@@ -269,6 +269,11 @@ impl Swaps {
     }
 }
 
+/// Orders a position's moves, most promising first (say, by a policy network's prior),
+/// before the table's move and the killer moves are put in front
+/// ([`solve_ordered`]).
+pub type MoveOrder<'a, G> = dyn FnMut(&G, &mut [<G as crate::rules::game::Game>::Move]) + 'a;
+
 struct Solver<'a, G: Symmetric> {
     table: Table,
     symmetries: Option<Symmetries>,
@@ -280,6 +285,11 @@ struct Solver<'a, G: Symmetric> {
     moves: Vec<Vec<G::Move>>,
     /// The last two moves that cut the search off, per depth (tried early).
     killers: Vec<[Option<G::Move>; 2]>,
+    /// The move order of positions shallower than `order_depth`, and per depth the
+    /// moves as generated (the table stores a move's index among them).
+    order: Option<&'a mut MoveOrder<'a, G>>,
+    order_depth: usize,
+    generated: Vec<Vec<G::Move>>,
     nodes: u64,
     max_nodes: u64,
     peak_bytes: u64,
@@ -435,6 +445,18 @@ impl<G: Symmetric> Solver<'_, G> {
         let mut moves = std::mem::take(&mut self.moves[depth]);
         moves.clear();
         game.legal_moves_into(&mut moves);
+        let reordered = depth < self.order_depth && self.order.is_some();
+        if reordered {
+            let first_move = first.and_then(|f| moves.get(f).copied());
+            if self.generated.len() <= depth {
+                self.generated.resize_with(depth + 1, Vec::new);
+            }
+            self.generated[depth].clone_from(&moves);
+            if let Some(order) = self.order.as_mut() {
+                order(game, &mut moves);
+            }
+            first = first_move.and_then(|m| moves.iter().position(|&x| x == m));
+        }
         let order = self.order(&mut moves, first, depth);
         let alpha0 = alpha;
         let (mut best, mut best_i) = (-2, 0);
@@ -456,7 +478,12 @@ impl<G: Symmetric> Solver<'_, G> {
                 break;
             }
         }
-        let best_i = order.original_index(best_i);
+        let best_i = if reordered {
+            let best_move = moves[best_i];
+            self.generated[depth].iter().position(|&m| m == best_move).unwrap_or(0)
+        } else {
+            order.original_index(best_i)
+        };
         self.moves[depth] = moves;
         outcome?;
         let bound = if best <= alpha0 {
@@ -504,10 +531,38 @@ pub fn solve_with<G: Symmetric>(
     game: &G,
     limits: &SolveLimits<'_>,
 ) -> Result<Solution<G::Move>, SolveError> {
+    run_solver(game, limits, None, 0)
+}
+
+/// [`solve_with`], the moves of every position less than `order_depth` moves deep put
+/// in `order`'s order first (then the table's move and the killers in front, as
+/// everywhere). The value and the best moves are the same; the positions searched
+/// differ.
+///
+/// # Errors
+/// As [`solve_with`].
+pub fn solve_ordered<'a, G: Symmetric>(
+    game: &G,
+    limits: &SolveLimits<'a>,
+    order_depth: usize,
+    order: &'a mut MoveOrder<'a, G>,
+) -> Result<Solution<G::Move>, SolveError> {
+    run_solver(game, limits, Some(order), order_depth)
+}
+
+fn run_solver<'a, G: Symmetric>(
+    game: &G,
+    limits: &SolveLimits<'a>,
+    order: Option<&'a mut MoveOrder<'a, G>>,
+    order_depth: usize,
+) -> Result<Solution<G::Move>, SolveError> {
     if game.is_over() {
         return Err(SolveError::GameOver);
     }
     let mut solver = Solver::<G> {
+        order,
+        order_depth,
+        generated: Vec::new(),
         table: Table::new(limits.memory),
         symmetries: game.symmetries().filter(|s| s.len() > 1),
         symmetric_keys: Vec::new(),

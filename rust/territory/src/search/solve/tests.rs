@@ -220,3 +220,40 @@ fn node_limit_and_game_over() {
     crate::rules::playout::play_out(&mut g, &mut crate::rules::playout::game_rng(0, 0));
     assert_eq!(solve(&g, None), Err(SolveError::GameOver));
 }
+
+/// Any order of the shallow positions' moves gives the same solution: here the moves
+/// reversed, or rotated by the position's key.
+fn same_solution_in_any_order<G: Symmetric>(start: G) {
+    let plain = solve(&start, None).unwrap();
+    let mut searches_differ = false;
+    for depth in [1, 3, 64] {
+        let mut reverse = |_: &G, moves: &mut [G::Move]| moves.reverse();
+        let mut rotate = |g: &G, moves: &mut [G::Move]| {
+            let n = moves.len();
+            moves.rotate_left((g.key() % n as u64) as usize);
+        };
+        let orders: [&mut MoveOrder<'_, G>; 2] = [&mut reverse, &mut rotate];
+        for order in orders {
+            let ordered = solve_ordered(&start, &SolveLimits::default(), depth, order).unwrap();
+            assert_eq!(ordered.value, plain.value, "depth {depth}");
+            assert_eq!(ordered.best_moves, plain.best_moves, "depth {depth}");
+            assert_eq!(ordered.move_values, plain.move_values, "depth {depth}");
+            searches_differ |= ordered.nodes != plain.nodes;
+        }
+    }
+    assert!(searches_differ, "the order is used");
+}
+
+#[test]
+fn a_move_order_changes_the_search_not_the_solution() {
+    for pie in [true, false] {
+        same_solution_in_any_order(Tabik::new(TabikConfig { size: 3, pie }).unwrap());
+    }
+    for komi in [None, Some(0)] {
+        same_solution_in_any_order(Nume::new(NumeConfig { square: Some(2), komi, ..NumeConfig::default() }).unwrap());
+    }
+    same_solution_in_any_order(Nume::new(NumeConfig { n: 1, komi: Some(0), ..NumeConfig::default() }).unwrap());
+    same_solution_in_any_order(
+        Nume::new(NumeConfig { square: Some(2), komi: None, komi_phase: true, ..NumeConfig::default() }).unwrap(),
+    );
+}
