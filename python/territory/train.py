@@ -174,7 +174,7 @@ def positions_through_games(start: Any, count: int, seed: int = 0) -> list[Any]:
     game, as a match meets them."""
     rng = np.random.default_rng(seed)
     states: list[Any] = []
-    for _ in range(100 * count):
+    for _ in range(100 * count):  # bounded: from some starts few depths are running
         if len(states) == count:
             break
         game, draws = start.copy(), []
