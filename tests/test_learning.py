@@ -432,9 +432,9 @@ def test_the_engine_chooses_moves_for_many_positions_as_an_agent_does_and_refuse
     over = states[0].copy()
     while not over.is_over:
         over.play_random(0.5)
-    for batch, message in [([states[0], territory.Nume(n=2)], "states must all be of one game: state 1 is not a tabik"),
+    for batch, message in [([states[0], territory.Nume(n=2)], "states must all be of one game: state 1 is a Nume, state 0 a Tabik"),
                            ([states[0], territory.Tabik(size=5)], "state 1's observations or actions differ"),
-                           ([states[0], over], "the game is over")]:
+                           ([states[0], over], "state 1's game is over")]:
         with pytest.raises(ValueError, match=message):
             _core.choose_actions(batch, uct._spec())
     with pytest.raises(ValueError, match="the network reads 128 input values"):

@@ -75,8 +75,9 @@ pub struct PyPuctSearch {
     obs: Vec<f32>,
 }
 
-/// The games of `states`, all of the class of `G`.
-fn roots<G: Native + Learn>(states: &[Bound<'_, PyAny>]) -> PyResult<Option<Vec<G>>> {
+/// The games of `states` (not empty), if the first is of the class of `G`; an error
+/// unless all are, with the same parameters, and running.
+pub(crate) fn roots<G: Native + Learn>(states: &[Bound<'_, PyAny>]) -> PyResult<Option<Vec<G>>> {
     if states[0].cast::<G::Class>().is_err() {
         return Ok(None);
     }

@@ -109,7 +109,7 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 #[pyfunction]
 #[pyo3(signature = (state, max_nodes = None, memory = None, time_limit = None, progress = None, stop = None,
                     order = None, order_depth = 6))]
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -326,12 +326,11 @@ fn run_match<'py>(
 #[pyo3(signature = (states, agent, seed = 0))]
 fn choose_actions(py: Python<'_>, states: Vec<Bound<'_, PyAny>>, agent: &Bound<'_, PyAny>, seed: u64) -> PyResult<Vec<usize>> {
     let agent = self::agent(agent)?;
-    let Some(first) = states.first() else {
+    if states.is_empty() {
         return Ok(Vec::new());
-    };
-    with_native_game!(first, |_Class, game| {
-        let games = same_class(&game, &states)?;
-        check_agents_fit(std::slice::from_ref(&agent), &game)?;
+    }
+    fn choose_all<G: territory::Learn>(py: Python<'_>, games: &[G], agent: &Agent, seed: u64) -> PyResult<Vec<usize>> {
+        check_agents_fit(std::slice::from_ref(agent), &games[0])?;
         interruptible(py, true, |stop| {
             games
                 .iter()
@@ -344,29 +343,15 @@ fn choose_actions(py: Python<'_>, states: Vec<Bound<'_, PyAny>>, agent: &Bound<'
                 .collect::<Result<Vec<usize>, territory::rules::run::Interrupted>>()
         })?
         .map_err(|_| stopped())
-    })
-}
-
-/// The games of `states`, each of the class of `first` with its actions and
-/// observations, each running; a clear error otherwise.
-fn same_class<G: crate::game_class::Native + territory::Learn>(first: &G, states: &[Bound<'_, PyAny>]) -> PyResult<Vec<G>> {
-    states
-        .iter()
-        .enumerate()
-        .map(|(i, state)| {
-            let class = state.cast::<G::Class>().map_err(|_| {
-                PyValueError::new_err(format!("states must all be of one game: state {i} is not a {}", G::NAME))
-            })?;
-            let game = G::unwrap(&class.borrow()).clone();
-            if game.num_actions() != first.num_actions() || game.observation_shape() != first.observation_shape() {
-                return Err(PyValueError::new_err(format!(
-                    "states must share their parameters: state {i}'s observations or actions differ from state 0's"
-                )));
-            }
-            running(&game)?;
-            Ok(game)
-        })
-        .collect()
+    }
+    for &kind in territory::GameKind::ALL {
+        let chosen = territory::with_game!(kind, G => crate::puct::roots::<G>(&states)?
+            .map(|games| choose_all(py, &games, &agent, seed)));
+        if let Some(chosen) = chosen {
+            return chosen;
+        }
+    }
+    Err(crate::playouts::not_a_game(&states[0]))
 }
 
 fn match_arrays<'py>(py: Python<'py>, out: &[MatchGame]) -> PyResult<Bound<'py, PyDict>> {

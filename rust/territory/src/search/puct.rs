@@ -196,27 +196,25 @@ impl<G: Learn> PuctTree<G> {
         );
         let mut moves = Vec::new();
         root.legal_moves_into(&mut moves);
+        let root_node = Node {
+            // Never played: any move of the right type serves.
+            mv: moves[0],
+            mover: to_move.other(),
+            waiting: false,
+            prior: 1.0,
+            visits: 0,
+            total: 0.0,
+            first_child: NONE,
+            n_children: 0,
+            proven: UNPROVEN,
+        };
+        let mut selection = Selection::default();
+        selection.push(&root_node);
         PuctTree {
             config,
             root: root.clone(),
-            nodes: vec![Node {
-                // Never played: any move of the right type serves.
-                mv: moves[0],
-                mover: to_move.other(),
-                waiting: false,
-                prior: 1.0,
-                visits: 0,
-                total: 0.0,
-                first_child: NONE,
-                n_children: 0,
-                proven: UNPROVEN,
-            }],
-            selection: Selection {
-                mean: vec![0.0],
-                prior: vec![0.0],
-                visits_1: vec![0.0],
-                explore: Vec::new(),
-            },
+            nodes: vec![root_node],
+            selection,
             leaves: Vec::new(),
             waiting: 0,
             moves,
