@@ -399,16 +399,57 @@ def test_heat_maps_and_piece_swatches_are_checked():
 
 
 def test_serve_binds_to_loopback_unless_told(monkeypatch):
+    import socket
+
     import uvicorn
+
+    from territory import cli, cli_serve
+
+    seen = []
+    monkeypatch.setattr(cli_serve, "listen", lambda host, port: seen.append((host, port)) or socket.socket())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)
+    assert cli.main(["serve"]) == 0
+    assert seen[-1] == ("127.0.0.1", 8000)
+    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert seen[-1] == ("0.0.0.0", 8123)
+
+
+def test_serve_on_a_port_in_use_fails_with_one_line_and_no_address(capsys):
+    import socket
 
     from territory import cli
 
-    seen = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
-    assert cli.main(["serve"]) == 0
-    assert seen["host"] == "127.0.0.1" and seen["port"] == 8000
-    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
-    assert seen["host"] == "0.0.0.0" and seen["port"] == 8123
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"territory serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    assert cli.main(["serve", "--host", "no-such-host.invalid", "--port", "8000"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "cannot listen on no-such-host.invalid:8000" in err and "open" not in err
+
+
+def test_ctrl_c_on_serve_exits_130_once_it_listened():
+    import socket
+
+    from interrupting import interrupt, territory_script
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    lines: list[str] = []
+
+    def listening(process) -> bool:
+        lines.append(process.stderr.readline())  # the address, printed once it listens
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            return True
+
+    ended = interrupt([territory_script(), "serve", "--port", str(port)], when=listening)
+    assert lines == [f"territory serve: open http://127.0.0.1:{port}/ (Ctrl-C stops)\n"]
+    assert ended.returncode == 130, (ended.returncode, ended.stderr)
+    assert "Traceback" not in ended.stderr and ended.stderr.strip().splitlines() == ["territory: interrupted"]
 
 
 def test_import_territory_does_not_import_the_web_server():
@@ -424,3 +465,108 @@ def test_the_assets_are_installed_with_the_package():
     static = resources.files("territory.web") / "static"
     for name in ("index.html", "app.js", "style.css"):
         assert (static / name).is_file(), name
+
+
+# --- hostile requests (issue 32) -------------------------------------------------------------
+
+
+def _asgi_post(app, path, chunks, headers=()):
+    """Posts ``chunks`` to the ASGI app one receive at a time; returns the status and how
+    many bytes the app read before answering."""
+    read = [0]
+    feed = iter(chunks)
+    answers: list[dict] = []
+
+    async def receive() -> dict:
+        chunk = next(feed, None)
+        if chunk is None:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        read[0] += len(chunk)
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    async def send(message: dict) -> None:
+        answers.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json"), *headers], "client": ("127.0.0.1", 1), "server": ("test", 80)}
+    asyncio.run(asyncio.wait_for(app(scope, receive, send), 30))
+    return answers[0]["status"], read[0]
+
+
+def test_a_body_over_the_limit_is_refused_while_it_is_read():
+    """400 MB sent in 64 kB chunks with no declared length: the app stops reading just past
+    1,000,000 bytes and answers 413 (before, it read the whole body first); a declared
+    length over the limit is refused before reading anything."""
+    app = create_app()
+    chunk = b" " * 65_536
+    status, read = _asgi_post(app, "/api/sessions", (chunk for _ in range(400_000_000 // 65_536)))
+    assert status == 413 and read < 1_000_000 + 2 * 65_536
+    status, read = _asgi_post(app, "/api/sessions", [chunk], headers=[(b"content-length", b"400000000")])
+    assert status == 413 and read == 0
+
+
+def test_the_body_limit_is_one_million_bytes(client):
+    """The documented limit exactly: 1,000,000 bytes are read, 1,000,001 are not."""
+    view = new(client)
+
+    def padded(size):
+        start = json.dumps({"move": "b2-b3", "pad": ""})
+        return (start[:-2] + "x" * (size - len(start)) + start[-2:]).encode()
+
+    assert len(padded(1_000_000)) == 1_000_000
+    over = client.post(f"/api/sessions/{view['id']}/move", content=padded(1_000_001))
+    assert over.status_code == 413 and "1000000" in over.json()["error"]
+    assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
+    under = client.post(f"/api/sessions/{view['id']}/move", content=padded(1_000_000))
+    assert under.status_code == 200, under.text
+    assert under.json()["history"] == ["b2-b3"]
+
+
+@pytest.fixture
+def live_server():
+    """The app under uvicorn on a free loopback port (real connections, keep-alive)."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield port
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_deeply_nested_json_gets_400_and_the_connection_still_works(live_server):
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", live_server, timeout=20)
+    for nested in (b"[" * 100_000, b'{"a":' * 100_000):
+        connection.request("POST", "/api/sessions", body=nested, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        assert answer.status == 400 and "nested too deeply" in json.loads(answer.read())["error"]
+    connection.request("GET", "/api/games")
+    answer = connection.getresponse()
+    assert answer.status == 200 and "games" in json.loads(answer.read())
+    connection.close()
+
+
+def test_evaluate_accepts_the_iterations_the_api_advertises(client):
+    limit = client.get("/api/games").json()["max_iterations"]
+    assert limit == session_module.MAX_ITERATIONS == 200_000
+    view = new(client)
+    for what in ("analyse", "evaluate"):
+        assert post(client, view, what, {"iterations": limit + 1}).status_code == 400, what
+        answer = post(client, view, what, {"iterations": "abc"})
+        assert answer.status_code == 400 and "'abc'" in answer.json()["error"] and "200,000" in answer.json()["error"]
+    # Above the old bound of 10,000 (an empty game: one position).
+    assert post(client, view, "evaluate", {"iterations": 20_000}).status_code == 200

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import socket
 import sys
 from typing import Any
 
@@ -36,6 +37,24 @@ def register(commands: Any) -> None:
     )
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or one line saying why not (port in use, no
+    such address)."""
+    try:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(info[0], socket.SOCK_STREAM)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(info[4])
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
+
+
 def run_serve(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         raise UsageError(MISSING_EXTRA)
@@ -43,7 +62,17 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from territory.web.app import create_app
 
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.should_exit:  # listening, and Ctrl-C is handled from here on
+                shown = f"[{args.host}]" if ":" in args.host else args.host
+                print(f"territory serve: open http://{shown}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+
     app = create_app(search_seconds=args.search_seconds)
-    print(f"territory serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    sock = listen(args.host, args.port)
+    with sock:
+        # uvicorn shuts down cleanly on Ctrl-C and then raises it again: the command ends
+        # as an interrupted one (exit 130), like every other (uvicorn.run would swallow it).
+        Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     return 0

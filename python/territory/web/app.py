@@ -102,18 +102,35 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         return wrapped
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise ApiError(413, f"request too large ({len(raw)} bytes, at most {MAX_BODY})")
+        # Read chunk by chunk and refused as soon as it is too large: a huge body is
+        # never held (a declared length over the limit is refused before reading).
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY:
+            raise ApiError(413, f"request too large ({int(declared)} bytes, at most {MAX_BODY})")
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise ApiError(413, f"request too large (over {MAX_BODY} bytes)")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         if not raw:
             return {}
         try:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise ApiError(400, "the request body is not JSON") from None
+        except RecursionError:
+            raise ApiError(400, "the request body is nested too deeply") from None
         if not isinstance(data, dict):
             raise ApiError(400, "the request body must be a JSON object")
         return data
+
+    def iterations_of(data: dict[str, Any], default: int) -> int:
+        iterations = data.get("iterations", default)
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
+            raise ApiError(400, f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
+        return iterations
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -173,9 +190,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
 
     async def analyse(request: Request) -> Any:
         session = session_of(request)
-        iterations = (await body(request)).get("iterations", session.strength)
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
-            raise ApiError(400, f"iterations must be an integer from 1 to {MAX_ITERATIONS}, got {iterations!r}")
+        iterations = iterations_of(await body(request), session.strength)
         (state, version), uct = session.snapshot(), session.agent(iterations)
         result = await run_search(request, lambda stop: analysis_view(state, uct.analyse(state, stop=stop)))
         if version == session.version:
@@ -190,9 +205,8 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
     async def evaluate_game(request: Request) -> Any:
         """An evaluation of every position of the game so far (for the graph)."""
         session = session_of(request)
-        iterations = (await body(request)).get("iterations", 300)
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= 10_000:
-            raise ApiError(400, f"iterations must be an integer from 1 to 10000, got {iterations!r}")
+        # The same bound as an analysis (per position; the time limit bounds the whole).
+        iterations = iterations_of(await body(request), 300)
         state, version = session.state.copy(), session.version
 
         def work(stop: Stop) -> list[tuple[int, int, float]]:
