@@ -257,18 +257,27 @@ def test_migong_palette_is_exactly_the_pieces_legal_on_the_cell(client):
 # --- analysis -----------------------------------------------------------------------------
 
 
-def test_analysis_gives_a_heat_map_of_the_searchs_visits(client):
+def test_analysis_gives_the_candidates_with_their_cells_for_the_board(client):
     view = new(client)
     result = post(client, view, "analyse", {"iterations": 500}).json()
     analysis = territory.Uct(iterations=500, seed=0).analyse(territory.Tabik(size=4))
     assert result["value"] == pytest.approx(analysis.value) and result["best"] == analysis.best
     assert result["moves"][0]["visits"] == max(analysis.visits)
-    heat = re.findall(r'class="heat" data-cell="(\w+)" data-weight="([\d.]+)"', result["svg"])
-    assert heat and max(float(w) for _, w in heat) == 1.0
-    assert {c for c, _ in heat} == {c for m, v in zip(analysis.moves, analysis.visits) if v for c in territory.Tabik(size=4).move_cells(m)}
+    assert result["ply"] == 0 and result["node"] == 0 and result["iterations"] == 500
+    state = territory.Tabik(size=4)
+    for entry in result["moves"]:
+        assert entry["cells"] == state.move_cells(entry["move"]) and len(entry["cells"]) == 2  # both squares
     assert result["evaluations"] == [[0, pytest.approx(analysis.value)]]
     assert post(client, view, "analyse", {"iterations": 0}).status_code == 400
     assert post(client, view, "analyse", {"iterations": "many"}).status_code == 400
+
+
+def test_nume_and_migong_candidates_carry_their_number_or_piece(client):
+    for game, sep in (("nume", "="), ("migong", ":")):
+        view = new(client, game, {"n": 1} if game == "nume" else {})
+        moves = post(client, view, "analyse", {"iterations": 300}).json()["moves"]
+        placed = [m for m in moves if sep in m["move"]]
+        assert placed and all(m["label"] == m["move"].split(sep, 1)[1] and len(m["cells"]) == 1 for m in placed)
 
 
 def test_the_solver_answers_on_small_boards_and_says_why_not_on_large_ones(client):
@@ -276,6 +285,12 @@ def test_the_solver_answers_on_small_boards_and_says_why_not_on_large_ones(clien
     answer = post(client, small, "solve").json()
     exact = territory.solve(territory.Tabik(size=3))
     assert answer["solved"] and answer["value"] == exact.value and answer["best_moves"] == exact.best_moves
+    # The line of perfect play: each move a best move of the position it is played in.
+    state = territory.Tabik(size=3)
+    assert answer["line"][0] in exact.best_moves
+    for move in answer["line"]:
+        assert state.is_over or move in territory.solve(state).best_moves
+        state.play(move)
     large = new(client, params={"size": 8})
     answer = post(client, large, "solve").json()
     assert not answer["solved"] and "too large" in answer["why"]
@@ -570,3 +585,96 @@ def test_evaluate_accepts_the_iterations_the_api_advertises(client):
         assert answer.status_code == 400 and "'abc'" in answer.json()["error"] and "200,000" in answer.json()["error"]
     # Above the old bound of 10,000 (an empty game: one position).
     assert post(client, view, "evaluate", {"iterations": 20_000}).status_code == 200
+
+
+# --- the game tree: replay and variations ------------------------------------------------------
+
+
+def test_stepping_back_and_a_variation_keep_the_main_line(client):
+    view = new(client)
+    for move in ("a1-a2", "c3-c4", "b1-b2"):
+        view = post(client, view, "move", {"move": move}).json()
+    main = [entry["node"] for entry in view["line"]]
+    assert [e["move"] for e in view["line"]] == ["a1-a2", "c3-c4", "b1-b2"] and [e["seat"] for e in view["line"]] == [0, 1, 0]
+    # Back to ply 1: the line still shows the moves ahead, the position is ply 1's.
+    view = post(client, view, "goto", {"node": main[0]}).json()
+    state = territory.Tabik(size=4)
+    state.play("a1-a2")
+    assert view["history"] == ["a1-a2"] and view["position"] == state.position() and view["ply"] == 1
+    assert [e["move"] for e in view["line"]] == ["a1-a2", "c3-c4", "b1-b2"]
+    # Another move there: a variation; the main line is one of its "others".
+    view = post(client, view, "move", {"move": "d1-d2"}).json()
+    assert [e["move"] for e in view["line"]] == ["a1-a2", "d1-d2"]
+    assert view["line"][1]["others"] == [{"node": main[1], "move": "c3-c4"}]
+    # Back on the main line, the variation is listed beside it.
+    view = post(client, view, "goto", {"node": main[2]}).json()
+    assert view["history"] == ["a1-a2", "c3-c4", "b1-b2"]
+    assert [o["move"] for o in view["line"][1]["others"]] == ["d1-d2"]
+    # The same move as one already tried goes to it, adding nothing.
+    view = post(client, view, "goto", {"node": 0}).json()
+    view = post(client, view, "move", {"move": "a1-a2"}).json()
+    assert view["node"] == main[0] and [e["move"] for e in view["line"]] == ["a1-a2", "c3-c4", "b1-b2"]
+    for bad in (-1, 99, "1", None, True, 1.5):
+        answer = post(client, view, "goto", {"node": bad})
+        assert answer.status_code == 400 and "no move number" in answer.json()["error"]
+    assert client.get(f"/api/sessions/{view['id']}").json()["node"] == main[0]
+
+
+def test_undo_keeps_the_move_to_step_forward_again(client):
+    view = new(client)
+    view = post(client, view, "move", {"move": "a1-a2"}).json()
+    node = view["node"]
+    view = post(client, view, "undo").json()
+    assert view["history"] == [] and [e["move"] for e in view["line"]] == ["a1-a2"]
+    assert post(client, view, "goto", {"node": node}).json()["history"] == ["a1-a2"]
+
+
+def test_a_loaded_record_is_the_main_line_and_evaluations_follow_the_line_shown(client):
+    state = territory.Tabik(size=4)
+    for move in ("b2-b3", "c1-c2", "a3-a4"):
+        state.play(move)
+    view = client.post("/api/sessions", json={"record": state.to_record(), "mode": "humans"}).json()
+    assert [e["move"] for e in view["line"]] == state.history and view["ply"] == 3
+    values = post(client, view, "evaluate", {"iterations": 30}).json()["evaluations"]
+    assert [ply for ply, _ in values] == [0, 1, 2, 3]
+    first = view["line"][0]["node"]
+    view = post(client, view, "goto", {"node": first}).json()
+    view = post(client, view, "move", {"move": "d4-d3"}).json()
+    # The variation's line: the evaluations of the positions it shares, none for its new one.
+    assert [ply for ply, _ in view["evaluations"]] == [0, 1]
+
+
+# --- a player's words ----------------------------------------------------------------------------
+
+
+def test_the_result_speaks_of_you_and_the_agent():
+    state = territory.Tabik(size=2)
+    for move in ("a1-b1", "swap", "a2-b2", "pass", "pass"):
+        state.play(move)
+    session = session_module.Session(state, mode="agent", agent_seat=1)
+    session._plant()
+    view = session.view()
+    names = view["names"]
+    assert names == [f"{state.color_of(s).capitalize()} ({'agent' if s == 1 else 'you'})" for s in (0, 1)]
+    assert view["headline"] == ("You lose" if state.winner == 1 else "You win")
+    winner, scores = state.winner, state.scores()
+    shown = [territory.record.format_score(x) for x in scores]
+    if scores[0] != scores[1]:
+        assert view["reason"].startswith(f"{names[winner]} wins {shown[winner]}-{shown[1 - winner]}: the higher score wins")
+    else:
+        assert view["reason"].startswith(f"{names[winner]} wins by the tie-break")
+    humans = session_module.Session(state.copy(), mode="humans")
+    assert humans.names()[0].endswith("(player 1)") and humans.headline() is None
+
+
+def test_the_deciding_groups_are_those_of_the_size_the_winner_holds():
+    rng = __import__("random").Random(5)
+    for game, params in (("tabik", {"size": 4}), ("migong", {})):
+        state = territory.new_game(game, **params)
+        while not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+        deciding = session_module.deciding_groups(state)
+        score = state.scores()[state.winner]
+        expected = [g for g in state.groups() if g.size == score] if score else []
+        assert [d["cells"] for d in deciding] == [list(g.cells) for g in expected]
+        assert not score or any(d["color"] == state.color_of(state.winner) for d in deciding)

@@ -185,7 +185,11 @@ def play_whole_game(driver, rng, max_moves=200, screenshot_at=None, name=""):
 
 
 def shown_history(driver):
-    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#history li")]
+    """The moves of the line shown up to the current one."""
+    return driver.execute_script(
+        "const ply = Number(document.body.dataset.ply);"
+        "return [...document.querySelectorAll('#history li')].slice(0, ply).map(li => li.dataset.move);"
+    )
 
 
 def check_against_engine(driver, game, params):
@@ -199,7 +203,13 @@ def check_against_engine(driver, game, params):
     assert shown == expected
     result = driver.find_element(By.ID, "result")
     assert result.get_attribute("data-winner") == str(state.winner)
-    assert f"seat {state.winner}" in result.text if state.winner is not None else "draw" in result.text
+    names = driver.execute_script("return [...document.querySelectorAll('#scores .seat span:first-child')].map(e => e.textContent)")
+    if state.winner is None:
+        assert "draw" in result.text
+    else:
+        assert f"{names[state.winner]} wins" in result.text
+        if "(agent)" in " ".join(names):
+            assert result.text.startswith("You win" if "(you)" in names[state.winner] else "You lose")
     return state
 
 
@@ -220,11 +230,12 @@ def assert_not_blank(path):
 
 
 def analyse(driver, iterations=300):
+    """Runs an analysis up to ``iterations`` and waits for its end (the candidates on the board)."""
     field = driver.find_element(By.ID, "iterations")
     field.clear()
     field.send_keys(str(iterations))
     driver.find_element(By.ID, "analyse").click()
-    wait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#analysis-board .heat"))
+    wait(driver, 30).until(lambda d: body(d, "analysing") == "0" and d.find_elements(By.CSS_SELECTOR, "#board .candidate"))
     wait_idle(driver)
 
 
@@ -299,7 +310,7 @@ def test_an_illegal_click_changes_nothing_and_says_so(server, browser):
     start(browser, server, "nume", {"n": 1}, mode="humans")
     # Undo is refused with the server's message when there is nothing to undo.
     browser.find_element(By.ID, "undo").click()
-    wait(browser, 10).until(lambda d: "nothing to undo" in d.find_element(By.ID, "message").text)
+    wait(browser, 10).until(lambda d: "Nothing to undo" in d.find_element(By.ID, "message").text)
     click(browser, browser.find_element(By.CSS_SELECTOR, '#board .highlight[data-cell="a2"]'))
     wait(browser, 10).until(picker_buttons)
     click(browser, browser.find_element(By.CSS_SELECTOR, '#picker button[data-move="a2=3"]'))
@@ -307,7 +318,7 @@ def test_an_illegal_click_changes_nothing_and_says_so(server, browser):
     wait_idle(browser)
     # An occupied cell starts no move: the page says so and sends nothing.
     click(browser, browser.find_element(By.CSS_SELECTOR, '#board .stone[data-cell="a2"]'))
-    assert "no legal move starts at a2" in browser.find_element(By.ID, "message").text
+    assert "No legal move starts at a2" in browser.find_element(By.ID, "message").text
     assert body(browser, "ply") == "1" and body(browser, "clicks") == "0"
     assert shown_history(browser) == ["a2=3"]
 
@@ -322,7 +333,7 @@ def test_two_people_the_pie_swap_undo_and_saving_the_record(server, browser):
     assert "pie rule" in swap.text
     click(browser, swap)
     settle(browser, "s.busy === '0' && s.ply === '2'")
-    assert browser.find_element(By.ID, "status").text.startswith("Seat 0 (white, player 1) to move")
+    assert browser.find_element(By.ID, "status").text.startswith("White (player 1) to move")
     browser.find_element(By.ID, "save-record").click()
     wait(browser, 10).until(lambda d: "moves:" in d.find_element(By.ID, "record-text").get_attribute("value"))
     state = territory.Tabik(size=3)
@@ -345,3 +356,174 @@ def test_nume_komi_phase_choices_are_offered_off_the_board(server, browser):
     state.play("komi 2.5 white")
     assert sides == state.legal_moves()
     assert shown_history(browser) == ["komi 2.5 white"]
+
+
+# --- layout (issue 31, step 1) --------------------------------------------------------------
+
+
+PHONE = (390, 844)
+
+
+def screen(driver, width, height):
+    """Emulates a screen of ``width`` x ``height`` CSS pixels (a phone: mobile, touch)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600,
+    })
+
+
+@pytest.fixture
+def phone(browser):
+    screen(browser, *PHONE)
+    yield browser
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def rect(driver, selector):
+    return driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return {left: r.left, right: r.right, top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width};",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
+def test_on_a_desktop_the_side_panel_is_beside_the_board(server, browser, game, params):
+    screen(browser, 1280, 900)
+    try:
+        start(browser, server, game, params, mode="humans")
+        board, side = rect(browser, "#board svg"), rect(browser, "#side")
+        assert side["left"] >= board["right"] - 1, (board, side)
+        assert side["top"] < board["top"] + 100  # beside, not below
+        assert rect(browser, "#scores")["top"] < board["bottom"] and rect(browser, "#history")["top"] < board["bottom"]
+        assert browser.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+        shoot(browser, f"{game}-desktop")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
+def test_on_a_phone_the_board_comes_first_full_width_and_nothing_scrolls_sideways(server, phone, game, params):
+    start(phone, server, game, params, mode="humans")
+    rng = random.Random(1)
+    for _ in range(2):
+        play_one_move(phone, rng, take_swap=False)
+    width = phone.execute_script("return innerWidth")
+    assert width == PHONE[0]
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= width
+    board = rect(phone, "#board svg")
+    assert board["left"] >= 0 and board["right"] <= width and board["width"] >= 0.9 * width
+    assert board["top"] < rect(phone, "#side")["top"] and board["top"] < 150  # first, at the top of the screen
+    shoot(phone, f"{game}-phone")
+
+
+# --- replay and variations (step 2) ----------------------------------------------------------
+
+
+def key(driver, name):
+    from selenium.webdriver.common.keys import Keys
+
+    node = body(driver, "node")
+    ActionChains(driver, duration=0).send_keys(getattr(Keys, name)).perform()
+    return node
+
+
+def moves_in_list(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#history li')].map(li => ({move: li.dataset.move,"
+        " seat: li.className.match(/seat-(\\d)/)[1], number: li.querySelector('.number').textContent,"
+        " current: li.classList.contains('current'), others: [...li.querySelectorAll('.others button')].map(b => b.textContent)}))"
+    )
+
+
+def test_stepping_through_a_game_by_keys_and_clicks_and_a_variation(server, browser):
+    state = territory.Tabik(size=4)
+    rng = random.Random(11)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    moves = list(state.history)
+    browser.get(server)
+    wait_idle(browser)
+    area = browser.find_element(By.ID, "record-text")
+    area.clear()
+    area.send_keys(state.to_record())
+    Select(browser.find_element(By.ID, "mode")).select_by_value("humans")
+    browser.find_element(By.ID, "load-record").click()
+    settle(browser, f"s.busy === '0' && s.ply === '{len(moves)}'")
+    listed = moves_in_list(browser)
+    assert [m["move"] for m in listed] == moves and listed[-1]["current"]
+    assert [m["number"] for m in listed] == [f"{i}." for i in range(1, len(moves) + 1)]
+    replay = territory.Tabik(size=4)
+    assert [m["seat"] for m in listed] == [str(s) for s in _seats(replay, moves)]
+    browser.find_element(By.TAG_NAME, "body").click()
+    key(browser, "HOME")
+    settle(browser, "s.busy === '0' && s.ply === '0'")
+    assert shown_history(browser) == []
+    for ply in (1, 2, 3):
+        key(browser, "ARROW_RIGHT")
+        settle(browser, f"s.busy === '0' && s.ply === '{ply}'")
+    key(browser, "ARROW_LEFT")
+    settle(browser, "s.busy === '0' && s.ply === '2'")
+    expected = territory.Tabik(size=4)
+    for move in moves[:2]:
+        expected.play(move)
+    assert browser.find_element(By.ID, "position").get_attribute("value") == expected.position()
+    key(browser, "END")
+    settle(browser, f"s.busy === '0' && s.ply === '{len(moves)}'")
+    # A click on a move of the list goes to it.
+    click(browser, browser.find_elements(By.CSS_SELECTOR, "#history li button.move")[3])
+    settle(browser, "s.busy === '0' && s.ply === '4'")
+    shoot(browser, "tabik-replay")
+    # Another move from ply 4: a variation; the main line's move stays beside it.
+    other = next(m for m in expected_after(moves[:4]).legal_moves() if m not in (moves[4], "swap", "pass"))
+    cells = expected_after(moves[:4]).move_cells(other)
+    for cell in cells:
+        click(browser, browser.find_element(By.CSS_SELECTOR, f'#board .highlight[data-cell="{cell}"]'))
+    settle(browser, "s.busy === '0' && s.ply === '5'")
+    listed = moves_in_list(browser)
+    assert [m["move"] for m in listed] == moves[:4] + [other] and listed[4]["others"] == [moves[4]]
+    shoot(browser, "tabik-variation")
+    # Back to the main line by its button: the whole main line again, the variation beside it.
+    click(browser, browser.find_element(By.CSS_SELECTOR, "#history li .others button"))
+    settle(browser, "s.busy === '0' && s.ply === '5'")
+    key(browser, "END")
+    settle(browser, f"s.busy === '0' && s.ply === '{len(moves)}'")
+    listed = moves_in_list(browser)
+    assert [m["move"] for m in listed] == moves and listed[4]["others"] == [other]
+
+
+def expected_after(moves):
+    state = territory.Tabik(size=4)
+    for move in moves:
+        state.play(move)
+    return state
+
+
+def _seats(state, moves):
+    seats = []
+    for move in moves:
+        seats.append(state.to_move)
+        state.play(move)
+    return seats
+
+
+def test_move_numbers_from_100_up_are_not_clipped(server, phone):
+    state = territory.Migong()
+    rng = random.Random(2)
+    while len(state.history) < 110 and not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    assert len(state.history) >= 105
+    view = territory.Migong()  # the same game, loaded as a record
+    phone.get(server)
+    wait_idle(phone)
+    phone.execute_script("document.getElementById('record-text').value = arguments[0]", state.to_record())
+    Select(phone.find_element(By.ID, "mode")).select_by_value("humans")
+    phone.find_element(By.ID, "load-record").click()
+    settle(phone, f"s.busy === '0' && s.ply === '{len(state.history)}'")
+    clipped = phone.execute_script(
+        "return [...document.querySelectorAll('#history .number, #history button.move')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth).map(e => e.textContent)"
+    )
+    assert clipped == []
+    assert phone.execute_script("return document.querySelector('#history li:nth-child(105) .number').textContent") == "105."
+    assert phone.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    del view

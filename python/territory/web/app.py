@@ -172,6 +172,11 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         session.undo()
         return session.view()
 
+    async def goto(request: Request) -> Any:
+        session = session_of(request)
+        session.goto((await body(request)).get("node"))
+        return session.view()
+
     async def agent_move(request: Request, session: Session) -> None:
         (state, version), uct = session.snapshot(), session.agent(session.strength)
         analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop))
@@ -191,11 +196,11 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
     async def analyse(request: Request) -> Any:
         session = session_of(request)
         iterations = iterations_of(await body(request), session.strength)
-        (state, version), uct = session.snapshot(), session.agent(iterations)
+        (state, _), uct, node = session.snapshot(), session.agent(iterations), session.current
         result = await run_search(request, lambda stop: analysis_view(state, uct.analyse(state, stop=stop)))
-        if version == session.version:
-            session.record_evaluation(len(state.history), result["to_move"], result["value"])
-        return {**result, "evaluations": sorted(session.evaluations.items())}
+        session.record_evaluation(node, result["to_move"], result["value"])  # the node's position, whatever is shown now
+        return {**result, "iterations": iterations, "node": node, "ply": len(state.history),
+                "evaluations": sorted(session.evaluations.items())}
 
     async def solve(request: Request) -> Any:
         session = session_of(request)
@@ -207,7 +212,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         session = session_of(request)
         # The same bound as an analysis (per position; the time limit bounds the whole).
         iterations = iterations_of(await body(request), 300)
-        state, version = session.state.copy(), session.version
+        state, path = session.state.copy(), session.path()
 
         def work(stop: Stop) -> list[tuple[int, int, float]]:
             moves = list(state.history)
@@ -223,8 +228,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
             return found
 
         for ply, to_move, value in await run_search(request, work):
-            if version == session.version:
-                session.record_evaluation(ply, to_move, value)
+            session.record_evaluation(path[ply], to_move, value)
         return {"evaluations": sorted(session.evaluations.items())}
 
     async def record_text(request: Request) -> Any:
@@ -250,6 +254,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
             route("/api/sessions/{sid}", show),
             route("/api/sessions/{sid}/move", move, post),
             route("/api/sessions/{sid}/undo", undo, post),
+            route("/api/sessions/{sid}/goto", goto, post),
             route("/api/sessions/{sid}/agent", agent, post),
             route("/api/sessions/{sid}/choices", choices, post),
             route("/api/sessions/{sid}/analyse", analyse, post),
