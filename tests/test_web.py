@@ -678,3 +678,16 @@ def test_the_deciding_groups_are_those_of_the_size_the_winner_holds():
         expected = [g for g in state.groups() if g.size == score] if score else []
         assert [d["cells"] for d in deciding] == [list(g.cells) for g in expected]
         assert not score or any(d["color"] == state.color_of(state.winner) for d in deciding)
+
+
+def test_a_record_is_always_text_never_a_file_name_on_the_server(client, tmp_path):
+    """A one-line record is a file name for ``territory.load``: the server must not open
+    files of its machine for a client."""
+    saved = tmp_path / "game.txt"
+    state = territory.Tabik(size=3)
+    state.play("a1-a2")
+    saved.write_text(state.to_record())
+    for text in (str(saved), "/etc/passwd", "not a record"):
+        answer = client.post("/api/sessions", json={"record": text, "mode": "humans"})
+        assert answer.status_code == 400, text
+        assert "No such file" not in answer.json()["error"] and "root:" not in answer.json()["error"]

@@ -10,6 +10,7 @@ skip, saying what to install."""
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import socket
 import threading
@@ -527,3 +528,140 @@ def test_move_numbers_from_100_up_are_not_clipped(server, phone):
     assert phone.execute_script("return document.querySelector('#history li:nth-child(105) .number').textContent") == "105."
     assert phone.execute_script("return document.documentElement.scrollWidth <= innerWidth")
     del view
+
+
+# --- analysis on the main board (step 3) ------------------------------------------------------
+
+
+def candidates(driver):
+    """The candidate marks on the board: move -> (cells ringed, texts written)."""
+    return driver.execute_script(
+        "const found = {};"
+        "for (const e of document.querySelectorAll('#board .candidates [data-move]')) {"
+        "  const m = found[e.dataset.move] || (found[e.dataset.move] = {rings: 0, texts: [], best: false, preview: false});"
+        "  if (e.tagName === 'circle') { m.rings += 1; m.best = m.best || e.classList.contains('best'); m.preview = m.preview || e.classList.contains('preview'); }"
+        "  if (e.tagName === 'text') m.texts.push(e.textContent); }"
+        "return found;"
+    )
+
+
+@pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
+def test_candidates_are_marked_on_the_board_itself(server, browser, game, params):
+    start(browser, server, game, params, mode="humans")
+    rng = random.Random(4)
+    for _ in range(2):
+        play_one_move(browser, rng, take_swap=False)
+    analyse(browser, 2000)
+    marks = candidates(browser)
+    rows = [r.get_attribute("data-move") for r in browser.find_elements(By.CSS_SELECTOR, "#analysis-moves tr.row-move")]
+    assert rows and set(marks) <= set(rows)
+    best = rows[0]
+    state = territory.new_game(game, **params)
+    for move in shown_history(browser):
+        state.play(move)
+    assert marks[best]["best"] and marks[best]["rings"] == len(state.move_cells(best))
+    if game == "tabik":
+        assert all(m["rings"] == 2 for m in marks.values())  # both squares of every move
+    else:
+        label = best.split("=" if game == "nume" else ":", 1)[-1]
+        assert marks[best]["texts"][0] == label  # the cell with its number or piece
+    assert any("%" in t for t in marks[best]["texts"])  # the best labelled with its share and value
+    assert browser.find_element(By.ID, "analysis-ply").text == "(move 2)"
+    assert "2,000 iterations" in browser.find_element(By.ID, "analysis-count").text
+    # A row under the mouse previews its move on the board.
+    last = browser.find_elements(By.CSS_SELECTOR, "#analysis-moves tr.row-move")[-1]
+    ActionChains(browser, duration=0).move_to_element(last).perform()
+    wait(browser, 5).until(lambda d: candidates(d).get(last.get_attribute("data-move"), {}).get("preview"))
+    shoot(browser, f"{game}-candidates")
+    # The position changes: the analysis of move 2 is gone.
+    key(browser, "ARROW_LEFT")
+    settle(browser, "s.busy === '0' && s.ply === '1'")
+    assert candidates(browser) == {} and browser.find_element(By.ID, "analysis-ply").text == ""
+
+
+def test_a_continuous_analysis_counts_up_stops_and_follows_the_position(server, browser):
+    start(browser, server, "migong", {}, mode="humans")
+    rng = random.Random(8)
+    play_one_move(browser, rng, take_swap=False)
+    field = browser.find_element(By.ID, "iterations")
+    field.clear()
+    field.send_keys("200000")
+    browser.find_element(By.TAG_NAME, "body").click()
+    ActionChains(browser, duration=0).send_keys("a").perform()  # the key to analyse
+    wait(browser, 30).until(lambda d: int(body(d, "analysisIterations") or 0) >= 2000)
+    assert body(browser, "analysing") == "1" and "searching" in browser.find_element(By.ID, "analysis-count").text
+    shoot(browser, "migong-analysing")
+    # Stepping back while it runs: it starts again on the new position, labelled with its move.
+    key(browser, "ARROW_LEFT")
+    settle(browser, "s.busy === '0' && s.ply === '0'")
+    wait(browser, 30).until(lambda d: d.find_element(By.ID, "analysis-ply").text == "(move 0)" and int(body(d, "analysisIterations") or 0) >= 500)
+    browser.find_element(By.ID, "stop").click()
+    wait(browser, 5).until(lambda d: body(d, "analysing") == "0")
+    count = body(browser, "analysisIterations")
+    assert "stopped" in browser.find_element(By.ID, "analysis-count").text
+    time.sleep(0.5)
+    assert body(browser, "analysisIterations") == count and browser.find_element(By.ID, "analyse").is_displayed()
+
+
+def test_the_solvers_value_and_line_come_with_the_analysis_on_a_small_board(server, browser):
+    start(browser, server, "tabik", {"size": 3}, mode="humans")
+    analyse(browser, 500)
+    wait(browser, 30).until(lambda d: d.find_element(By.ID, "solver").text)
+    exact = territory.solve(territory.Tabik(size=3))
+    text = browser.find_element(By.ID, "solver").text
+    assert text.startswith(f"Exact: {'a loss' if exact.value < 0 else 'a win'} for Black (player 1)")
+    assert "line: " in text and text.split("line: ")[1].split(",")[0] in exact.best_moves
+
+
+# --- the evaluation graph (step 4) ---------------------------------------------------------------
+
+
+def test_the_graph_has_an_axis_hover_values_a_current_move_and_jumps(server, browser):
+    start(browser, server, "tabik", {"size": 4}, mode="agent1")
+    rng = random.Random(5)
+    for _ in range(3):
+        play_one_move(browser, rng, take_swap=False)
+    assert browser.find_element(By.ID, "graph-title").text == "Evaluation for Black (you)"
+    browser.find_element(By.ID, "evaluate").click()
+    ply = int(body(browser, "ply"))
+    wait(browser, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#graph .point")) == ply + 1)
+    axis = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#graph text")]
+    assert {"+1", "0", "-1", str(ply)} <= set(axis)
+    current = browser.find_element(By.CSS_SELECTOR, "#graph .current-ply")
+    last = browser.find_element(By.CSS_SELECTOR, f'#graph .point[data-ply="{ply}"]')
+    assert abs(float(current.get_attribute("x1")) - float(last.get_attribute("cx"))) < 0.5
+    bar = browser.find_element(By.CSS_SELECTOR, '#graph .bar[data-ply="2"]')
+    ActionChains(browser, duration=0).move_to_element(bar).perform()
+    wait(browser, 5).until(lambda d: d.find_element(By.ID, "graph-hover").text.startswith("2. "))
+    assert re.search(r"[+-]\d\.\d\d$", browser.find_element(By.ID, "graph-hover").text)
+    click(browser, bar)
+    settle(browser, "s.busy === '0' && s.ply === '2'")
+    current = browser.find_element(By.CSS_SELECTOR, "#graph .current-ply")
+    point = browser.find_element(By.CSS_SELECTOR, '#graph .point[data-ply="2"]')
+    assert abs(float(current.get_attribute("x1")) - float(point.get_attribute("cx"))) < 0.5
+    shoot(browser, "tabik-graph")
+
+
+# --- a player's words (step 5) ---------------------------------------------------------------------
+
+
+def test_errors_stand_beside_their_field_and_quote_what_was_typed(server, browser):
+    start(browser, server, "tabik", {"size": 4}, mode="humans")
+    field = browser.find_element(By.ID, "iterations")
+    field.clear()
+    field.send_keys("abc")
+    browser.find_element(By.ID, "analyse").click()
+    wait(browser, 10).until(lambda d: d.find_element(By.ID, "iterations-error").text)
+    text = browser.find_element(By.ID, "iterations-error").text
+    assert "'abc'" in text and "got 0" not in text and "200,000" in text
+    Select(browser.find_element(By.ID, "game")).select_by_value("tabik")
+    size = browser.find_element(By.ID, "param-size")
+    size.clear()
+    size.send_keys("abc")
+    browser.find_element(By.ID, "start").click()
+    wait(browser, 10).until(lambda d: d.find_element(By.ID, "param-size-error").text)
+    assert "abc" in browser.find_element(By.ID, "param-size-error").text
+    browser.find_element(By.ID, "record-text").send_keys("not a record")
+    browser.find_element(By.ID, "load-record").click()
+    wait(browser, 10).until(lambda d: d.find_element(By.ID, "record-error").text)
+    shoot(browser, "errors")

@@ -9,6 +9,7 @@ page maps clicks to the move strings listed here and nothing else.
 
 from __future__ import annotations
 
+import io
 import math
 import secrets
 from dataclasses import dataclass, field
@@ -166,7 +167,8 @@ class Session:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise SessionError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
         if request.get("record") is not None:
-            state = record.load(_check_text("record", request["record"]))
+            # Always as text (a one-line string would be a file name on this machine).
+            state = record.load(io.StringIO(_check_text("record", request["record"])))
         else:
             state = new_state(request.get("game"), request.get("params") or {}, request.get("position"))
         session = cls(state, mode, agent_seat, strength, seed)

@@ -584,7 +584,10 @@ async function startAnalysis() {
     } catch (error) {
       if (analysis === mine && mine.running) {
         mine.running = false;
-        if (error instanceof ApiError && /iterations/.test(error.message)) showError("iterations-error", error.message);
+        if (error instanceof ApiError && /iterations/.test(error.message)) {
+          showError("iterations-error", error.message);
+          analysis = null;
+        }
         else showError("message", error.message);
       }
       break;
