@@ -30,6 +30,13 @@ from territory.web import app as app_module  # noqa: E402
 from territory.web.app import create_app  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """The user's data directory (where serve keeps its games by default), per test."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
 @pytest.fixture
 def client():
     with TestClient(create_app(search_seconds=20)) as c:
@@ -422,7 +429,7 @@ def test_serve_binds_to_loopback_unless_told(monkeypatch):
 
     seen = []
     monkeypatch.setattr(cli_serve, "listen", lambda host, port: seen.append((host, port)) or socket.socket())
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)  # the app's server is one
     assert cli.main(["serve"]) == 0
     assert seen[-1] == ("127.0.0.1", 8000)
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
@@ -456,15 +463,27 @@ def test_ctrl_c_on_serve_exits_130_once_it_listened():
         port = s.getsockname()[1]
     lines: list[str] = []
 
+    follower: list[socket.socket] = []
+
     def listening(process) -> bool:
         lines.append(process.stderr.readline())  # the address, printed once it listens
-        with socket.create_connection(("127.0.0.1", port), timeout=5):
-            return True
+        # A page following a game keeps a connection open: Ctrl-C does not wait for it.
+        import http.client
+
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("POST", "/api/sessions", body=json.dumps({"game": "tabik", "mode": "humans"}))
+        sid = json.loads(connection.getresponse().read())["id"]
+        connection.request("GET", f"/api/sessions/{sid}/events")
+        assert connection.getresponse().read(9) == b"data: 0\n\n"
+        follower.append(connection)
+        return True
 
     ended = interrupt([territory_script(), "serve", "--port", str(port)], when=listening)
     assert lines == [f"territory serve: open http://127.0.0.1:{port}/ (Ctrl-C stops)\n"]
     assert ended.returncode == 130, (ended.returncode, ended.stderr)
     assert "Traceback" not in ended.stderr and ended.stderr.strip().splitlines() == ["territory: interrupted"]
+    assert ended.seconds < 2.0
+    follower[0].close()
 
 
 def test_import_territory_does_not_import_the_web_server():
@@ -691,3 +710,126 @@ def test_a_record_is_always_text_never_a_file_name_on_the_server(client, tmp_pat
         answer = client.post("/api/sessions", json={"record": text, "mode": "humans"})
         assert answer.status_code == 400, text
         assert "No such file" not in answer.json()["error"] and "root:" not in answer.json()["error"]
+
+
+# --- games kept in SQLite (step 6) ---------------------------------------------------------------
+
+
+from territory.web.store import Store, StoreError, default_path  # noqa: E402
+
+
+def test_the_default_database_is_in_the_users_data_directory(data_dir):
+    assert default_path() == data_dir / "territory" / "games.sqlite"
+
+
+def test_games_are_kept_listed_renamed_reopened_after_a_restart_and_deleted(tmp_path):
+    path = tmp_path / "games.sqlite"
+    with TestClient(create_app(store=Store(path))) as client:
+        view = new(client)
+        for move in ("a1-a2", "c3-c4", "b1-b2"):
+            view = post(client, view, "move", {"move": move}).json()
+        first = view["line"][0]["node"]
+        view = post(client, view, "goto", {"node": first}).json()
+        view = post(client, view, "move", {"move": "d1-d2"}).json()  # a variation
+        post(client, view, "evaluate", {"iterations": 20})
+        assert post(client, view, "rename", {"name": "  my game "}).json()["name"] == "my game"
+        assert post(client, view, "rename", {"name": ""}).status_code == 400
+        listed = client.get("/api/saved").json()["games"]
+        assert [(g["id"], g["name"], g["game"], g["moves"]) for g in listed] == [(view["id"], "my game", "tabik", 4)]
+        before = client.get(f"/api/sessions/{view['id']}").json()
+    # A new server on the same file: the whole game, its tree, evaluations and position.
+    with TestClient(create_app(store=Store(path))) as client:
+        after = client.get(f"/api/sessions/{view['id']}").json()
+        assert {k: v for k, v in after.items() if k != "version"} == {k: v for k, v in before.items() if k != "version"}
+        assert [e["move"] for e in after["line"]] == ["a1-a2", "d1-d2"] and after["line"][1]["others"][0]["move"] == "c3-c4"
+        assert post(client, after, "delete").json() == {"deleted": view["id"]}
+        assert client.get(f"/api/sessions/{view['id']}").status_code == 404
+        assert client.get("/api/saved").json()["games"] == []
+        assert post(client, after, "delete").status_code == 404
+
+
+def test_without_a_database_nothing_is_kept(client):
+    view = new(client)
+    assert client.get("/api/saved").json() == {"games": [], "kept": False}
+    assert post(client, view, "delete").status_code == 404
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"this is not a database, just text" * 100, "not a territory games database or is damaged"),
+    (b"SQLite format 3\x00" + b"\x00" * 200, "not a territory games database or is damaged"),
+])
+def test_a_file_that_is_not_our_database_is_refused_and_left_alone(tmp_path, content, words):
+    path = tmp_path / "games.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match=words):
+        Store(path)
+    assert path.read_bytes() == content
+
+
+def test_another_programs_sqlite_database_is_refused_and_left_alone(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+        other.execute("INSERT INTO notes VALUES ('keep me')")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="another program"):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_database_is_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    for i in range(200):
+        store.save(f"g{i}", "name", "tabik", 1, {"pad": "x" * 500})
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[4096:12288] = b"\xff" * 8192  # pages of the table overwritten
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="is damaged"):
+        Store(path)
+
+
+def test_serve_with_a_foreign_db_is_one_line_exit_2(tmp_path, capsys):
+    from territory import cli
+
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes\n" * 100)
+    assert cli.main(["serve", "--db", str(path), "--port", "8000"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "is not a territory games database" in err and "open http" not in err
+    assert path.read_text() == "my notes\n" * 100
+
+
+KILLED_WRITER = """
+import os, sys
+from territory.web.store import Store
+store = Store(sys.argv[1])
+i = 0
+while True:
+    store.save(f"g{i % 50}", f"v{i}", "tabik", i, {"version": i, "pad": "x" * 20000})
+    i += 1
+    if i == 200:
+        print("writing", flush=True)
+"""
+
+
+def test_a_server_killed_mid_write_loses_no_game(tmp_path):
+    """A writer killed with SIGKILL in the middle of its stream of saves: the database is
+    whole, and every game holds one complete version."""
+    import signal
+
+    path = tmp_path / "games.sqlite"
+    process = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "writing\n"
+    time.sleep(0.3)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    store = Store(path)  # opens: quick_check passes
+    games = store.games()
+    assert len(games) == 50
+    for entry in games:
+        data = store.load(entry["id"])
+        assert data["version"] == entry["moves"] and data["name"] == f"v{entry['moves']}" and len(data["pad"]) == 20000

@@ -9,6 +9,7 @@ skip, saying what to install."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import shutil
@@ -30,7 +31,8 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 import territory  # noqa: E402
-from territory.web.app import create_app  # noqa: E402
+from territory.web.app import create_app, server as make_server  # noqa: E402
+from territory.web.store import Store  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "target" / "browser-artifacts"
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -38,28 +40,33 @@ DRIVER = shutil.which("chromedriver")
 MISSING = "needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)"
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextlib.contextmanager
+def serving(**options):
+    """The app under uvicorn on a free loopback port, in a thread; yields its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(search_seconds=30), host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
+    instance = make_server(create_app(search_seconds=30, **options), host="127.0.0.1", port=port, log_level="warning")
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not instance.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        instance.should_exit = True
+        thread.join(10)
 
 
 @pytest.fixture(scope="module")
-def browser():
-    if not (BROWSER and DRIVER):
-        pytest.skip(MISSING)
+def server():
+    with serving() as url:
+        yield url
+
+
+def new_browser():
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
@@ -68,6 +75,14 @@ def browser():
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
     driver.set_script_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (BROWSER and DRIVER):
+        pytest.skip(MISSING)
+    driver = new_browser()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     yield driver
     driver.quit()
@@ -97,6 +112,16 @@ def settle(driver, condition, timeout=30):
     busy, ply, clicks, over, picker) holds, polling inside the page every 10 ms (one
     round trip instead of one per poll), and returns that state."""
     driver.set_script_timeout(timeout)
+    try:
+        return _settle(driver, condition)
+    except Exception as error:
+        # Say what the page was doing (and keep its picture) rather than only "timeout".
+        driver.save_screenshot(str(ARTIFACTS / "settle-timeout.png"))
+        state = driver.execute_script(_PAGE_STATE)
+        raise AssertionError(f"{condition!r} never held: page state {state}, status {driver.find_element(By.ID, 'status').text!r}") from error
+
+
+def _settle(driver, condition):
     return driver.execute_async_script(
         "const done = arguments[arguments.length - 1], test = new Function('s', 'return ' + arguments[0]);"
         f"const state = () => {{ {_PAGE_STATE} }};"
@@ -665,3 +690,70 @@ def test_errors_stand_beside_their_field_and_quote_what_was_typed(server, browse
     browser.find_element(By.ID, "load-record").click()
     wait(browser, 10).until(lambda d: d.find_element(By.ID, "record-error").text)
     shoot(browser, "errors")
+
+
+# --- games kept (step 6) ----------------------------------------------------------------------------
+
+
+def test_a_game_is_reopened_from_the_database_after_a_restart(browser, tmp_path):
+    db = tmp_path / "games.sqlite"
+    with serving(store=Store(db)) as url:
+        start(browser, url, "tabik", {"size": 4}, mode="humans")
+        rng = random.Random(6)
+        for _ in range(3):
+            play_one_move(browser, rng, take_swap=False)
+        moves = shown_history(browser)
+        name = browser.find_element(By.ID, "game-name")
+        name.clear()
+        name.send_keys("Evening game")
+        browser.find_element(By.ID, "rename").click()
+        wait(browser, 10).until(lambda d: d.execute_script("const e = document.querySelector('#saved li.current .open'); return e && e.textContent") == "Evening game")
+        key(browser, "ARROW_LEFT")
+        settle(browser, "s.busy === '0' && s.ply === '2'")
+        link = browser.find_element(By.ID, "game-link").get_attribute("href")
+    # Another server on the same database, on another port: the link's path reopens the
+    # whole game at move 2.
+    with serving(store=Store(db)) as url:
+        path = link.split("/", 3)[3]
+        browser.get(f"{url}/{path}")
+        settle(browser, "s.busy === '0' && s.ply === '2'")
+        assert [m["move"] for m in moves_in_list(browser)] == moves
+        assert browser.find_element(By.ID, "game-name").get_attribute("value") == "Evening game"
+        shoot(browser, "tabik-reopened")
+        # Upload a record file: a new game, listed too.
+        state = territory.Nume(n=1)
+        for move in ("a2=3", "b1=0", "a1"):
+            state.play(move)
+        record = tmp_path / "nume.txt"
+        record.write_text(state.to_record())
+        Select(browser.find_element(By.ID, "mode")).select_by_value("humans")
+        browser.find_element(By.ID, "record-file").send_keys(str(record))
+        settle(browser, "s.busy === '0' && s.ply === '3'")
+        assert shown_history(browser) == state.history
+        wait(browser, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#saved li")) == 2)
+        # Delete the first game from the list.
+        browser.execute_script("window.confirm = () => true")
+        browser.execute_script("[...document.querySelectorAll('#saved li')].find(li => li.textContent.includes('Evening game')).querySelector('.delete').click()")
+        wait(browser, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#saved li")) == 1)
+    assert [g["name"] for g in Store(db).games()] != ["Evening game"] and len(Store(db).games()) == 1
+
+
+# --- play (step 7) -----------------------------------------------------------------------------------
+
+
+def test_a_second_browser_follows_the_game_live(server, browser):
+    start(browser, server, "tabik", {"size": 4}, mode="humans")
+    link = browser.find_element(By.ID, "game-link").get_attribute("href")
+    second = new_browser()
+    try:
+        second.get(link)
+        settle(second, "s.busy === '0' && s.ply === '0'")
+        wait(second, 10).until(lambda d: d.find_element(By.ID, "live").text == "live")
+        rng = random.Random(9)
+        for ply in (1, 2):
+            play_one_move(browser, rng, take_swap=False)
+            settle(second, f"s.busy === '0' && s.ply === '{ply}'", timeout=10)
+            assert shown_history(second) == shown_history(browser)
+        shoot(second, "tabik-follower")
+    finally:
+        second.quit()

@@ -22,12 +22,13 @@ from typing import Any, Awaitable, Callable, Optional
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from territory import registry
 from territory.agents import Stop, Uct
+from territory.web.store import Store
 from territory.web.session import (
     MAX_ITERATIONS, STRENGTHS, Conflict, Session, SessionError, analysis_view, solve_view,
 )
@@ -47,18 +48,44 @@ class ApiError(Exception):
         self.status = status
 
 
-def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Starlette:
+def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: Optional[Store] = None) -> Starlette:
     """The ASGI app. ``search_seconds``: the time limit of one search (agent move,
-    analysis, solver, evaluating a game); ``search_threads``: searches run at once."""
+    analysis, solver, evaluating a game); ``search_threads``: searches run at once;
+    ``store``: the database every game is kept in (none: games live while the server runs)."""
     sessions: "OrderedDict[str, Session]" = OrderedDict()
     searches = ThreadPoolExecutor(max_workers=search_threads, thread_name_prefix="territory-search")
+    #: Per game, the queues of the pages following it live (server-sent events).
+    followers: "dict[str, set[asyncio.Queue[Optional[int]]]]" = {}
+
+    def end_streams() -> None:
+        for queues in followers.values():
+            for queue in queues:
+                queue.put_nowait(None)
+
+    def remember(session: Session) -> None:
+        sessions[session.id] = session
+        sessions.move_to_end(session.id)
+        while len(sessions) > MAX_SESSIONS:
+            sessions.popitem(last=False)  # still in the database, if there is one
 
     def session_of(request: Request) -> Session:
-        session = sessions.get(request.path_params["sid"])
+        sid = request.path_params["sid"]
+        session = sessions.get(sid)
+        if session is None and store is not None:
+            data = store.load(sid)
+            if data is not None:
+                session = Session.from_data(data)
         if session is None:
-            raise ApiError(404, "no such game (the server may have restarted): start a new one")
-        sessions.move_to_end(session.id)
+            raise ApiError(404, "no such game (it was deleted, or the server keeps no games): start a new one")
+        remember(session)
         return session
+
+    def changed(session: Session) -> None:
+        """After every change: the game kept, its followers told."""
+        if store is not None:
+            store.save(session.id, session.name, session.root.game, len(session.nodes) - 1, session.to_data())
+        for queue in followers.get(session.id, ()):
+            queue.put_nowait(session.version)
 
     async def run_search(request: Request, work: Callable[[Stop], Any]) -> Any:
         """``work(stop)`` on a search thread. A search past the time limit, or whose client
@@ -144,9 +171,8 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
 
     async def create(request: Request) -> Any:
         session = Session.create(await body(request))
-        sessions[session.id] = session
-        while len(sessions) > MAX_SESSIONS:
-            sessions.popitem(last=False)
+        remember(session)
+        changed(session)
         return JSONResponse(session.view(), status_code=201)
 
     async def show(request: Request) -> Any:
@@ -158,6 +184,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         if "move" not in data:
             raise ApiError(400, "the request needs a 'move'")
         session.play(data["move"])
+        changed(session)
         if data.get("reply") is True and session.agent_to_move():
             # The agent answers in the same request (the page asks so for quick agents);
             # if it cannot in time, the page sees the agent to move and asks /agent.
@@ -170,17 +197,20 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
     async def undo(request: Request) -> Any:
         session = session_of(request)
         session.undo()
+        changed(session)
         return session.view()
 
     async def goto(request: Request) -> Any:
         session = session_of(request)
         session.goto((await body(request)).get("node"))
+        changed(session)
         return session.view()
 
     async def agent_move(request: Request, session: Session) -> None:
         (state, version), uct = session.snapshot(), session.agent(session.strength)
         analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop))
         session.apply_agent_move(version, state, analysis.best, analysis.value)
+        changed(session)
 
     async def agent(request: Request) -> Any:
         session = session_of(request)
@@ -199,6 +229,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         (state, _), uct, node = session.snapshot(), session.agent(iterations), session.current
         result = await run_search(request, lambda stop: analysis_view(state, uct.analyse(state, stop=stop)))
         session.record_evaluation(node, result["to_move"], result["value"])  # the node's position, whatever is shown now
+        changed(session)
         return {**result, "iterations": iterations, "node": node, "ply": len(state.history),
                 "evaluations": sorted(session.evaluations.items())}
 
@@ -229,7 +260,56 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
 
         for ply, to_move, value in await run_search(request, work):
             session.record_evaluation(path[ply], to_move, value)
+        changed(session)
         return {"evaluations": sorted(session.evaluations.items())}
+
+    def kept() -> Store:
+        if store is None:
+            raise ApiError(404, "this server keeps no games (started without a database)")
+        return store
+
+    async def saved(request: Request) -> Any:
+        return {"games": kept().games() if store is not None else [], "kept": store is not None}
+
+    async def rename(request: Request) -> Any:
+        session = session_of(request)
+        name = (await body(request)).get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            raise ApiError(400, f"a game's name must be 1 to 200 characters, got {name!r}")
+        session.name = name.strip()
+        changed(session)
+        return session.view()
+
+    async def delete(request: Request) -> Any:
+        sid = request.path_params["sid"]
+        found = kept().delete(sid)
+        sessions.pop(sid, None)
+        if not found:
+            raise ApiError(404, "no such game")
+        return {"deleted": sid}
+
+    async def events(request: Request) -> Response:
+        """Server-sent events: the game's version at every change (a page following the
+        game fetches the view then), and a comment every 15 s to keep the line open."""
+        session = session_of(request)
+        queue: "asyncio.Queue[Optional[int]]" = asyncio.Queue()
+        followers.setdefault(session.id, set()).add(queue)
+
+        async def stream() -> Any:
+            try:
+                yield f"data: {session.version}\n\n"
+                while True:
+                    try:
+                        version = await asyncio.wait_for(queue.get(), 15)
+                        if version is None:  # the server is shutting down
+                            return
+                        yield f"data: {version}\n\n"
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"
+            finally:
+                followers[session.id].discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def record_text(request: Request) -> Any:
         session = session_of(request)
@@ -261,9 +341,33 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
             route("/api/sessions/{sid}/solve", solve, post),
             route("/api/sessions/{sid}/evaluate", evaluate_game, post),
             route("/api/sessions/{sid}/record", record_text),
+            route("/api/sessions/{sid}/rename", rename, post),
+            route("/api/sessions/{sid}/delete", delete, post),
+            route("/api/sessions/{sid}/events", events),
+            route("/api/saved", saved),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={HTTPException: http_error},
     )
     app.state.sessions = sessions
+    app.state.end_streams = end_streams
     return app
+
+
+def server(app: Starlette, sockets_ready: Optional[Callable[[], None]] = None, **config: Any) -> Any:
+    """A uvicorn server for ``app`` that ends the pages' event streams when it shuts down
+    (uvicorn would wait for them: a page following a game holds one open), and calls
+    ``sockets_ready`` once it listens and handles Ctrl-C."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.should_exit and sockets_ready is not None:
+                sockets_ready()
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            app.state.end_streams()
+            await super().shutdown(sockets=sockets)
+
+    return Server(uvicorn.Config(app, **config))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import math
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -142,6 +143,8 @@ class Session:
     current: int = 0
     #: The position at the root of the tree (a record's start, a position string).
     root: Any = None
+    #: The name the game is listed by (renamed by the player).
+    name: str = ""
     #: How the last action came about, for the page ("agent played b2-b3", ...).
     note: str = ""
     #: Bumped at every change, so that a search started earlier does not apply its move
@@ -172,7 +175,32 @@ class Session:
         else:
             state = new_state(request.get("game"), request.get("params") or {}, request.get("position"))
         session = cls(state, mode, agent_seat, strength, seed)
+        session.name = f"{state.game}, {time.strftime('%Y-%m-%d %H:%M')}"
         session._plant()
+        return session
+
+    def to_data(self) -> dict[str, Any]:
+        """The whole game as JSON-ready data (kept in the database, ``store.py``)."""
+        return {
+            "id": self.id, "game": self.root.game, "params": self.root.params, "position": self.root.position(),
+            "mode": self.mode, "agent_seat": self.agent_seat, "strength": self.strength, "seed": self.seed,
+            "nodes": [[n.move, n.parent, n.seat, n.value] for n in self.nodes], "current": self.current,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "Session":
+        """A game kept by ``to_data``; SessionError if the data do not make one."""
+        try:
+            root = new_state(data["game"], data["params"], data["position"])
+            session = cls(root.copy(), data["mode"], data["agent_seat"], data["strength"], data["seed"], data["id"])
+            session.root, session.name = root, data.get("name", "")
+            session.nodes = [Node(move, parent, seat, [], value) for move, parent, seat, value in data["nodes"]]
+            for i, node in enumerate(session.nodes[1:], 1):
+                session.nodes[node.parent].children.append(i)
+            session.goto(data["current"])
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise SessionError(f"the game kept as {data.get('id')!r} cannot be read back ({error})") from None
+        session.version = 0
         return session
 
     def _plant(self) -> None:
@@ -265,6 +293,7 @@ class Session:
         ]
         return {
             "id": self.id,
+            "name": self.name,
             "game": state.game,
             "params": state.params,
             "mode": self.mode,

@@ -69,6 +69,8 @@ async function show(next, { agent = false } = {}) {
   preview = null;
   render();
   if (moved) positionChanged();
+  follow();
+  renderSaved().catch(() => {});
   if (agent && view.agent_to_move && !view.over) await agentMove();
 }
 
@@ -191,8 +193,10 @@ function render() {
   renderAnalysis();
   $("picker").hidden = true;
   $("position").value = view.position;
-  const link = permalink();
-  $("permalink").href = link;
+  $("permalink").href = permalink();
+  const link = gameLink();
+  $("game-link").href = link;
+  if (document.activeElement !== $("game-name")) $("game-name").value = view.name;
   history.replaceState(null, "", link);
 }
 
@@ -444,6 +448,86 @@ function permalink() {
   q.set("mode", view.mode === "humans" ? "humans" : `agent${view.agent_seat}`);
   q.set("strength", String(view.strength));
   return `/?${q}`;
+}
+
+function gameLink() {
+  // The whole game (its tree, kept by the server) at the move shown.
+  return `/?${new URLSearchParams({ game_id: view.id, node: String(view.node) })}`;
+}
+
+// --- games kept --------------------------------------------------------------------------
+
+async function renderSaved() {
+  const { games: kept, kept: keeping } = await api("/api/saved");
+  $("saved-where").textContent = keeping ? "" : "(this server keeps no games)";
+  const list = $("saved");
+  list.innerHTML = "";
+  for (const g of kept) {
+    const item = document.createElement("li");
+    item.dataset.id = g.id;
+    if (view && g.id === view.id) item.className = "current";
+    const when = document.createElement("span");
+    when.className = "when";
+    when.textContent = `${g.game}, ${g.moves} moves, ${new Date(g.updated * 1000).toLocaleString("en-GB")}`;
+    item.append(
+      button(g.name, () => openGame(g.id), { class: "open", title: "open this game" }), when,
+      button("delete", () => deleteGame(g), { class: "delete" }),
+    );
+    list.append(item);
+  }
+}
+
+function openGame(id, node) {
+  return request(async () => {
+    let next = await api(`/api/sessions/${id}`);
+    if (node !== undefined && node !== next.node) {
+      next = await api(`/api/sessions/${id}/goto`, { node });
+    }
+    await show(next);
+  });
+}
+
+function deleteGame(g) {
+  if (!confirm(`Delete "${g.name}"? It cannot be brought back.`)) return;
+  return request(async () => {
+    await api(`/api/sessions/${g.id}/delete`, {});
+    await renderSaved();
+  });
+}
+
+function renameGame() {
+  if (!view) return;
+  return request(async () => {
+    try {
+      await show(await api(sessionUrl("rename"), { name: $("game-name").value }));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      showError("game-name-error", error.message);
+    }
+  });
+}
+
+// --- following a game live (server-sent events) --------------------------------------------
+
+let events = null;
+
+function follow() {
+  // Every change of this game, made here or in another browser, is announced; the page
+  // then fetches the view (unless it made the change itself).
+  if (events && events.gameId === view.id) return;
+  if (events) events.close();
+  events = new EventSource(sessionUrl("events"));
+  events.gameId = view.id;
+  events.onopen = () => { $("live").textContent = "live"; };
+  events.onerror = () => { $("live").textContent = ""; };
+  events.onmessage = async (message) => {
+    const version = Number(message.data);
+    if (!view || version === view.version || busy || events.gameId !== view.id) return;
+    try {
+      const next = await api(sessionUrl());
+      if (next.version !== view.version) await show(next);
+    } catch (error) { /* the next announcement tries again */ }
+  };
 }
 
 // --- stepping through the game ------------------------------------------------------------
@@ -709,6 +793,15 @@ function evaluateGame() {
 
 // --- records and positions ---------------------------------------------------------------
 
+async function loadRecordFile() {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  if (file.size > 200000) { showError("record-error", `${file.name} is too large for a record (${file.size} bytes, at most 200,000)`); return; }
+  $("record-text").value = await file.text();
+  $("record-file").value = "";
+  return loadRecord();
+}
+
 function loadRecord() {
   return request(async () => {
     try {
@@ -739,6 +832,12 @@ function loadPosition() {
 function fromUrl() {
   // A link made by permalink(): the game, its parameters, the position and the players.
   const q = new URLSearchParams(location.search);
+  if (q.has("game_id")) {
+    // A link to a whole game at a move (gameLink).
+    const node = q.has("node") && /^\d+$/.test(q.get("node")) ? Number(q.get("node")) : undefined;
+    openGame(q.get("game_id"), node);
+    return true;
+  }
   const game = q.get("game");
   if (!game || !games[game]) return false;
   $("game").value = game;
@@ -768,6 +867,8 @@ async function init() {
   $("undo").addEventListener("click", () => view && request(async () => show(await api(sessionUrl("undo"), {}))));
   for (const name of Object.keys(NAV)) $(name).addEventListener("click", () => view && goto(NAV[name]()));
   document.addEventListener("keydown", onKey);
+  // A page left keeps no stream open (the browser allows only a few connections per server).
+  window.addEventListener("pagehide", () => { if (events) { events.close(); events = null; } });
   $("analyse").addEventListener("click", () => view && startAnalysis());
   $("stop").addEventListener("click", stopAnalysis);
   $("solve").addEventListener("click", () => view && solve());
@@ -775,6 +876,9 @@ async function init() {
   $("load-record").addEventListener("click", loadRecord);
   $("save-record").addEventListener("click", saveRecord);
   $("load-position").addEventListener("click", loadPosition);
+  $("record-file").addEventListener("change", loadRecordFile);
+  $("rename").addEventListener("click", renameGame);
+  renderSaved().catch(() => {});
   showParams();
   if (!fromUrl()) document.body.dataset.ready = "1";
 }
