@@ -196,7 +196,7 @@ class Session:
             session.root, session.name = root, data.get("name", "")
             session.nodes = [Node(move, parent, seat, [], value) for move, parent, seat, value in data["nodes"]]
             for i, node in enumerate(session.nodes[1:], 1):
-                session.nodes[node.parent].children.append(i)
+                session.nodes[node.parent].children.append(i)  # type: ignore[index]  # a None raises TypeError: damaged
             session.goto(data["current"])
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise SessionError(f"the game kept as {data.get('id')!r} cannot be read back ({error})") from None
@@ -453,7 +453,8 @@ def solve_view(state: Any, max_nodes: int = SOLVE_NODES, stop: Optional[Stop] = 
     except NodeLimitError:
         return {"solved": False, "why": f"too large to solve here (more than {max_nodes:,} positions)"}
     # The line of perfect play: a best move, then the solver's best answer to it, ...
-    line, after, step = [], state.copy(), solution
+    line: list[str] = []
+    after, step = state.copy(), solution
     while step.best_moves and len(line) < SOLVE_LINE:
         line.append(step.best_moves[0])
         after.play(step.best_moves[0])
