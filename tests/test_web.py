@@ -833,3 +833,20 @@ def test_a_server_killed_mid_write_loses_no_game(tmp_path):
     for entry in games:
         data = store.load(entry["id"])
         assert data["version"] == entry["moves"] and data["name"] == f"v{entry['moves']}" and len(data["pad"]) == 20000
+
+
+def test_the_agents_move_goes_below_the_position_it_searched_even_if_the_player_stepped_away():
+    """The player steps back while the agent thinks: the agent's move is added where it
+    searched (the main line goes on), and the player's position stays the one chosen."""
+    state = territory.Tabik(size=4)
+    session = session_module.Session(state, mode="agent", agent_seat=1, strength=20)
+    session._plant()
+    session.play("b2-b3")
+    searched, node = session.state.copy(), session.current
+    session.goto(0)  # stepped back meanwhile
+    analysis = session.agent(20).analyse(searched)
+    session.apply_agent_move(node, searched, analysis.best, analysis.value)
+    assert session.current == 0 and session.state.history == []
+    assert [e["move"] for e in session.view()["line"]] == ["b2-b3", analysis.best]
+    session.goto(node)
+    assert session.nodes[node].children and session.view()["line"][1]["move"] == analysis.best

@@ -102,7 +102,7 @@ def body(driver, key):
 
 _PAGE_STATE = (
     "const d = document.body.dataset, p = document.getElementById('picker');"
-    "return {busy: d.busy || '', ply: d.ply || '', clicks: d.clicks || '', over: d.over || '',"
+    "return {busy: d.busy === '1' || d.thinking === '1' ? '1' : (d.busy || ''), ply: d.ply || '', clicks: d.clicks || '', over: d.over || '',"
     " picker: p.hidden ? [] : [...p.querySelectorAll('button[data-move]')].map(b => b.dataset.move)};"
 )
 
@@ -132,7 +132,7 @@ def _settle(driver, condition):
 
 
 def wait_idle(driver, timeout=30):
-    wait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1")
+    wait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1" and body(d, "thinking") != "1")
 
 
 def start(driver, url, game, params, mode="agent1", strength="100"):
@@ -757,3 +757,28 @@ def test_a_second_browser_follows_the_game_live(server, browser):
         shoot(second, "tabik-follower")
     finally:
         second.quit()
+
+
+def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browser):
+    """Against a slow agent (Migong, 100,000 iterations a move, seconds here): the page
+    shows it thinking with a running time; the player steps back meanwhile, and the
+    agent's move still lands below the position it searched."""
+    start(browser, server, "migong", {}, mode="agent1", strength="100000")
+    rng = random.Random(3)
+    ply = body(browser, "ply")
+    targets = visible_targets(browser)
+    click(browser, rng.choice(targets))
+    picker = settle(browser, "s.picker.length > 0")["picker"]
+    click(browser, browser.find_element(By.CSS_SELECTOR, f'#picker button[data-move="{picker[0]}"]'))
+    wait(browser, 10).until(lambda d: body(d, "thinking") == "1")
+    assert body(browser, "ply") == "1" and ply == "0"
+    wait(browser, 10).until(lambda d: re.search(r"thinking… \d+\.\d s, 100,000 iterations", d.find_element(By.ID, "thinking").text))
+    shoot(browser, "migong-thinking")
+    key(browser, "HOME")
+    wait(browser, 10).until(lambda d: body(d, "node") == "0" and body(d, "busy") == "0")
+    assert body(browser, "thinking") == "1"  # still searching, and the player is at the start
+    assert "position you left" in browser.find_element(By.ID, "thinking").text
+    wait(browser, 60).until(lambda d: body(d, "thinking") == "0")
+    assert body(browser, "ply") == "0"
+    listed = moves_in_list(browser)
+    assert len(listed) == 2 and listed[0]["move"] == picker[0] and listed[1]["seat"] == "1"

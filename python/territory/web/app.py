@@ -207,9 +207,9 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
         return session.view()
 
     async def agent_move(request: Request, session: Session) -> None:
-        (state, version), uct = session.snapshot(), session.agent(session.strength)
+        (state, _), uct, node = session.snapshot(), session.agent(session.strength), session.current
         analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop))
-        session.apply_agent_move(version, state, analysis.best, analysis.value)
+        session.apply_agent_move(node, state, analysis.best, analysis.value)
         changed(session)
 
     async def agent(request: Request) -> Any:

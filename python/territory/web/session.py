@@ -411,14 +411,19 @@ class Session:
     def record_evaluation(self, node: int, to_move: int, value: float) -> None:
         self.nodes[node].value = value if to_move == 0 else -value
 
-    def apply_agent_move(self, version: int, state: Any, move: str, value: float) -> None:
-        """Plays the agent's choice if the game has not changed since the search began."""
-        if version != self.version:
-            raise Conflict("the position changed during the search")
-        self.record_evaluation(self.current, state.to_move, value)
+    def apply_agent_move(self, node: int, state: Any, move: str, value: float) -> None:
+        """Adds the agent's choice below the position it searched (``node``, whose state is
+        ``state``) and shows it if that position is still the one shown: the player may
+        have stepped elsewhere in the game meanwhile, and stays there."""
+        self.record_evaluation(node, state.to_move, value)
         forced = state.legal_moves() == ["pass"]
-        self._advance(self.state, move)
-        self.note = f"agent played {move}" + (" (forced: no other move)" if forced else "")
+        if node == self.current:
+            self._advance(self.state, move)
+            self.note = f"agent played {move}" + (" (forced: no other move)" if forced else "")
+        else:
+            shown, self.current = self.current, node
+            self._advance(state.copy(), move)
+            self.current = shown
         self.version += 1
 
 

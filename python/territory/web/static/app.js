@@ -71,12 +71,41 @@ async function show(next, { agent = false } = {}) {
   if (moved) positionChanged();
   follow();
   renderSaved().catch(() => {});
-  if (agent && view.agent_to_move && !view.over) await agentMove();
+  if (agent && view.agent_to_move && !view.over) agentMove();  // not awaited: the page stays usable
+  renderThinking();
 }
 
+let thinking = null;  // the agent's search under way: {since, node, strength}
+
 async function agentMove() {
-  $("status").textContent = "The agent is thinking…";
-  await show(await api(sessionUrl("agent"), {}), { agent: true });
+  // The agent searches on the server; meanwhile the player can step through the game
+  // (its move goes below the position it searched, shown if that is still the one shown).
+  if (thinking) return;
+  thinking = { since: Date.now(), node: view.node, strength: view.strength, id: view.id };
+  const timer = setInterval(renderThinking, 200);
+  renderThinking();
+  try {
+    const next = await api(`/api/sessions/${thinking.id}/agent`, {});
+    if (view.id === thinking.id) {
+      thinking = null;
+      await show(next, { agent: true });
+    }
+  } catch (error) {
+    showError("message", error.message);
+  } finally {
+    clearInterval(timer);
+    thinking = null;
+    renderThinking();
+  }
+}
+
+function renderThinking() {
+  document.body.dataset.thinking = thinking ? "1" : "0";
+  const box = $("thinking");
+  if (!thinking || !view) { box.textContent = ""; return; }
+  const seconds = ((Date.now() - thinking.since) / 1000).toFixed(1);
+  const where = thinking.node === view.node ? "" : " (on the position you left)";
+  box.textContent = `The agent is thinking${where}… ${seconds} s, ${thinking.strength.toLocaleString("en")} iterations`;
 }
 
 // --- new games ---------------------------------------------------------------------------
@@ -255,7 +284,7 @@ function renderActions() {
   if (view.over) return;
   if (view.agent_to_move) {
     // Stepped back to a position where the agent is to move: it waits to be asked.
-    box.append(button("Let the agent move", () => request(agentMove), { id: "agent-move" }));
+    if (!thinking) box.append(button("Let the agent move", agentMove, { id: "agent-move" }));
     return;
   }
   if (view.forced_pass) {
