@@ -850,3 +850,16 @@ def test_the_agents_move_goes_below_the_position_it_searched_even_if_the_player_
     assert [e["move"] for e in session.view()["line"]] == ["b2-b3", analysis.best]
     session.goto(node)
     assert session.nodes[node].children and session.view()["line"][1]["move"] == analysis.best
+
+
+def test_a_kept_game_that_cannot_be_replayed_gives_a_clear_400(tmp_path):
+    store = Store(tmp_path / "games.sqlite")
+    with TestClient(create_app(store=store)) as client:
+        view = new(client)
+        post(client, view, "move", {"move": "a1-a2"})
+    data = store.load(view["id"])
+    data["nodes"][1][0] = "z9-z8"  # a move the engine refuses
+    store.save(view["id"], data.pop("name"), "tabik", 1, data)
+    with TestClient(create_app(store=store)) as client:
+        answer = client.get(f"/api/sessions/{view['id']}")
+        assert answer.status_code == 400 and "cannot be read back" in answer.json()["error"]

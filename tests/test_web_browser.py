@@ -773,6 +773,7 @@ def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browse
     wait(browser, 10).until(lambda d: body(d, "thinking") == "1")
     assert body(browser, "ply") == "1" and ply == "0"
     wait(browser, 10).until(lambda d: re.search(r"thinking… \d+\.\d s, 100,000 iterations", d.find_element(By.ID, "thinking").text))
+    assert not browser.find_elements(By.ID, "agent-move")  # no "Let the agent move" while it does
     shoot(browser, "migong-thinking")
     key(browser, "HOME")
     wait(browser, 10).until(lambda d: body(d, "node") == "0" and body(d, "busy") == "0")

@@ -84,6 +84,7 @@ async function agentMove() {
   thinking = { since: Date.now(), node: view.node, strength: view.strength, id: view.id };
   const timer = setInterval(renderThinking, 200);
   renderThinking();
+  renderActions();
   try {
     const next = await api(`/api/sessions/${thinking.id}/agent`, {});
     if (view.id === thinking.id) {
@@ -96,6 +97,7 @@ async function agentMove() {
     clearInterval(timer);
     thinking = null;
     renderThinking();
+    if (view) renderActions();
   }
 }
 
