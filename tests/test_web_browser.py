@@ -783,3 +783,28 @@ def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browse
     assert body(browser, "ply") == "0"
     listed = moves_in_list(browser)
     assert len(listed) == 2 and listed[0]["move"] == picker[0] and listed[1]["seat"] == "1"
+
+
+@pytest.mark.parametrize("agent_seat", [1, 0])
+def test_the_graph_is_drawn_for_the_viewer_and_flags_the_biggest_swing(browser, tmp_path, agent_seat):
+    """A kept game with known evaluations (for seat 0): 0, +0.1, +0.2, -0.6, -0.5. Move 3
+    (seat 0's) loses 0.8 for its mover: the one swing flagged, whoever views; the curve is
+    drawn for the viewer (you: seat 0 against an agent in seat 1, else seat 1)."""
+    store = Store(tmp_path / "games.sqlite")
+    moves, values = ["a1-a2", "c3-c4", "b1-b2", "d1-d2"], [0.0, 0.1, 0.2, -0.6, -0.5]
+    nodes = [[None, None, None, values[0]]] + [[m, i, i % 2, values[i + 1]] for i, m in enumerate(moves)]
+    data = {"id": "known", "game": "tabik", "params": territory.Tabik(size=4).params, "position": territory.Tabik(size=4).position(),
+            "mode": "agent", "agent_seat": agent_seat, "strength": 100, "seed": 0, "nodes": nodes, "current": 4}
+    store.save("known", "known", "tabik", 4, data)
+    with serving(store=store) as url:
+        browser.get(f"{url}/?game_id=known&node=4")
+        settle(browser, "s.busy === '0' && s.ply === '4'")
+        viewer = 1 - agent_seat
+        assert browser.find_element(By.ID, "graph-title").text.endswith("(you)")
+        assert ("Black" if viewer == 0 else "White") in browser.find_element(By.ID, "graph-title").text
+        assert [s.get_attribute("data-ply") for s in browser.find_elements(By.CSS_SELECTOR, "#graph .swing")] == ["3"]
+        assert browser.find_element(By.ID, "swings").text == "Biggest swings: 3. b1-b2 (Black (" + ("you" if viewer == 0 else "agent") + "), -0.80)"
+        # Above the zero line when good for the viewer: the point of move 3 is below it for seat 0's viewer.
+        zero = browser.execute_script("return [...document.querySelectorAll('#graph line')].find(l => l.getAttribute('stroke-dasharray')).getAttribute('y1')")
+        y3 = float(browser.find_element(By.CSS_SELECTOR, '#graph .point[data-ply="3"]').get_attribute("cy"))
+        assert (y3 > float(zero)) == (viewer == 0)
