@@ -863,3 +863,10 @@ def test_a_kept_game_that_cannot_be_replayed_gives_a_clear_400(tmp_path):
     with TestClient(create_app(store=store)) as client:
         answer = client.get(f"/api/sessions/{view['id']}")
         assert answer.status_code == 400 and "cannot be read back" in answer.json()["error"]
+
+
+def test_nume_rings_no_deciding_groups():
+    state = territory.Nume(n=1)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    assert state.winner is not None and session_module.deciding_groups(state) == []

@@ -99,15 +99,18 @@ def result_reason(state: GameState, names: Optional[list[str]] = None) -> Option
 
 
 def deciding_groups(state: GameState) -> list[dict[str, Any]]:
-    """At the end of a Migong or Tabik game won on score, the groups of the size the winner
-    holds (its score is that size): the groups the result turned on, both colours'. None
-    for Nume (every group's price counts) or a tie-break at 0."""
-    if not state.is_over or state.winner is None or state.game == "nume":
+    """At the end of a game won on score, the groups the result turned on (the game's
+    ``deciding_groups`` hook; by default the groups of the size the winner holds, its
+    score, both colours'; none after a tie-break at 0)."""
+    if not state.is_over or state.winner is None:
         return []
-    size = state.scores()[state.winner]
-    if not size:
-        return []
-    return [{"color": g.color, "cells": list(g.cells)} for g in state.groups() if g.size == size]
+    custom = games.hook(state.game, "deciding_groups")
+    if custom is not None:
+        found = custom(state)
+    else:
+        size = state.scores()[state.winner]
+        found = [g for g in state.groups() if size and g.size == size]
+    return [{"color": g.color, "cells": list(g.cells)} for g in found]
 
 
 @dataclass
