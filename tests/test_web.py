@@ -870,3 +870,29 @@ def test_nume_rings_no_deciding_groups():
     while not state.is_over:
         state.play(state.legal_moves()[0])
     assert state.winner is not None and session_module.deciding_groups(state) == []
+
+
+def test_the_agent_told_to_move_now_moves_at_once(endless):
+    """An agent of minutes (the engine's bound of iterations) told to move now: it moves
+    within seconds, with the move of the quick search (seeded as any), and says so."""
+    import threading
+
+    with TestClient(create_app(search_seconds=600)) as client:
+        view = client.post("/api/sessions", json={"game": "migong", "mode": "agent", "agent_seat": 0}).json()
+        session = client.app.state.sessions[view["id"]]
+        session.strength = endless  # past what a request may ask: minutes of search
+        assert post(client, view, "agent/now").status_code == 409  # not thinking yet
+        answers: list = []
+        worker = threading.Thread(target=lambda: answers.append(post(client, view, "agent")))
+        began = time.monotonic()
+        worker.start()
+        while session.thinking is None:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        assert post(client, view, "agent/now").json() == {"moving": True}
+        worker.join(60)
+        assert time.monotonic() - began < 20 and answers[0].status_code == 200, answers
+        moved = answers[0].json()
+        expected = territory.Uct(iterations=app_module.MOVE_NOW_ITERATIONS, seed=0).choose(territory.Migong())
+        assert moved["history"] == [expected] and "at once, after a 1,000-iteration search" in moved["note"]
+        assert session.thinking is None and not session.move_now

@@ -135,7 +135,7 @@ def wait_idle(driver, timeout=30):
     wait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1" and body(d, "thinking") != "1")
 
 
-def start(driver, url, game, params, mode="agent1", strength="100"):
+def start(driver, url, game, params, mode="agent1", strength="100", idle=True):
     driver.get(url)
     wait_idle(driver)
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
@@ -151,7 +151,8 @@ def start(driver, url, game, params, mode="agent1", strength="100"):
     Select(driver.find_element(By.ID, "strength")).select_by_value(strength)
     driver.find_element(By.ID, "start").click()
     wait(driver, 30).until(lambda d: body(d, "ply") != "")
-    wait_idle(driver)
+    if idle:
+        wait_idle(driver)
 
 
 def click(driver, element):
@@ -783,6 +784,16 @@ def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browse
     assert body(browser, "ply") == "0"
     listed = moves_in_list(browser)
     assert len(listed) == 2 and listed[0]["move"] == picker[0] and listed[1]["seat"] == "1"
+
+
+def test_move_now_makes_a_thinking_agent_move_at_once(server, browser):
+    start(browser, server, "migong", {}, mode="agent0", strength="100000", idle=False)
+    wait(browser, 10).until(lambda d: body(d, "thinking") == "1")
+    began = time.monotonic()
+    browser.find_element(By.ID, "move-now").click()
+    wait(browser, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
+    assert time.monotonic() - began < 10
+    assert "at once, after a 1,000-iteration search" in browser.find_element(By.ID, "status").text
 
 
 @pytest.mark.parametrize("agent_seat", [1, 0])

@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from territory import registry
-from territory.agents import Stop, Uct
+from territory.agents import Stop, StoppedError, Uct
 from territory.web.store import Store
 from territory.web.session import (
     MAX_ITERATIONS, STRENGTHS, Conflict, Session, SessionError, analysis_view, solve_view,
@@ -38,6 +38,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_SESSIONS = 500
 #: Largest request body read (bytes): a long record fits easily.
 MAX_BODY = 1_000_000
+#: The search of an agent told to move now (fast in every game).
+MOVE_NOW_ITERATIONS = 1_000
 #: How often a request waiting for its search looks whether its client has gone (seconds).
 CLIENT_POLL = 0.2
 
@@ -87,11 +89,12 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
         for queue in followers.get(session.id, ()):
             queue.put_nowait(session.version)
 
-    async def run_search(request: Request, work: Callable[[Stop], Any]) -> Any:
+    async def run_search(request: Request, work: Callable[[Stop], Any], stop: Optional[Stop] = None) -> Any:
         """``work(stop)`` on a search thread. A search past the time limit, or whose client
         has gone, is stopped (``stop`` set: the engine ends within milliseconds; one still
-        queued is dropped), so it holds no search thread any longer."""
-        stop = Stop()
+        queued is dropped), so it holds no search thread any longer. ``stop``: one that
+        others may set too (StoppedError then)."""
+        stop = stop or Stop()
         future = asyncio.wrap_future(searches.submit(work, stop))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + search_seconds
@@ -208,9 +211,30 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
 
     async def agent_move(request: Request, session: Session) -> None:
         (state, _), uct, node = session.snapshot(), session.agent(session.strength), session.current
-        analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop))
-        session.apply_agent_move(node, state, analysis.best, analysis.value)
+        stop = session.thinking = Stop()
+        try:
+            analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop), stop)
+            note = None
+        except StoppedError:
+            if not session.move_now:
+                raise
+            # "Move now": UCT gives nothing before its end; a quick search answers instead.
+            quick = session.agent(MOVE_NOW_ITERATIONS, state)
+            analysis = await run_search(request, lambda stop: quick.analyse(state, stop=stop))
+            note = f"at once, after a {MOVE_NOW_ITERATIONS:,}-iteration search"
+        finally:
+            if session.thinking is stop:
+                session.thinking, session.move_now = None, False
+        session.apply_agent_move(node, state, analysis.best, analysis.value, note)
         changed(session)
+
+    async def agent_now(request: Request) -> Any:
+        session = session_of(request)
+        if session.thinking is None:
+            raise Conflict("the agent is not thinking")
+        session.move_now = True
+        session.thinking.set()
+        return {"moving": True}
 
     async def agent(request: Request) -> Any:
         session = session_of(request)
@@ -336,6 +360,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
             route("/api/sessions/{sid}/undo", undo, post),
             route("/api/sessions/{sid}/goto", goto, post),
             route("/api/sessions/{sid}/agent", agent, post),
+            route("/api/sessions/{sid}/agent/now", agent_now, post),
             route("/api/sessions/{sid}/choices", choices, post),
             route("/api/sessions/{sid}/analyse", analyse, post),
             route("/api/sessions/{sid}/solve", solve, post),

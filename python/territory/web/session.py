@@ -148,6 +148,9 @@ class Session:
     root: Any = None
     #: The name the game is listed by (renamed by the player).
     name: str = ""
+    #: The agent's search under way (its Stop), and whether it was told to move now.
+    thinking: Optional[Stop] = None
+    move_now: bool = False
     #: How the last action came about, for the page ("agent played b2-b3", ...).
     note: str = ""
     #: Bumped at every change, so that a search started earlier does not apply its move
@@ -405,16 +408,16 @@ class Session:
             raise Conflict("the game is over")
         return self.state.copy(), self.version
 
-    def agent(self, iterations: int) -> Uct:
-        """The UCT agent for the current position, seeded by the session's seed and the ply
-        (the same game always gets the same answers)."""
-        seed = (self.seed * 1_000_003 + len(self.state.history)) % 2**64
+    def agent(self, iterations: int, state: Any = None) -> Uct:
+        """The UCT agent for the current position (or ``state``), seeded by the session's
+        seed and the ply (the same game always gets the same answers)."""
+        seed = (self.seed * 1_000_003 + len((state or self.state).history)) % 2**64
         return Uct(iterations=iterations, seed=seed)
 
     def record_evaluation(self, node: int, to_move: int, value: float) -> None:
         self.nodes[node].value = value if to_move == 0 else -value
 
-    def apply_agent_move(self, node: int, state: Any, move: str, value: float) -> None:
+    def apply_agent_move(self, node: int, state: Any, move: str, value: float, how: Optional[str] = None) -> None:
         """Adds the agent's choice below the position it searched (``node``, whose state is
         ``state``) and shows it if that position is still the one shown: the player may
         have stepped elsewhere in the game meanwhile, and stays there."""
@@ -422,7 +425,7 @@ class Session:
         forced = state.legal_moves() == ["pass"]
         if node == self.current:
             self._advance(self.state, move)
-            self.note = f"agent played {move}" + (" (forced: no other move)" if forced else "")
+            self.note = f"agent played {move}" + (" (forced: no other move)" if forced else f" {how}" if how else "")
         else:
             shown, self.current = self.current, node
             self._advance(state.copy(), move)

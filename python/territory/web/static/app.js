@@ -107,7 +107,16 @@ function renderThinking() {
   if (!thinking || !view) { box.textContent = ""; return; }
   const seconds = ((Date.now() - thinking.since) / 1000).toFixed(1);
   const where = thinking.node === view.node ? "" : " (on the position you left)";
-  box.textContent = `The agent is thinking${where}… ${seconds} s, ${thinking.strength.toLocaleString("en")} iterations`;
+  if (!box.querySelector("span")) {
+    box.innerHTML = "<span></span> ";
+    box.append(button("Move now", moveNow, { id: "move-now", title: "the agent stops thinking and moves after a quick search" }));
+  }
+  box.querySelector("span").textContent = `The agent is thinking${where}… ${seconds} s, ${thinking.strength.toLocaleString("en")} iterations`;
+}
+
+async function moveNow() {
+  if (!thinking) return;
+  try { await api(`/api/sessions/${thinking.id}/agent/now`, {}); } catch (error) { /* it had just moved */ }
 }
 
 // --- new games ---------------------------------------------------------------------------
