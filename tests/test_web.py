@@ -30,6 +30,13 @@ from territory.web import app as app_module  # noqa: E402
 from territory.web.app import create_app  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path, monkeypatch):
+    """The user's data directory (where serve keeps its games by default), per test."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
 @pytest.fixture
 def client():
     with TestClient(create_app(search_seconds=20)) as c:
@@ -257,18 +264,27 @@ def test_migong_palette_is_exactly_the_pieces_legal_on_the_cell(client):
 # --- analysis -----------------------------------------------------------------------------
 
 
-def test_analysis_gives_a_heat_map_of_the_searchs_visits(client):
+def test_analysis_gives_the_candidates_with_their_cells_for_the_board(client):
     view = new(client)
     result = post(client, view, "analyse", {"iterations": 500}).json()
     analysis = territory.Uct(iterations=500, seed=0).analyse(territory.Tabik(size=4))
     assert result["value"] == pytest.approx(analysis.value) and result["best"] == analysis.best
     assert result["moves"][0]["visits"] == max(analysis.visits)
-    heat = re.findall(r'class="heat" data-cell="(\w+)" data-weight="([\d.]+)"', result["svg"])
-    assert heat and max(float(w) for _, w in heat) == 1.0
-    assert {c for c, _ in heat} == {c for m, v in zip(analysis.moves, analysis.visits) if v for c in territory.Tabik(size=4).move_cells(m)}
+    assert result["ply"] == 0 and result["node"] == 0 and result["iterations"] == 500
+    state = territory.Tabik(size=4)
+    for entry in result["moves"]:
+        assert entry["cells"] == state.move_cells(entry["move"]) and len(entry["cells"]) == 2  # both squares
     assert result["evaluations"] == [[0, pytest.approx(analysis.value)]]
     assert post(client, view, "analyse", {"iterations": 0}).status_code == 400
     assert post(client, view, "analyse", {"iterations": "many"}).status_code == 400
+
+
+def test_nume_and_migong_candidates_carry_their_number_or_piece(client):
+    for game, sep in (("nume", "="), ("migong", ":")):
+        view = new(client, game, {"n": 1} if game == "nume" else {})
+        moves = post(client, view, "analyse", {"iterations": 300}).json()["moves"]
+        placed = [m for m in moves if sep in m["move"]]
+        assert placed and all(m["label"] == m["move"].split(sep, 1)[1] and len(m["cells"]) == 1 for m in placed)
 
 
 def test_the_solver_answers_on_small_boards_and_says_why_not_on_large_ones(client):
@@ -276,6 +292,12 @@ def test_the_solver_answers_on_small_boards_and_says_why_not_on_large_ones(clien
     answer = post(client, small, "solve").json()
     exact = territory.solve(territory.Tabik(size=3))
     assert answer["solved"] and answer["value"] == exact.value and answer["best_moves"] == exact.best_moves
+    # The line of perfect play: each move a best move of the position it is played in.
+    state = territory.Tabik(size=3)
+    assert answer["line"][0] in exact.best_moves
+    for move in answer["line"]:
+        assert state.is_over or move in territory.solve(state).best_moves
+        state.play(move)
     large = new(client, params={"size": 8})
     answer = post(client, large, "solve").json()
     assert not answer["solved"] and "too large" in answer["why"]
@@ -399,16 +421,69 @@ def test_heat_maps_and_piece_swatches_are_checked():
 
 
 def test_serve_binds_to_loopback_unless_told(monkeypatch):
+    import socket
+
     import uvicorn
+
+    from territory import cli, cli_serve
+
+    seen = []
+    monkeypatch.setattr(cli_serve, "listen", lambda host, port: seen.append((host, port)) or socket.socket())
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)  # the app's server is one
+    assert cli.main(["serve"]) == 0
+    assert seen[-1] == ("127.0.0.1", 8000)
+    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert seen[-1] == ("0.0.0.0", 8123)
+
+
+def test_serve_on_a_port_in_use_fails_with_one_line_and_no_address(capsys):
+    import socket
 
     from territory import cli
 
-    seen = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
-    assert cli.main(["serve"]) == 0
-    assert seen["host"] == "127.0.0.1" and seen["port"] == 8000
-    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
-    assert seen["host"] == "0.0.0.0" and seen["port"] == 8123
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"territory serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"]
+    assert cli.main(["serve", "--host", "no-such-host.invalid", "--port", "8000"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "cannot listen on no-such-host.invalid:8000" in err and "open" not in err
+
+
+def test_ctrl_c_on_serve_exits_130_once_it_listened():
+    import socket
+
+    from interrupting import interrupt, territory_script
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    lines: list[str] = []
+
+    follower: list[socket.socket] = []
+
+    def listening(process) -> bool:
+        lines.append(process.stderr.readline())  # the address, printed once it listens
+        # A page following a game keeps a connection open: Ctrl-C does not wait for it.
+        import http.client
+
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        connection.request("POST", "/api/sessions", body=json.dumps({"game": "tabik", "mode": "humans"}))
+        sid = json.loads(connection.getresponse().read())["id"]
+        connection.request("GET", f"/api/sessions/{sid}/events")
+        assert connection.getresponse().read(9) == b"data: 0\n\n"
+        follower.append(connection)
+        return True
+
+    ended = interrupt([territory_script(), "serve", "--port", str(port)], when=listening)
+    assert lines == [f"territory serve: open http://127.0.0.1:{port}/ (Ctrl-C stops)\n"]
+    assert ended.returncode == 130, (ended.returncode, ended.stderr)
+    assert "Traceback" not in ended.stderr and ended.stderr.strip().splitlines() == ["territory: interrupted"]
+    assert ended.seconds < 2.0
+    follower[0].close()
 
 
 def test_import_territory_does_not_import_the_web_server():
@@ -424,3 +499,400 @@ def test_the_assets_are_installed_with_the_package():
     static = resources.files("territory.web") / "static"
     for name in ("index.html", "app.js", "style.css"):
         assert (static / name).is_file(), name
+
+
+# --- hostile requests (issue 32) -------------------------------------------------------------
+
+
+def _asgi_post(app, path, chunks, headers=()):
+    """Posts ``chunks`` to the ASGI app one receive at a time; returns the status and how
+    many bytes the app read before answering."""
+    read = [0]
+    feed = iter(chunks)
+    answers: list[dict] = []
+
+    async def receive() -> dict:
+        chunk = next(feed, None)
+        if chunk is None:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        read[0] += len(chunk)
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    async def send(message: dict) -> None:
+        answers.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json"), *headers], "client": ("127.0.0.1", 1), "server": ("test", 80)}
+    asyncio.run(asyncio.wait_for(app(scope, receive, send), 30))
+    return answers[0]["status"], read[0]
+
+
+def test_a_body_over_the_limit_is_refused_while_it_is_read():
+    """400 MB sent in 64 kB chunks with no declared length: the app stops reading just past
+    1,000,000 bytes and answers 413 (before, it read the whole body first); a declared
+    length over the limit is refused before reading anything."""
+    app = create_app()
+    chunk = b" " * 65_536
+    status, read = _asgi_post(app, "/api/sessions", (chunk for _ in range(400_000_000 // 65_536)))
+    assert status == 413 and read < 1_000_000 + 2 * 65_536
+    status, read = _asgi_post(app, "/api/sessions", [chunk], headers=[(b"content-length", b"400000000")])
+    assert status == 413 and read == 0
+
+
+def test_the_body_limit_is_one_million_bytes(client):
+    """The documented limit exactly: 1,000,000 bytes are read, 1,000,001 are not."""
+    view = new(client)
+
+    def padded(size):
+        start = json.dumps({"move": "b2-b3", "pad": ""})
+        return (start[:-2] + "x" * (size - len(start)) + start[-2:]).encode()
+
+    assert len(padded(1_000_000)) == 1_000_000
+    over = client.post(f"/api/sessions/{view['id']}/move", content=padded(1_000_001))
+    assert over.status_code == 413 and "1000000" in over.json()["error"]
+    assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
+    under = client.post(f"/api/sessions/{view['id']}/move", content=padded(1_000_000))
+    assert under.status_code == 200, under.text
+    assert under.json()["history"] == ["b2-b3"]
+
+
+@pytest.fixture
+def live_server():
+    """The app under uvicorn on a free loopback port (real connections, keep-alive)."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield port
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_deeply_nested_json_gets_400_and_the_connection_still_works(live_server):
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", live_server, timeout=20)
+    for nested in (b"[" * 100_000, b'{"a":' * 100_000):
+        connection.request("POST", "/api/sessions", body=nested, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        assert answer.status == 400 and "nested too deeply" in json.loads(answer.read())["error"]
+    connection.request("GET", "/api/games")
+    answer = connection.getresponse()
+    assert answer.status == 200 and "games" in json.loads(answer.read())
+    connection.close()
+
+
+def test_evaluate_accepts_the_iterations_the_api_advertises(client):
+    limit = client.get("/api/games").json()["max_iterations"]
+    assert limit == session_module.MAX_ITERATIONS == 200_000
+    view = new(client)
+    for what in ("analyse", "evaluate"):
+        assert post(client, view, what, {"iterations": limit + 1}).status_code == 400, what
+        answer = post(client, view, what, {"iterations": "abc"})
+        assert answer.status_code == 400 and "'abc'" in answer.json()["error"] and "200,000" in answer.json()["error"]
+    # Above the old bound of 10,000 (an empty game: one position).
+    assert post(client, view, "evaluate", {"iterations": 20_000}).status_code == 200
+
+
+# --- the game tree: replay and variations ------------------------------------------------------
+
+
+def test_stepping_back_and_a_variation_keep_the_main_line(client):
+    view = new(client)
+    for move in ("a1-a2", "c3-c4", "b1-b2"):
+        view = post(client, view, "move", {"move": move}).json()
+    main = [entry["node"] for entry in view["line"]]
+    assert [e["move"] for e in view["line"]] == ["a1-a2", "c3-c4", "b1-b2"] and [e["seat"] for e in view["line"]] == [0, 1, 0]
+    # Back to ply 1: the line still shows the moves ahead, the position is ply 1's.
+    view = post(client, view, "goto", {"node": main[0]}).json()
+    state = territory.Tabik(size=4)
+    state.play("a1-a2")
+    assert view["history"] == ["a1-a2"] and view["position"] == state.position() and view["ply"] == 1
+    assert [e["move"] for e in view["line"]] == ["a1-a2", "c3-c4", "b1-b2"]
+    # Another move there: a variation; the main line is one of its "others".
+    view = post(client, view, "move", {"move": "d1-d2"}).json()
+    assert [e["move"] for e in view["line"]] == ["a1-a2", "d1-d2"]
+    assert view["line"][1]["others"] == [{"node": main[1], "move": "c3-c4"}]
+    # Back on the main line, the variation is listed beside it.
+    view = post(client, view, "goto", {"node": main[2]}).json()
+    assert view["history"] == ["a1-a2", "c3-c4", "b1-b2"]
+    assert [o["move"] for o in view["line"][1]["others"]] == ["d1-d2"]
+    # The same move as one already tried goes to it, adding nothing.
+    view = post(client, view, "goto", {"node": 0}).json()
+    view = post(client, view, "move", {"move": "a1-a2"}).json()
+    assert view["node"] == main[0] and [e["move"] for e in view["line"]] == ["a1-a2", "c3-c4", "b1-b2"]
+    for bad in (-1, 99, "1", None, True, 1.5):
+        answer = post(client, view, "goto", {"node": bad})
+        assert answer.status_code == 400 and "no move number" in answer.json()["error"]
+    assert client.get(f"/api/sessions/{view['id']}").json()["node"] == main[0]
+
+
+def test_undo_keeps_the_move_to_step_forward_again(client):
+    view = new(client)
+    view = post(client, view, "move", {"move": "a1-a2"}).json()
+    node = view["node"]
+    view = post(client, view, "undo").json()
+    assert view["history"] == [] and [e["move"] for e in view["line"]] == ["a1-a2"]
+    assert post(client, view, "goto", {"node": node}).json()["history"] == ["a1-a2"]
+
+
+def test_a_loaded_record_is_the_main_line_and_evaluations_follow_the_line_shown(client):
+    state = territory.Tabik(size=4)
+    for move in ("b2-b3", "c1-c2", "a3-a4"):
+        state.play(move)
+    view = client.post("/api/sessions", json={"record": state.to_record(), "mode": "humans"}).json()
+    assert [e["move"] for e in view["line"]] == state.history and view["ply"] == 3
+    values = post(client, view, "evaluate", {"iterations": 30}).json()["evaluations"]
+    assert [ply for ply, _ in values] == [0, 1, 2, 3]
+    first = view["line"][0]["node"]
+    view = post(client, view, "goto", {"node": first}).json()
+    view = post(client, view, "move", {"move": "d4-d3"}).json()
+    # The variation's line: the evaluations of the positions it shares, none for its new one.
+    assert [ply for ply, _ in view["evaluations"]] == [0, 1]
+
+
+# --- a player's words ----------------------------------------------------------------------------
+
+
+def test_the_result_speaks_of_you_and_the_agent():
+    state = territory.Tabik(size=2)
+    for move in ("a1-b1", "swap", "a2-b2", "pass", "pass"):
+        state.play(move)
+    session = session_module.Session(state, mode="agent", agent_seat=1)
+    session._plant()
+    view = session.view()
+    names = view["names"]
+    assert names == [f"{state.color_of(s).capitalize()} ({'agent' if s == 1 else 'you'})" for s in (0, 1)]
+    assert view["headline"] == ("You lose" if state.winner == 1 else "You win")
+    winner, scores = state.winner, state.scores()
+    shown = [territory.record.format_score(x) for x in scores]
+    if scores[0] != scores[1]:
+        assert view["reason"].startswith(f"{names[winner]} wins {shown[winner]}-{shown[1 - winner]}: the higher score wins")
+    else:
+        assert view["reason"].startswith(f"{names[winner]} wins by the tie-break")
+    humans = session_module.Session(state.copy(), mode="humans")
+    assert humans.names()[0].endswith("(player 1)") and humans.headline() is None
+
+
+def test_the_deciding_groups_are_those_of_the_size_the_winner_holds():
+    rng = __import__("random").Random(5)
+    for game, params in (("tabik", {"size": 4}), ("migong", {})):
+        state = territory.new_game(game, **params)
+        while not state.is_over:
+            state.play(rng.choice(state.legal_moves()))
+        deciding = session_module.deciding_groups(state)
+        score = state.scores()[state.winner]
+        expected = [g for g in state.groups() if g.size == score] if score else []
+        assert [d["cells"] for d in deciding] == [list(g.cells) for g in expected]
+        assert not score or any(d["color"] == state.color_of(state.winner) for d in deciding)
+
+
+def test_a_record_is_always_text_never_a_file_name_on_the_server(client, tmp_path):
+    """A one-line record is a file name for ``territory.load``: the server must not open
+    files of its machine for a client."""
+    saved = tmp_path / "game.txt"
+    state = territory.Tabik(size=3)
+    state.play("a1-a2")
+    saved.write_text(state.to_record())
+    for text in (str(saved), "/etc/passwd", "not a record"):
+        answer = client.post("/api/sessions", json={"record": text, "mode": "humans"})
+        assert answer.status_code == 400, text
+        assert "No such file" not in answer.json()["error"] and "root:" not in answer.json()["error"]
+
+
+# --- games kept in SQLite (step 6) ---------------------------------------------------------------
+
+
+from territory.web.store import Store, StoreError, default_path  # noqa: E402
+
+
+def test_the_default_database_is_in_the_users_data_directory(data_dir):
+    assert default_path() == data_dir / "territory" / "games.sqlite"
+
+
+def test_games_are_kept_listed_renamed_reopened_after_a_restart_and_deleted(tmp_path):
+    path = tmp_path / "games.sqlite"
+    with TestClient(create_app(store=Store(path))) as client:
+        view = new(client)
+        for move in ("a1-a2", "c3-c4", "b1-b2"):
+            view = post(client, view, "move", {"move": move}).json()
+        first = view["line"][0]["node"]
+        view = post(client, view, "goto", {"node": first}).json()
+        view = post(client, view, "move", {"move": "d1-d2"}).json()  # a variation
+        post(client, view, "evaluate", {"iterations": 20})
+        assert post(client, view, "rename", {"name": "  my game "}).json()["name"] == "my game"
+        assert post(client, view, "rename", {"name": ""}).status_code == 400
+        listed = client.get("/api/saved").json()["games"]
+        assert [(g["id"], g["name"], g["game"], g["moves"]) for g in listed] == [(view["id"], "my game", "tabik", 4)]
+        before = client.get(f"/api/sessions/{view['id']}").json()
+    # A new server on the same file: the whole game, its tree, evaluations and position.
+    with TestClient(create_app(store=Store(path))) as client:
+        after = client.get(f"/api/sessions/{view['id']}").json()
+        assert {k: v for k, v in after.items() if k != "version"} == {k: v for k, v in before.items() if k != "version"}
+        assert [e["move"] for e in after["line"]] == ["a1-a2", "d1-d2"] and after["line"][1]["others"][0]["move"] == "c3-c4"
+        assert post(client, after, "delete").json() == {"deleted": view["id"]}
+        assert client.get(f"/api/sessions/{view['id']}").status_code == 404
+        assert client.get("/api/saved").json()["games"] == []
+        assert post(client, after, "delete").status_code == 404
+
+
+def test_without_a_database_nothing_is_kept(client):
+    view = new(client)
+    assert client.get("/api/saved").json() == {"games": [], "kept": False}
+    assert post(client, view, "delete").status_code == 404
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"this is not a database, just text" * 100, "not a territory games database or is damaged"),
+    (b"SQLite format 3\x00" + b"\x00" * 200, "not a territory games database or is damaged"),
+])
+def test_a_file_that_is_not_our_database_is_refused_and_left_alone(tmp_path, content, words):
+    path = tmp_path / "games.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match=words):
+        Store(path)
+    assert path.read_bytes() == content
+
+
+def test_another_programs_sqlite_database_is_refused_and_left_alone(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+        other.execute("INSERT INTO notes VALUES ('keep me')")
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="another program"):
+        Store(path)
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_database_is_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    for i in range(200):
+        store.save(f"g{i}", "name", "tabik", 1, {"pad": "x" * 500})
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[4096:12288] = b"\xff" * 8192  # pages of the table overwritten
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="is damaged"):
+        Store(path)
+
+
+def test_serve_with_a_foreign_db_is_one_line_exit_2(tmp_path, capsys):
+    from territory import cli
+
+    path = tmp_path / "notes.txt"
+    path.write_text("my notes\n" * 100)
+    assert cli.main(["serve", "--db", str(path), "--port", "8000"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "is not a territory games database" in err and "open http" not in err
+    assert path.read_text() == "my notes\n" * 100
+
+
+KILLED_WRITER = """
+import os, sys
+from territory.web.store import Store
+store = Store(sys.argv[1])
+i = 0
+while True:
+    store.save(f"g{i % 50}", f"v{i}", "tabik", i, {"version": i, "pad": "x" * 20000})
+    i += 1
+    if i == 200:
+        print("writing", flush=True)
+"""
+
+
+def test_a_server_killed_mid_write_loses_no_game(tmp_path):
+    """A writer killed with SIGKILL in the middle of its stream of saves: the database is
+    whole, and every game holds one complete version."""
+    import signal
+
+    path = tmp_path / "games.sqlite"
+    process = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "writing\n"
+    time.sleep(0.3)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    store = Store(path)  # opens: quick_check passes
+    games = store.games()
+    assert len(games) == 50
+    for entry in games:
+        data = store.load(entry["id"])
+        assert data["version"] == entry["moves"] and data["name"] == f"v{entry['moves']}" and len(data["pad"]) == 20000
+
+
+def test_the_agents_move_goes_below_the_position_it_searched_even_if_the_player_stepped_away():
+    """The player steps back while the agent thinks: the agent's move is added where it
+    searched (the main line goes on), and the player's position stays the one chosen."""
+    state = territory.Tabik(size=4)
+    session = session_module.Session(state, mode="agent", agent_seat=1, strength=20)
+    session._plant()
+    session.play("b2-b3")
+    searched, node = session.state.copy(), session.current
+    session.goto(0)  # stepped back meanwhile
+    analysis = session.agent(20).analyse(searched)
+    session.apply_agent_move(node, searched, analysis.best, analysis.value)
+    assert session.current == 0 and session.state.history == []
+    assert [e["move"] for e in session.view()["line"]] == ["b2-b3", analysis.best]
+    session.goto(node)
+    assert session.nodes[node].children and session.view()["line"][1]["move"] == analysis.best
+
+
+def test_a_kept_game_that_cannot_be_replayed_gives_a_clear_400(tmp_path):
+    store = Store(tmp_path / "games.sqlite")
+    with TestClient(create_app(store=store)) as client:
+        view = new(client)
+        post(client, view, "move", {"move": "a1-a2"})
+    data = store.load(view["id"])
+    data["nodes"][1][0] = "z9-z8"  # a move the engine refuses
+    store.save(view["id"], data.pop("name"), "tabik", 1, data)
+    with TestClient(create_app(store=store)) as client:
+        answer = client.get(f"/api/sessions/{view['id']}")
+        assert answer.status_code == 400 and "cannot be read back" in answer.json()["error"]
+
+
+def test_nume_rings_no_deciding_groups():
+    state = territory.Nume(n=1)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    assert state.winner is not None and session_module.deciding_groups(state) == []
+
+
+def test_the_agent_told_to_move_now_moves_at_once(endless):
+    """An agent of minutes (the engine's bound of iterations) told to move now: it moves
+    within seconds, with the move of the quick search (seeded as any), and says so."""
+    import threading
+
+    with TestClient(create_app(search_seconds=600)) as client:
+        view = client.post("/api/sessions", json={"game": "migong", "mode": "agent", "agent_seat": 0}).json()
+        session = client.app.state.sessions[view["id"]]
+        session.strength = endless  # past what a request may ask: minutes of search
+        assert post(client, view, "agent/now").status_code == 409  # not thinking yet
+        answers: list = []
+        worker = threading.Thread(target=lambda: answers.append(post(client, view, "agent")))
+        began = time.monotonic()
+        worker.start()
+        while session.thinking is None:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        assert post(client, view, "agent/now").json() == {"moving": True}
+        worker.join(60)
+        assert time.monotonic() - began < 20 and answers[0].status_code == 200, answers
+        moved = answers[0].json()
+        expected = territory.Uct(iterations=app_module.MOVE_NOW_ITERATIONS, seed=0).choose(territory.Migong())
+        assert moved["history"] == [expected] and "at once, after a 1,000-iteration search" in moved["note"]
+        assert session.thinking is None and not session.move_now

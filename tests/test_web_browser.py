@@ -9,7 +9,9 @@ skip, saying what to install."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+import re
 import shutil
 import socket
 import threading
@@ -29,7 +31,8 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 import territory  # noqa: E402
-from territory.web.app import create_app  # noqa: E402
+from territory.web.app import create_app, server as make_server  # noqa: E402
+from territory.web.store import Store  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "target" / "browser-artifacts"
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -37,28 +40,33 @@ DRIVER = shutil.which("chromedriver")
 MISSING = "needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)"
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextlib.contextmanager
+def serving(**options):
+    """The app under uvicorn on a free loopback port, in a thread; yields its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(search_seconds=30), host="127.0.0.1", port=port, log_level="warning")
-    instance = uvicorn.Server(config)
+    instance = make_server(create_app(search_seconds=30, **options), host="127.0.0.1", port=port, log_level="warning")
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not instance.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        instance.should_exit = True
+        thread.join(10)
 
 
 @pytest.fixture(scope="module")
-def browser():
-    if not (BROWSER and DRIVER):
-        pytest.skip(MISSING)
+def server():
+    with serving() as url:
+        yield url
+
+
+def new_browser():
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
@@ -67,6 +75,14 @@ def browser():
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
     driver.set_script_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (BROWSER and DRIVER):
+        pytest.skip(MISSING)
+    driver = new_browser()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     yield driver
     driver.quit()
@@ -86,7 +102,7 @@ def body(driver, key):
 
 _PAGE_STATE = (
     "const d = document.body.dataset, p = document.getElementById('picker');"
-    "return {busy: d.busy || '', ply: d.ply || '', clicks: d.clicks || '', over: d.over || '',"
+    "return {busy: d.busy === '1' || d.thinking === '1' ? '1' : (d.busy || ''), ply: d.ply || '', clicks: d.clicks || '', over: d.over || '',"
     " picker: p.hidden ? [] : [...p.querySelectorAll('button[data-move]')].map(b => b.dataset.move)};"
 )
 
@@ -96,6 +112,16 @@ def settle(driver, condition, timeout=30):
     busy, ply, clicks, over, picker) holds, polling inside the page every 10 ms (one
     round trip instead of one per poll), and returns that state."""
     driver.set_script_timeout(timeout)
+    try:
+        return _settle(driver, condition)
+    except Exception as error:
+        # Say what the page was doing (and keep its picture) rather than only "timeout".
+        driver.save_screenshot(str(ARTIFACTS / "settle-timeout.png"))
+        state = driver.execute_script(_PAGE_STATE)
+        raise AssertionError(f"{condition!r} never held: page state {state}, status {driver.find_element(By.ID, 'status').text!r}") from error
+
+
+def _settle(driver, condition):
     return driver.execute_async_script(
         "const done = arguments[arguments.length - 1], test = new Function('s', 'return ' + arguments[0]);"
         f"const state = () => {{ {_PAGE_STATE} }};"
@@ -106,10 +132,10 @@ def settle(driver, condition, timeout=30):
 
 
 def wait_idle(driver, timeout=30):
-    wait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1")
+    wait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1" and body(d, "thinking") != "1")
 
 
-def start(driver, url, game, params, mode="agent1", strength="100"):
+def start(driver, url, game, params, mode="agent1", strength="100", idle=True):
     driver.get(url)
     wait_idle(driver)
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
@@ -125,7 +151,8 @@ def start(driver, url, game, params, mode="agent1", strength="100"):
     Select(driver.find_element(By.ID, "strength")).select_by_value(strength)
     driver.find_element(By.ID, "start").click()
     wait(driver, 30).until(lambda d: body(d, "ply") != "")
-    wait_idle(driver)
+    if idle:
+        wait_idle(driver)
 
 
 def click(driver, element):
@@ -185,7 +212,11 @@ def play_whole_game(driver, rng, max_moves=200, screenshot_at=None, name=""):
 
 
 def shown_history(driver):
-    return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#history li")]
+    """The moves of the line shown up to the current one."""
+    return driver.execute_script(
+        "const ply = Number(document.body.dataset.ply);"
+        "return [...document.querySelectorAll('#history li')].slice(0, ply).map(li => li.dataset.move);"
+    )
 
 
 def check_against_engine(driver, game, params):
@@ -199,7 +230,13 @@ def check_against_engine(driver, game, params):
     assert shown == expected
     result = driver.find_element(By.ID, "result")
     assert result.get_attribute("data-winner") == str(state.winner)
-    assert f"seat {state.winner}" in result.text if state.winner is not None else "draw" in result.text
+    names = driver.execute_script("return [...document.querySelectorAll('#scores .seat span:first-child')].map(e => e.textContent)")
+    if state.winner is None:
+        assert "draw" in result.text
+    else:
+        assert f"{names[state.winner]} wins" in result.text
+        if "(agent)" in " ".join(names):
+            assert result.text.startswith("You win" if "(you)" in names[state.winner] else "You lose")
     return state
 
 
@@ -220,11 +257,12 @@ def assert_not_blank(path):
 
 
 def analyse(driver, iterations=300):
+    """Runs an analysis up to ``iterations`` and waits for its end (the candidates on the board)."""
     field = driver.find_element(By.ID, "iterations")
     field.clear()
     field.send_keys(str(iterations))
     driver.find_element(By.ID, "analyse").click()
-    wait(driver, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#analysis-board .heat"))
+    wait(driver, 30).until(lambda d: body(d, "analysing") == "0" and d.find_elements(By.CSS_SELECTOR, "#board .candidate"))
     wait_idle(driver)
 
 
@@ -299,7 +337,7 @@ def test_an_illegal_click_changes_nothing_and_says_so(server, browser):
     start(browser, server, "nume", {"n": 1}, mode="humans")
     # Undo is refused with the server's message when there is nothing to undo.
     browser.find_element(By.ID, "undo").click()
-    wait(browser, 10).until(lambda d: "nothing to undo" in d.find_element(By.ID, "message").text)
+    wait(browser, 10).until(lambda d: "Nothing to undo" in d.find_element(By.ID, "message").text)
     click(browser, browser.find_element(By.CSS_SELECTOR, '#board .highlight[data-cell="a2"]'))
     wait(browser, 10).until(picker_buttons)
     click(browser, browser.find_element(By.CSS_SELECTOR, '#picker button[data-move="a2=3"]'))
@@ -307,7 +345,7 @@ def test_an_illegal_click_changes_nothing_and_says_so(server, browser):
     wait_idle(browser)
     # An occupied cell starts no move: the page says so and sends nothing.
     click(browser, browser.find_element(By.CSS_SELECTOR, '#board .stone[data-cell="a2"]'))
-    assert "no legal move starts at a2" in browser.find_element(By.ID, "message").text
+    assert "No legal move starts at a2" in browser.find_element(By.ID, "message").text
     assert body(browser, "ply") == "1" and body(browser, "clicks") == "0"
     assert shown_history(browser) == ["a2=3"]
 
@@ -322,7 +360,7 @@ def test_two_people_the_pie_swap_undo_and_saving_the_record(server, browser):
     assert "pie rule" in swap.text
     click(browser, swap)
     settle(browser, "s.busy === '0' && s.ply === '2'")
-    assert browser.find_element(By.ID, "status").text.startswith("Seat 0 (white, player 1) to move")
+    assert browser.find_element(By.ID, "status").text.startswith("White (player 1) to move")
     browser.find_element(By.ID, "save-record").click()
     wait(browser, 10).until(lambda d: "moves:" in d.find_element(By.ID, "record-text").get_attribute("value"))
     state = territory.Tabik(size=3)
@@ -345,3 +383,439 @@ def test_nume_komi_phase_choices_are_offered_off_the_board(server, browser):
     state.play("komi 2.5 white")
     assert sides == state.legal_moves()
     assert shown_history(browser) == ["komi 2.5 white"]
+
+
+# --- layout (issue 31, step 1) --------------------------------------------------------------
+
+
+PHONE = (390, 844)
+
+
+def screen(driver, width, height):
+    """Emulates a screen of ``width`` x ``height`` CSS pixels (a phone: mobile, touch)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600,
+    })
+
+
+@pytest.fixture
+def phone(browser):
+    screen(browser, *PHONE)
+    yield browser
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def rect(driver, selector):
+    return driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return {left: r.left, right: r.right, top: r.top + scrollY, bottom: r.bottom + scrollY, width: r.width};",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
+def test_on_a_desktop_the_side_panel_is_beside_the_board(server, browser, game, params):
+    screen(browser, 1280, 900)
+    try:
+        start(browser, server, game, params, mode="humans")
+        board, side = rect(browser, "#board svg"), rect(browser, "#side")
+        assert side["left"] >= board["right"] - 1, (board, side)
+        assert side["top"] < board["top"] + 100  # beside, not below
+        assert rect(browser, "#scores")["top"] < board["bottom"] and rect(browser, "#history")["top"] < board["bottom"]
+        assert browser.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+        shoot(browser, f"{game}-desktop")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+@pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
+def test_on_a_phone_the_board_comes_first_full_width_and_nothing_scrolls_sideways(server, phone, game, params):
+    start(phone, server, game, params, mode="humans")
+    rng = random.Random(1)
+    for _ in range(2):
+        play_one_move(phone, rng, take_swap=False)
+    width = phone.execute_script("return innerWidth")
+    assert width == PHONE[0]
+    assert phone.execute_script("return document.documentElement.scrollWidth") <= width
+    board = rect(phone, "#board svg")
+    assert board["left"] >= 0 and board["right"] <= width and board["width"] >= 0.9 * width
+    assert board["top"] < rect(phone, "#side")["top"] and board["top"] < 150  # first, at the top of the screen
+    shoot(phone, f"{game}-phone")
+
+
+# --- replay and variations (step 2) ----------------------------------------------------------
+
+
+def key(driver, name):
+    from selenium.webdriver.common.keys import Keys
+
+    node = body(driver, "node")
+    ActionChains(driver, duration=0).send_keys(getattr(Keys, name)).perform()
+    return node
+
+
+def moves_in_list(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#history li')].map(li => ({move: li.dataset.move,"
+        " seat: li.className.match(/seat-(\\d)/)[1], number: li.querySelector('.number').textContent,"
+        " current: li.classList.contains('current'), others: [...li.querySelectorAll('.others button')].map(b => b.textContent)}))"
+    )
+
+
+def test_stepping_through_a_game_by_keys_and_clicks_and_a_variation(server, browser):
+    state = territory.Tabik(size=4)
+    rng = random.Random(11)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    moves = list(state.history)
+    browser.get(server)
+    wait_idle(browser)
+    area = browser.find_element(By.ID, "record-text")
+    area.clear()
+    area.send_keys(state.to_record())
+    Select(browser.find_element(By.ID, "mode")).select_by_value("humans")
+    browser.find_element(By.ID, "load-record").click()
+    settle(browser, f"s.busy === '0' && s.ply === '{len(moves)}'")
+    listed = moves_in_list(browser)
+    assert [m["move"] for m in listed] == moves and listed[-1]["current"]
+    assert [m["number"] for m in listed] == [f"{i}." for i in range(1, len(moves) + 1)]
+    replay = territory.Tabik(size=4)
+    assert [m["seat"] for m in listed] == [str(s) for s in _seats(replay, moves)]
+    browser.find_element(By.TAG_NAME, "body").click()
+    key(browser, "HOME")
+    settle(browser, "s.busy === '0' && s.ply === '0'")
+    assert shown_history(browser) == []
+    for ply in (1, 2, 3):
+        key(browser, "ARROW_RIGHT")
+        settle(browser, f"s.busy === '0' && s.ply === '{ply}'")
+    key(browser, "ARROW_LEFT")
+    settle(browser, "s.busy === '0' && s.ply === '2'")
+    expected = territory.Tabik(size=4)
+    for move in moves[:2]:
+        expected.play(move)
+    assert browser.find_element(By.ID, "position").get_attribute("value") == expected.position()
+    key(browser, "END")
+    settle(browser, f"s.busy === '0' && s.ply === '{len(moves)}'")
+    # A click on a move of the list goes to it.
+    click(browser, browser.find_elements(By.CSS_SELECTOR, "#history li button.move")[3])
+    settle(browser, "s.busy === '0' && s.ply === '4'")
+    shoot(browser, "tabik-replay")
+    # Another move from ply 4: a variation; the main line's move stays beside it.
+    other = next(m for m in expected_after(moves[:4]).legal_moves() if m not in (moves[4], "swap", "pass"))
+    cells = expected_after(moves[:4]).move_cells(other)
+    for cell in cells:
+        click(browser, browser.find_element(By.CSS_SELECTOR, f'#board .highlight[data-cell="{cell}"]'))
+    settle(browser, "s.busy === '0' && s.ply === '5'")
+    listed = moves_in_list(browser)
+    assert [m["move"] for m in listed] == moves[:4] + [other] and listed[4]["others"] == [moves[4]]
+    shoot(browser, "tabik-variation")
+    # Back to the main line by its button: the whole main line again, the variation beside it.
+    click(browser, browser.find_element(By.CSS_SELECTOR, "#history li .others button"))
+    settle(browser, "s.busy === '0' && s.ply === '5'")
+    key(browser, "END")
+    settle(browser, f"s.busy === '0' && s.ply === '{len(moves)}'")
+    listed = moves_in_list(browser)
+    assert [m["move"] for m in listed] == moves and listed[4]["others"] == [other]
+
+
+def expected_after(moves):
+    state = territory.Tabik(size=4)
+    for move in moves:
+        state.play(move)
+    return state
+
+
+def _seats(state, moves):
+    seats = []
+    for move in moves:
+        seats.append(state.to_move)
+        state.play(move)
+    return seats
+
+
+def test_move_numbers_from_100_up_are_not_clipped(server, phone):
+    state = territory.Migong()
+    rng = random.Random(2)
+    while len(state.history) < 110 and not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    assert len(state.history) >= 105
+    view = territory.Migong()  # the same game, loaded as a record
+    phone.get(server)
+    wait_idle(phone)
+    phone.execute_script("document.getElementById('record-text').value = arguments[0]", state.to_record())
+    Select(phone.find_element(By.ID, "mode")).select_by_value("humans")
+    phone.find_element(By.ID, "load-record").click()
+    settle(phone, f"s.busy === '0' && s.ply === '{len(state.history)}'")
+    clipped = phone.execute_script(
+        "return [...document.querySelectorAll('#history .number, #history button.move')]"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > innerWidth).map(e => e.textContent)"
+    )
+    assert clipped == []
+    assert phone.execute_script("return document.querySelector('#history li:nth-child(105) .number').textContent") == "105."
+    assert phone.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    del view
+
+
+# --- analysis on the main board (step 3) ------------------------------------------------------
+
+
+def candidates(driver):
+    """The candidate marks on the board: move -> (cells ringed, texts written)."""
+    return driver.execute_script(
+        "const found = {};"
+        "for (const e of document.querySelectorAll('#board .candidates [data-move]')) {"
+        "  const m = found[e.dataset.move] || (found[e.dataset.move] = {rings: 0, texts: [], best: false, preview: false});"
+        "  if (e.tagName === 'circle') { m.rings += 1; m.best = m.best || e.classList.contains('best'); m.preview = m.preview || e.classList.contains('preview'); }"
+        "  if (e.tagName === 'text') m.texts.push(e.textContent); }"
+        "return found;"
+    )
+
+
+@pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
+def test_candidates_are_marked_on_the_board_itself(server, browser, game, params):
+    start(browser, server, game, params, mode="humans")
+    rng = random.Random(4)
+    for _ in range(2):
+        play_one_move(browser, rng, take_swap=False)
+    analyse(browser, 2000)
+    marks = candidates(browser)
+    rows = [r.get_attribute("data-move") for r in browser.find_elements(By.CSS_SELECTOR, "#analysis-moves tr.row-move")]
+    assert rows and set(marks) <= set(rows)
+    best = rows[0]
+    state = territory.new_game(game, **params)
+    for move in shown_history(browser):
+        state.play(move)
+    assert marks[best]["best"] and marks[best]["rings"] == len(state.move_cells(best))
+    if game == "tabik":
+        assert all(m["rings"] == 2 for m in marks.values())  # both squares of every move
+    else:
+        label = best.split("=" if game == "nume" else ":", 1)[-1]
+        assert marks[best]["texts"][0] == label  # the cell with its number or piece
+    assert any("%" in t for t in marks[best]["texts"])  # the best labelled with its share and value
+    assert browser.find_element(By.ID, "analysis-ply").text == "(move 2)"
+    assert "2,000 iterations" in browser.find_element(By.ID, "analysis-count").text
+    # A row under the mouse previews its move on the board.
+    last = browser.find_elements(By.CSS_SELECTOR, "#analysis-moves tr.row-move")[-1]
+    ActionChains(browser, duration=0).move_to_element(last).perform()
+    wait(browser, 5).until(lambda d: candidates(d).get(last.get_attribute("data-move"), {}).get("preview"))
+    shoot(browser, f"{game}-candidates")
+    # The position changes: the analysis of move 2 is gone.
+    key(browser, "ARROW_LEFT")
+    settle(browser, "s.busy === '0' && s.ply === '1'")
+    assert candidates(browser) == {} and browser.find_element(By.ID, "analysis-ply").text == ""
+
+
+def test_a_continuous_analysis_counts_up_stops_and_follows_the_position(server, browser):
+    start(browser, server, "migong", {}, mode="humans")
+    rng = random.Random(8)
+    play_one_move(browser, rng, take_swap=False)
+    field = browser.find_element(By.ID, "iterations")
+    field.clear()
+    field.send_keys("200000")
+    browser.find_element(By.TAG_NAME, "body").click()
+    ActionChains(browser, duration=0).send_keys("a").perform()  # the key to analyse
+    wait(browser, 30).until(lambda d: int(body(d, "analysisIterations") or 0) >= 2000)
+    assert body(browser, "analysing") == "1" and "searching" in browser.find_element(By.ID, "analysis-count").text
+    shoot(browser, "migong-analysing")
+    # Stepping back while it runs: it starts again on the new position, labelled with its move.
+    key(browser, "ARROW_LEFT")
+    settle(browser, "s.busy === '0' && s.ply === '0'")
+    wait(browser, 30).until(lambda d: d.find_element(By.ID, "analysis-ply").text == "(move 0)" and int(body(d, "analysisIterations") or 0) >= 500)
+    browser.find_element(By.ID, "stop").click()
+    wait(browser, 5).until(lambda d: body(d, "analysing") == "0")
+    count = body(browser, "analysisIterations")
+    assert "stopped" in browser.find_element(By.ID, "analysis-count").text
+    time.sleep(0.5)
+    assert body(browser, "analysisIterations") == count and browser.find_element(By.ID, "analyse").is_displayed()
+
+
+def test_the_solvers_value_and_line_come_with_the_analysis_on_a_small_board(server, browser):
+    start(browser, server, "tabik", {"size": 3}, mode="humans")
+    analyse(browser, 500)
+    wait(browser, 30).until(lambda d: d.find_element(By.ID, "solver").text)
+    exact = territory.solve(territory.Tabik(size=3))
+    text = browser.find_element(By.ID, "solver").text
+    assert text.startswith(f"Exact: {'a loss' if exact.value < 0 else 'a win'} for Black (player 1)")
+    assert "line: " in text and text.split("line: ")[1].split(",")[0] in exact.best_moves
+
+
+# --- the evaluation graph (step 4) ---------------------------------------------------------------
+
+
+def test_the_graph_has_an_axis_hover_values_a_current_move_and_jumps(server, browser):
+    start(browser, server, "tabik", {"size": 4}, mode="agent1")
+    rng = random.Random(5)
+    for _ in range(3):
+        play_one_move(browser, rng, take_swap=False)
+    assert browser.find_element(By.ID, "graph-title").text == "Evaluation for Black (you)"
+    browser.find_element(By.ID, "evaluate").click()
+    ply = int(body(browser, "ply"))
+    wait(browser, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#graph .point")) == ply + 1)
+    axis = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#graph text")]
+    assert {"+1", "0", "-1", str(ply)} <= set(axis)
+    current = browser.find_element(By.CSS_SELECTOR, "#graph .current-ply")
+    last = browser.find_element(By.CSS_SELECTOR, f'#graph .point[data-ply="{ply}"]')
+    assert abs(float(current.get_attribute("x1")) - float(last.get_attribute("cx"))) < 0.5
+    bar = browser.find_element(By.CSS_SELECTOR, '#graph .bar[data-ply="2"]')
+    ActionChains(browser, duration=0).move_to_element(bar).perform()
+    wait(browser, 5).until(lambda d: d.find_element(By.ID, "graph-hover").text.startswith("2. "))
+    assert re.search(r"[+-]\d\.\d\d$", browser.find_element(By.ID, "graph-hover").text)
+    click(browser, bar)
+    settle(browser, "s.busy === '0' && s.ply === '2'")
+    current = browser.find_element(By.CSS_SELECTOR, "#graph .current-ply")
+    point = browser.find_element(By.CSS_SELECTOR, '#graph .point[data-ply="2"]')
+    assert abs(float(current.get_attribute("x1")) - float(point.get_attribute("cx"))) < 0.5
+    shoot(browser, "tabik-graph")
+
+
+# --- a player's words (step 5) ---------------------------------------------------------------------
+
+
+def test_errors_stand_beside_their_field_and_quote_what_was_typed(server, browser):
+    start(browser, server, "tabik", {"size": 4}, mode="humans")
+    field = browser.find_element(By.ID, "iterations")
+    field.clear()
+    field.send_keys("abc")
+    browser.find_element(By.ID, "analyse").click()
+    wait(browser, 10).until(lambda d: d.find_element(By.ID, "iterations-error").text)
+    text = browser.find_element(By.ID, "iterations-error").text
+    assert "'abc'" in text and "got 0" not in text and "200,000" in text
+    Select(browser.find_element(By.ID, "game")).select_by_value("tabik")
+    size = browser.find_element(By.ID, "param-size")
+    size.clear()
+    size.send_keys("abc")
+    browser.find_element(By.ID, "start").click()
+    wait(browser, 10).until(lambda d: d.find_element(By.ID, "param-size-error").text)
+    assert "abc" in browser.find_element(By.ID, "param-size-error").text
+    browser.find_element(By.ID, "record-text").send_keys("not a record")
+    browser.find_element(By.ID, "load-record").click()
+    wait(browser, 10).until(lambda d: d.find_element(By.ID, "record-error").text)
+    shoot(browser, "errors")
+
+
+# --- games kept (step 6) ----------------------------------------------------------------------------
+
+
+def test_a_game_is_reopened_from_the_database_after_a_restart(browser, tmp_path):
+    db = tmp_path / "games.sqlite"
+    with serving(store=Store(db)) as url:
+        start(browser, url, "tabik", {"size": 4}, mode="humans")
+        rng = random.Random(6)
+        for _ in range(3):
+            play_one_move(browser, rng, take_swap=False)
+        moves = shown_history(browser)
+        name = browser.find_element(By.ID, "game-name")
+        name.clear()
+        name.send_keys("Evening game")
+        browser.find_element(By.ID, "rename").click()
+        wait(browser, 10).until(lambda d: d.execute_script("const e = document.querySelector('#saved li.current .open'); return e && e.textContent") == "Evening game")
+        key(browser, "ARROW_LEFT")
+        settle(browser, "s.busy === '0' && s.ply === '2'")
+        link = browser.find_element(By.ID, "game-link").get_attribute("href")
+    # Another server on the same database, on another port: the link's path reopens the
+    # whole game at move 2.
+    with serving(store=Store(db)) as url:
+        path = link.split("/", 3)[3]
+        browser.get(f"{url}/{path}")
+        settle(browser, "s.busy === '0' && s.ply === '2'")
+        assert [m["move"] for m in moves_in_list(browser)] == moves
+        assert browser.find_element(By.ID, "game-name").get_attribute("value") == "Evening game"
+        shoot(browser, "tabik-reopened")
+        # Upload a record file: a new game, listed too.
+        state = territory.Nume(n=1)
+        for move in ("a2=3", "b1=0", "a1"):
+            state.play(move)
+        record = tmp_path / "nume.txt"
+        record.write_text(state.to_record())
+        Select(browser.find_element(By.ID, "mode")).select_by_value("humans")
+        browser.find_element(By.ID, "record-file").send_keys(str(record))
+        settle(browser, "s.busy === '0' && s.ply === '3'")
+        assert shown_history(browser) == state.history
+        wait(browser, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#saved li")) == 2)
+        # Delete the first game from the list.
+        browser.execute_script("window.confirm = () => true")
+        browser.execute_script("[...document.querySelectorAll('#saved li')].find(li => li.textContent.includes('Evening game')).querySelector('.delete').click()")
+        wait(browser, 10).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#saved li")) == 1)
+    assert [g["name"] for g in Store(db).games()] != ["Evening game"] and len(Store(db).games()) == 1
+
+
+# --- play (step 7) -----------------------------------------------------------------------------------
+
+
+def test_a_second_browser_follows_the_game_live(server, browser):
+    start(browser, server, "tabik", {"size": 4}, mode="humans")
+    link = browser.find_element(By.ID, "game-link").get_attribute("href")
+    second = new_browser()
+    try:
+        second.get(link)
+        settle(second, "s.busy === '0' && s.ply === '0'")
+        wait(second, 10).until(lambda d: d.find_element(By.ID, "live").text == "live")
+        rng = random.Random(9)
+        for ply in (1, 2):
+            play_one_move(browser, rng, take_swap=False)
+            settle(second, f"s.busy === '0' && s.ply === '{ply}'", timeout=10)
+            assert shown_history(second) == shown_history(browser)
+        shoot(second, "tabik-follower")
+    finally:
+        second.quit()
+
+
+def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browser):
+    """Against a slow agent (Migong, 100,000 iterations a move, seconds here): the page
+    shows it thinking with a running time; the player steps back meanwhile, and the
+    agent's move still lands below the position it searched."""
+    start(browser, server, "migong", {}, mode="agent1", strength="100000")
+    rng = random.Random(3)
+    ply = body(browser, "ply")
+    targets = visible_targets(browser)
+    click(browser, rng.choice(targets))
+    picker = settle(browser, "s.picker.length > 0")["picker"]
+    click(browser, browser.find_element(By.CSS_SELECTOR, f'#picker button[data-move="{picker[0]}"]'))
+    wait(browser, 10).until(lambda d: body(d, "thinking") == "1")
+    assert body(browser, "ply") == "1" and ply == "0"
+    wait(browser, 10).until(lambda d: re.search(r"thinking… \d+\.\d s, 100,000 iterations", d.find_element(By.ID, "thinking").text))
+    assert not browser.find_elements(By.ID, "agent-move")  # no "Let the agent move" while it does
+    shoot(browser, "migong-thinking")
+    key(browser, "HOME")
+    wait(browser, 10).until(lambda d: body(d, "node") == "0" and body(d, "busy") == "0")
+    assert body(browser, "thinking") == "1"  # still searching, and the player is at the start
+    assert "position you left" in browser.find_element(By.ID, "thinking").text
+    wait(browser, 60).until(lambda d: body(d, "thinking") == "0")
+    assert body(browser, "ply") == "0"
+    listed = moves_in_list(browser)
+    assert len(listed) == 2 and listed[0]["move"] == picker[0] and listed[1]["seat"] == "1"
+
+
+def test_move_now_makes_a_thinking_agent_move_at_once(server, browser):
+    start(browser, server, "migong", {}, mode="agent0", strength="100000", idle=False)
+    wait(browser, 10).until(lambda d: body(d, "thinking") == "1")
+    began = time.monotonic()
+    browser.find_element(By.ID, "move-now").click()
+    wait(browser, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
+    assert time.monotonic() - began < 10
+    assert "at once, after a 1,000-iteration search" in browser.find_element(By.ID, "status").text
+
+
+@pytest.mark.parametrize("agent_seat", [1, 0])
+def test_the_graph_is_drawn_for_the_viewer_and_flags_the_biggest_swing(browser, tmp_path, agent_seat):
+    """A kept game with known evaluations (for seat 0): 0, +0.1, +0.2, -0.6, -0.5. Move 3
+    (seat 0's) loses 0.8 for its mover: the one swing flagged, whoever views; the curve is
+    drawn for the viewer (you: seat 0 against an agent in seat 1, else seat 1)."""
+    store = Store(tmp_path / "games.sqlite")
+    moves, values = ["a1-a2", "c3-c4", "b1-b2", "d1-d2"], [0.0, 0.1, 0.2, -0.6, -0.5]
+    nodes = [[None, None, None, values[0]]] + [[m, i, i % 2, values[i + 1]] for i, m in enumerate(moves)]
+    data = {"id": "known", "game": "tabik", "params": territory.Tabik(size=4).params, "position": territory.Tabik(size=4).position(),
+            "mode": "agent", "agent_seat": agent_seat, "strength": 100, "seed": 0, "nodes": nodes, "current": 4}
+    store.save("known", "known", "tabik", 4, data)
+    with serving(store=store) as url:
+        browser.get(f"{url}/?game_id=known&node=4")
+        settle(browser, "s.busy === '0' && s.ply === '4'")
+        viewer = 1 - agent_seat
+        assert browser.find_element(By.ID, "graph-title").text.endswith("(you)")
+        assert ("Black" if viewer == 0 else "White") in browser.find_element(By.ID, "graph-title").text
+        assert [s.get_attribute("data-ply") for s in browser.find_elements(By.CSS_SELECTOR, "#graph .swing")] == ["3"]
+        assert browser.find_element(By.ID, "swings").text == "Biggest swings: 3. b1-b2 (Black (" + ("you" if viewer == 0 else "agent") + "), -0.80)"
+        # Above the zero line when good for the viewer: the point of move 3 is below it for seat 0's viewer.
+        zero = browser.execute_script("return [...document.querySelectorAll('#graph line')].find(l => l.getAttribute('stroke-dasharray')).getAttribute('y1')")
+        y3 = float(browser.find_element(By.CSS_SELECTOR, '#graph .point[data-ply="3"]').get_attribute("cy"))
+        assert (y3 > float(zero)) == (viewer == 0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import socket
 import sys
 from typing import Any
 
@@ -25,25 +26,60 @@ def register(commands: Any) -> None:
         "extra: pip install 'territory-games[web]'. Stop it with Ctrl-C.",
         "  territory serve                  # then open http://127.0.0.1:8000/\n"
         "  territory serve --port 8080\n"
+        "  territory serve --db games.sqlite  # keep the games in this file\n"
         "  territory serve --host 0.0.0.0   # reachable from other machines: trusted networks only\n",
         run_serve,
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=integer(1, 65535), default=8000, help="port, 1..65535 (default 8000)")
     parser.add_argument(
+        "--db", metavar="PATH", default=None,
+        help="the SQLite file every game is kept in (default: games.sqlite in the user's data "
+             "directory, ~/.local/share/territory on Linux)",
+    )
+    parser.add_argument(
         "--search-seconds", type=integer(1, 3600), default=30,
         help="time limit of one search (agent move, analysis, solver), 1..3600 (default 30)",
     )
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or one line saying why not (port in use, no
+    such address)."""
+    try:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        sock = socket.socket(info[0], socket.SOCK_STREAM)
+    except OSError as error:
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(info[4])
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    return sock
+
+
 def run_serve(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
         raise UsageError(MISSING_EXTRA)
-    import uvicorn
+    from territory.web.app import create_app, server
+    from territory.web.store import Store, StoreError, default_path
 
-    from territory.web.app import create_app
+    try:
+        store = Store(args.db if args.db is not None else default_path())
+    except StoreError as error:
+        raise UsageError(str(error)) from None
+    app = create_app(search_seconds=args.search_seconds, store=store)
+    sock = listen(args.host, args.port)
 
-    app = create_app(search_seconds=args.search_seconds)
-    print(f"territory serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    def listening() -> None:
+        shown = f"[{args.host}]" if ":" in args.host else args.host
+        print(f"territory serve: open http://{shown}:{args.port}/ (Ctrl-C stops)", file=sys.stderr)
+
+    with sock:
+        # uvicorn shuts down cleanly on Ctrl-C and then raises it again: the command ends
+        # as an interrupted one (exit 130), like every other (uvicorn.run would swallow it).
+        server(app, listening, log_level="warning").run(sockets=[sock])
     return 0

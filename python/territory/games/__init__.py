@@ -22,6 +22,9 @@ default. The hooks (all optional):
 ``choice(state, move, clicks, entry)``
     fills the web page's entry (``label``, ``detail``, ``svg``) for one of several moves
     that the same clicks select;
+``deciding_groups(state) -> [Group, ...]``
+    at the end of a game, the groups the result turned on, ringed on the web board
+    (default: the groups of the size the winner holds, its score, when that is not 0);
 ``HAND_WORKED``
     the move sequences of the rule tests, as crosscheck vectors:
     ``[(name, params, moves), ...]``;
@@ -45,8 +48,8 @@ from territory.registry import GAMES
 
 
 #: The hooks a game's module may define (the module's docstring says what each is).
-HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "HAND_WORKED", "mirror_game",
-         "symmetries")
+HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "deciding_groups", "HAND_WORKED",
+         "mirror_game", "symmetries")
 
 
 @lru_cache(maxsize=None)

@@ -29,6 +29,11 @@ def choice(state: Any, move: str, clicks: list[str], entry: dict[str, Any]) -> N
         entry["detail"] = f"price {group.price}"
 
 
+def deciding_groups(state: Any) -> list[Any]:
+    """None: every group's price counts towards the score, no few of them decide."""
+    return []
+
+
 FULL_2X2 = ["a1=1", "b2=1", "b1", "a2"]
 #: Move sequences the rule tests work out by hand (tests/test_nume_rules.py).
 HAND_WORKED: list[tuple[str, dict[str, Any], list[str]]] = [

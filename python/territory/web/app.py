@@ -22,12 +22,13 @@ from typing import Any, Awaitable, Callable, Optional
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from territory import registry
-from territory.agents import Stop, Uct
+from territory.agents import Stop, StoppedError, Uct
+from territory.web.store import Store
 from territory.web.session import (
     MAX_ITERATIONS, STRENGTHS, Conflict, Session, SessionError, analysis_view, solve_view,
 )
@@ -37,6 +38,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_SESSIONS = 500
 #: Largest request body read (bytes): a long record fits easily.
 MAX_BODY = 1_000_000
+#: The search of an agent told to move now (fast in every game).
+MOVE_NOW_ITERATIONS = 1_000
 #: How often a request waiting for its search looks whether its client has gone (seconds).
 CLIENT_POLL = 0.2
 
@@ -47,24 +50,51 @@ class ApiError(Exception):
         self.status = status
 
 
-def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Starlette:
+def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: Optional[Store] = None) -> Starlette:
     """The ASGI app. ``search_seconds``: the time limit of one search (agent move,
-    analysis, solver, evaluating a game); ``search_threads``: searches run at once."""
+    analysis, solver, evaluating a game); ``search_threads``: searches run at once;
+    ``store``: the database every game is kept in (none: games live while the server runs)."""
     sessions: "OrderedDict[str, Session]" = OrderedDict()
     searches = ThreadPoolExecutor(max_workers=search_threads, thread_name_prefix="territory-search")
+    #: Per game, the queues of the pages following it live (server-sent events).
+    followers: "dict[str, set[asyncio.Queue[Optional[int]]]]" = {}
+
+    def end_streams() -> None:
+        for queues in followers.values():
+            for queue in queues:
+                queue.put_nowait(None)
+
+    def remember(session: Session) -> None:
+        sessions[session.id] = session
+        sessions.move_to_end(session.id)
+        while len(sessions) > MAX_SESSIONS:
+            sessions.popitem(last=False)  # still in the database, if there is one
 
     def session_of(request: Request) -> Session:
-        session = sessions.get(request.path_params["sid"])
+        sid = request.path_params["sid"]
+        session = sessions.get(sid)
+        if session is None and store is not None:
+            data = store.load(sid)
+            if data is not None:
+                session = Session.from_data(data)
         if session is None:
-            raise ApiError(404, "no such game (the server may have restarted): start a new one")
-        sessions.move_to_end(session.id)
+            raise ApiError(404, "no such game (it was deleted, or the server keeps no games): start a new one")
+        remember(session)
         return session
 
-    async def run_search(request: Request, work: Callable[[Stop], Any]) -> Any:
+    def changed(session: Session) -> None:
+        """After every change: the game kept, its followers told."""
+        if store is not None:
+            store.save(session.id, session.name, session.root.game, len(session.nodes) - 1, session.to_data())
+        for queue in followers.get(session.id, ()):
+            queue.put_nowait(session.version)
+
+    async def run_search(request: Request, work: Callable[[Stop], Any], stop: Optional[Stop] = None) -> Any:
         """``work(stop)`` on a search thread. A search past the time limit, or whose client
         has gone, is stopped (``stop`` set: the engine ends within milliseconds; one still
-        queued is dropped), so it holds no search thread any longer."""
-        stop = Stop()
+        queued is dropped), so it holds no search thread any longer. ``stop``: one that
+        others may set too (StoppedError then)."""
+        stop = stop or Stop()
         future = asyncio.wrap_future(searches.submit(work, stop))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + search_seconds
@@ -102,18 +132,35 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         return wrapped
 
     async def body(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise ApiError(413, f"request too large ({len(raw)} bytes, at most {MAX_BODY})")
+        # Read chunk by chunk and refused as soon as it is too large: a huge body is
+        # never held (a declared length over the limit is refused before reading).
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY:
+            raise ApiError(413, f"request too large ({int(declared)} bytes, at most {MAX_BODY})")
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise ApiError(413, f"request too large (over {MAX_BODY} bytes)")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
         if not raw:
             return {}
         try:
             data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise ApiError(400, "the request body is not JSON") from None
+        except RecursionError:
+            raise ApiError(400, "the request body is nested too deeply") from None
         if not isinstance(data, dict):
             raise ApiError(400, "the request body must be a JSON object")
         return data
+
+    def iterations_of(data: dict[str, Any], default: int) -> int:
+        iterations = data.get("iterations", default)
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
+            raise ApiError(400, f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
+        return iterations
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html")
@@ -127,9 +174,8 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
 
     async def create(request: Request) -> Any:
         session = Session.create(await body(request))
-        sessions[session.id] = session
-        while len(sessions) > MAX_SESSIONS:
-            sessions.popitem(last=False)
+        remember(session)
+        changed(session)
         return JSONResponse(session.view(), status_code=201)
 
     async def show(request: Request) -> Any:
@@ -141,6 +187,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
         if "move" not in data:
             raise ApiError(400, "the request needs a 'move'")
         session.play(data["move"])
+        changed(session)
         if data.get("reply") is True and session.agent_to_move():
             # The agent answers in the same request (the page asks so for quick agents);
             # if it cannot in time, the page sees the agent to move and asks /agent.
@@ -153,12 +200,41 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
     async def undo(request: Request) -> Any:
         session = session_of(request)
         session.undo()
+        changed(session)
+        return session.view()
+
+    async def goto(request: Request) -> Any:
+        session = session_of(request)
+        session.goto((await body(request)).get("node"))
+        changed(session)
         return session.view()
 
     async def agent_move(request: Request, session: Session) -> None:
-        (state, version), uct = session.snapshot(), session.agent(session.strength)
-        analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop))
-        session.apply_agent_move(version, state, analysis.best, analysis.value)
+        (state, _), uct, node = session.snapshot(), session.agent(session.strength), session.current
+        stop = session.thinking = Stop()
+        try:
+            analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop), stop)
+            note = None
+        except StoppedError:
+            if not session.move_now:
+                raise
+            # "Move now": UCT gives nothing before its end; a quick search answers instead.
+            quick = session.agent(MOVE_NOW_ITERATIONS, state)
+            analysis = await run_search(request, lambda stop: quick.analyse(state, stop=stop))
+            note = f"at once, after a {MOVE_NOW_ITERATIONS:,}-iteration search"
+        finally:
+            if session.thinking is stop:
+                session.thinking, session.move_now = None, False
+        session.apply_agent_move(node, state, analysis.best, analysis.value, note)
+        changed(session)
+
+    async def agent_now(request: Request) -> Any:
+        session = session_of(request)
+        if session.thinking is None:
+            raise Conflict("the agent is not thinking")
+        session.move_now = True
+        session.thinking.set()
+        return {"moving": True}
 
     async def agent(request: Request) -> Any:
         session = session_of(request)
@@ -173,14 +249,13 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
 
     async def analyse(request: Request) -> Any:
         session = session_of(request)
-        iterations = (await body(request)).get("iterations", session.strength)
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
-            raise ApiError(400, f"iterations must be an integer from 1 to {MAX_ITERATIONS}, got {iterations!r}")
-        (state, version), uct = session.snapshot(), session.agent(iterations)
+        iterations = iterations_of(await body(request), session.strength)
+        (state, _), uct, node = session.snapshot(), session.agent(iterations), session.current
         result = await run_search(request, lambda stop: analysis_view(state, uct.analyse(state, stop=stop)))
-        if version == session.version:
-            session.record_evaluation(len(state.history), result["to_move"], result["value"])
-        return {**result, "evaluations": sorted(session.evaluations.items())}
+        session.record_evaluation(node, result["to_move"], result["value"])  # the node's position, whatever is shown now
+        changed(session)
+        return {**result, "iterations": iterations, "node": node, "ply": len(state.history),
+                "evaluations": sorted(session.evaluations.items())}
 
     async def solve(request: Request) -> Any:
         session = session_of(request)
@@ -190,10 +265,9 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
     async def evaluate_game(request: Request) -> Any:
         """An evaluation of every position of the game so far (for the graph)."""
         session = session_of(request)
-        iterations = (await body(request)).get("iterations", 300)
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= 10_000:
-            raise ApiError(400, f"iterations must be an integer from 1 to 10000, got {iterations!r}")
-        state, version = session.state.copy(), session.version
+        # The same bound as an analysis (per position; the time limit bounds the whole).
+        iterations = iterations_of(await body(request), 300)
+        state, path = session.state.copy(), session.path()
 
         def work(stop: Stop) -> list[tuple[int, int, float]]:
             moves = list(state.history)
@@ -209,9 +283,57 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
             return found
 
         for ply, to_move, value in await run_search(request, work):
-            if version == session.version:
-                session.record_evaluation(ply, to_move, value)
+            session.record_evaluation(path[ply], to_move, value)
+        changed(session)
         return {"evaluations": sorted(session.evaluations.items())}
+
+    def kept() -> Store:
+        if store is None:
+            raise ApiError(404, "this server keeps no games (started without a database)")
+        return store
+
+    async def saved(request: Request) -> Any:
+        return {"games": kept().games() if store is not None else [], "kept": store is not None}
+
+    async def rename(request: Request) -> Any:
+        session = session_of(request)
+        name = (await body(request)).get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            raise ApiError(400, f"a game's name must be 1 to 200 characters, got {name!r}")
+        session.name = name.strip()
+        changed(session)
+        return session.view()
+
+    async def delete(request: Request) -> Any:
+        sid = request.path_params["sid"]
+        found = kept().delete(sid)
+        sessions.pop(sid, None)
+        if not found:
+            raise ApiError(404, "no such game")
+        return {"deleted": sid}
+
+    async def events(request: Request) -> Response:
+        """Server-sent events: the game's version at every change (a page following the
+        game fetches the view then), and a comment every 15 s to keep the line open."""
+        session = session_of(request)
+        queue: "asyncio.Queue[Optional[int]]" = asyncio.Queue()
+        followers.setdefault(session.id, set()).add(queue)
+
+        async def stream() -> Any:
+            try:
+                yield f"data: {session.version}\n\n"
+                while True:
+                    try:
+                        version = await asyncio.wait_for(queue.get(), 15)
+                        if version is None:  # the server is shutting down
+                            return
+                        yield f"data: {version}\n\n"
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"
+            finally:
+                followers[session.id].discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     async def record_text(request: Request) -> Any:
         session = session_of(request)
@@ -236,15 +358,41 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2) -> Star
             route("/api/sessions/{sid}", show),
             route("/api/sessions/{sid}/move", move, post),
             route("/api/sessions/{sid}/undo", undo, post),
+            route("/api/sessions/{sid}/goto", goto, post),
             route("/api/sessions/{sid}/agent", agent, post),
+            route("/api/sessions/{sid}/agent/now", agent_now, post),
             route("/api/sessions/{sid}/choices", choices, post),
             route("/api/sessions/{sid}/analyse", analyse, post),
             route("/api/sessions/{sid}/solve", solve, post),
             route("/api/sessions/{sid}/evaluate", evaluate_game, post),
             route("/api/sessions/{sid}/record", record_text),
+            route("/api/sessions/{sid}/rename", rename, post),
+            route("/api/sessions/{sid}/delete", delete, post),
+            route("/api/sessions/{sid}/events", events),
+            route("/api/saved", saved),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={HTTPException: http_error},
     )
     app.state.sessions = sessions
+    app.state.end_streams = end_streams
     return app
+
+
+def server(app: Starlette, sockets_ready: Optional[Callable[[], None]] = None, **config: Any) -> Any:
+    """A uvicorn server for ``app`` that ends the pages' event streams when it shuts down
+    (uvicorn would wait for them: a page following a game holds one open), and calls
+    ``sockets_ready`` once it listens and handles Ctrl-C."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.should_exit and sockets_ready is not None:
+                sockets_ready()
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            app.state.end_streams()
+            await super().shutdown(sockets=sockets)
+
+    return Server(uvicorn.Config(app, **config))

@@ -9,8 +9,10 @@ page maps clicks to the move strings listed here and nothing else.
 
 from __future__ import annotations
 
+import io
 import math
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -24,6 +26,8 @@ STRENGTHS = {"1": 100, "2": 1_000, "3": 10_000, "4": 100_000}
 MAX_ITERATIONS = 200_000
 #: Positions the exact solver may visit before the page says "too large to solve".
 SOLVE_NODES = 300_000
+#: Moves of the solver's line of perfect play shown at most.
+SOLVE_LINE = 16
 #: Longest move string, record or position text a request may carry (characters).
 MAX_TEXT = 200_000
 
@@ -70,31 +74,67 @@ def click_paths(state: GameState, move: str) -> list[tuple[str, ...]]:
     return [cells] if paths is None else list(paths(move, cells))
 
 
-def result_reason(state: GameState) -> Optional[str]:
-    """Who won and why, read off the engine's scores and winner: the score rule (the
-    higher or the lower score wins, as the winner shows), the tie-break, or a draw."""
+def result_reason(state: GameState, names: Optional[list[str]] = None) -> Optional[str]:
+    """Who won and why, read off the engine's scores and winner, in a player's words: the
+    winner's score first and the score rule ("Black (agent) wins 20-8: the higher score
+    wins"), the tie-break, or a draw. ``names``: each seat's name (its colour by
+    default)."""
     if not state.is_over:
         return None
+    if names is None:
+        names = [state.color_of(seat).capitalize() for seat in (0, 1)]
     scores = state.scores()
     shown = [record.format_score(s) for s in scores]
     winner = state.winner
     if winner is None:
         return f"a draw: equal scores {shown[0]}-{shown[1]}"
     loser = 1 - winner
-    name = f"seat {winner} ({state.color_of(winner)})"
     if scores[winner] == scores[loser]:
         return (
-            f"{name} wins by the tie-break: both score {shown[winner]}, and seat {loser} "
-            f"({state.color_of(loser)}) made the last move, which loses"
+            f"{names[winner]} wins by the tie-break: both score {shown[winner]}, and "
+            f"{names[loser]} made the last move, which loses"
         )
     rule = "higher" if scores[winner] > scores[loser] else "lower"
-    return f"{name} wins {shown[0]}-{shown[1]}: the {rule} score wins"
+    return f"{names[winner]} wins {shown[winner]}-{shown[loser]}: the {rule} score wins"
+
+
+def deciding_groups(state: GameState) -> list[dict[str, Any]]:
+    """At the end of a game won on score, the groups the result turned on (the game's
+    ``deciding_groups`` hook; by default the groups of the size the winner holds, its
+    score, both colours'; none after a tie-break at 0)."""
+    if not state.is_over or state.winner is None:
+        return []
+    custom = games.hook(state.game, "deciding_groups")
+    if custom is not None:
+        found = custom(state)
+    else:
+        size = state.scores()[state.winner]
+        found = [g for g in state.groups() if size and g.size == size]
+    return [{"color": g.color, "cells": list(g.cells)} for g in found]
+
+
+@dataclass
+class Node:
+    """A position of the game tree: the move that led to it from its parent (None at the
+    root), the seat that played it, the moves tried from it (the first is the main line)
+    and its evaluation for seat 0 in [-1, 1] once a search gave one."""
+
+    move: Optional[str]
+    parent: Optional[int]
+    seat: Optional[int]
+    children: list[int] = field(default_factory=list)
+    value: Optional[float] = None
 
 
 @dataclass
 class Session:
     """One game: ``mode`` "agent" (the agent plays ``agent_seat`` with ``strength``
-    iterations per move) or "humans" (two people at one screen)."""
+    iterations per move) or "humans" (two people at one screen).
+
+    The game is a tree of positions (``nodes``, the root first), as Lichess and KaTrain
+    keep: stepping back and forward moves ``current``; a different move from an earlier
+    position starts a variation beside the main line, which stays. ``state`` is always
+    the position of ``current``."""
 
     state: Any  # a native game state (GameState, plus copy and position)
     mode: str = "agent"
@@ -102,8 +142,15 @@ class Session:
     strength: int = STRENGTHS["2"]
     seed: int = 0
     id: str = field(default_factory=lambda: secrets.token_urlsafe(16))
-    #: Evaluations for seat 0 in [-1, 1], by the number of actions played (a ply).
-    evaluations: dict[int, float] = field(default_factory=dict)
+    nodes: list[Node] = field(default_factory=list)
+    current: int = 0
+    #: The position at the root of the tree (a record's start, a position string).
+    root: Any = None
+    #: The name the game is listed by (renamed by the player).
+    name: str = ""
+    #: The agent's search under way (its Stop), and whether it was told to move now.
+    thinking: Optional[Stop] = None
+    move_now: bool = False
     #: How the last action came about, for the page ("agent played b2-b3", ...).
     note: str = ""
     #: Bumped at every change, so that a search started earlier does not apply its move
@@ -129,15 +176,108 @@ class Session:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise SessionError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
         if request.get("record") is not None:
-            state = record.load(_check_text("record", request["record"]))
+            # Always as text (a one-line string would be a file name on this machine).
+            state = record.load(io.StringIO(_check_text("record", request["record"])))
         else:
             state = new_state(request.get("game"), request.get("params") or {}, request.get("position"))
-        return cls(state, mode, agent_seat, strength, seed)
+        session = cls(state, mode, agent_seat, strength, seed)
+        session.name = f"{state.game}, {time.strftime('%Y-%m-%d %H:%M')}"
+        session._plant()
+        return session
+
+    def to_data(self) -> dict[str, Any]:
+        """The whole game as JSON-ready data (kept in the database, ``store.py``)."""
+        return {
+            "id": self.id, "game": self.root.game, "params": self.root.params, "position": self.root.position(),
+            "mode": self.mode, "agent_seat": self.agent_seat, "strength": self.strength, "seed": self.seed,
+            "nodes": [[n.move, n.parent, n.seat, n.value] for n in self.nodes], "current": self.current,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "Session":
+        """A game kept by ``to_data``; SessionError if the data do not make one."""
+        try:
+            root = new_state(data["game"], data["params"], data["position"])
+            session = cls(root.copy(), data["mode"], data["agent_seat"], data["strength"], data["seed"], data["id"])
+            session.root, session.name = root, data.get("name", "")
+            session.nodes = [Node(move, parent, seat, [], value) for move, parent, seat, value in data["nodes"]]
+            for i, node in enumerate(session.nodes[1:], 1):
+                session.nodes[node.parent].children.append(i)  # type: ignore[index]  # a None raises TypeError: damaged
+            session.goto(data["current"])
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise SessionError(f"the game kept as {data.get('id')!r} cannot be read back ({error})") from None
+        session.version = 0
+        return session
+
+    def _plant(self) -> None:
+        """The tree of the state's history: its moves become the main line."""
+        moves = list(self.state.history)
+        self.root = self.state.copy()
+        while self.root.history:
+            self.root.undo()
+        replay = self.root.copy()
+        self.nodes = [Node(None, None, None)]
+        self.current = 0
+        for move in moves:
+            self._advance(replay, move)
+
+    def _advance(self, state: Any, move: str) -> None:
+        """Plays ``move`` on ``state`` (the current position) and moves ``current`` to the
+        child it leads to, made if new. The engine's IllegalMoveError passes through
+        with nothing changed."""
+        seat = state.to_move
+        state.play(move)
+        node = self.nodes[self.current]
+        for child in node.children:
+            if self.nodes[child].move == move:
+                self.current = child
+                return
+        self.nodes.append(Node(move, self.current, seat))
+        node.children.append(len(self.nodes) - 1)
+        self.current = len(self.nodes) - 1
+
+    def path(self, node: Optional[int] = None) -> list[int]:
+        """The nodes from the root to ``node`` (the current one by default)."""
+        found = [self.current if node is None else node]
+        while self.nodes[found[-1]].parent is not None:
+            found.append(self.nodes[found[-1]].parent)  # type: ignore[arg-type]
+        return found[::-1]
+
+    def line(self) -> list[int]:
+        """The line shown: the path to the current node, then on along the first moves
+        tried from it (so that a step back can be stepped forward again)."""
+        found = self.path()
+        while self.nodes[found[-1]].children:
+            found.append(self.nodes[found[-1]].children[0])
+        return found
+
+    @property
+    def evaluations(self) -> dict[int, float]:
+        """The evaluations along the line shown, for seat 0, by ply."""
+        return {ply: self.nodes[n].value for ply, n in enumerate(self.line()) if self.nodes[n].value is not None}  # type: ignore[misc]
 
     # --- what the page sees ---------------------------------------------------------------
 
     def agent_to_move(self) -> bool:
         return self.mode == "agent" and self.state.to_move == self.agent_seat
+
+    def names(self) -> list[str]:
+        """Each seat as a player calls it: "Black (you)", "White (agent)", "Black (player 1)"."""
+        def who(seat: int) -> str:
+            if self.mode == "agent":
+                return "agent" if seat == self.agent_seat else "you"
+            return f"player {seat + 1}"
+
+        return [f"{self.state.color_of(seat).capitalize()} ({who(seat)})" for seat in (0, 1)]
+
+    def headline(self) -> Optional[str]:
+        """"You win" / "You lose" against the agent once the game is over."""
+        state = self.state
+        if not state.is_over or self.mode != "agent":
+            return None
+        if state.winner is None:
+            return "A draw"
+        return "You lose" if state.winner == self.agent_seat else "You win"
 
     def view(self) -> dict[str, Any]:
         """Everything the page shows, as JSON-ready data."""
@@ -159,6 +299,7 @@ class Session:
         ]
         return {
             "id": self.id,
+            "name": self.name,
             "game": state.game,
             "params": state.params,
             "mode": self.mode,
@@ -178,8 +319,25 @@ class Session:
             "over": state.is_over,
             "winner": state.winner,
             "result": record.result_text(state),
-            "reason": result_reason(state),
+            "reason": result_reason(state, self.names()),
+            "headline": self.headline(),
+            "names": self.names(),
+            "deciding": deciding_groups(state),
             "history": list(state.history),
+            "ply": len(state.history),
+            "node": self.current,
+            # The line shown in the move list: each move with the seat that played it and
+            # the other moves tried from the same position (variations).
+            "line": [
+                {
+                    "node": n, "move": self.nodes[n].move, "seat": self.nodes[n].seat,
+                    "others": [
+                        {"node": c, "move": self.nodes[c].move}
+                        for c in self.nodes[self.nodes[n].parent].children if c != n  # type: ignore[index]
+                    ],
+                }
+                for n in self.line()[1:]
+            ],
             "position": state.position(),
             "agent_to_move": self.agent_to_move(),
             "evaluations": sorted(self.evaluations.items()),
@@ -211,30 +369,35 @@ class Session:
     # --- changes --------------------------------------------------------------------------
 
     def play(self, move: Any) -> None:
-        """Plays a move string; the engine's IllegalMoveError (state unchanged) passes
-        through. Refused while it is the agent's turn."""
+        """Plays a move string from the current position (a new variation if it differs
+        from the moves tried there); the engine's IllegalMoveError (nothing changed)
+        passes through. Refused while it is the agent's turn."""
         _check_text("move", move)
         if self.agent_to_move():
             raise Conflict("it is the agent's turn")
-        self.state.play(move)
+        self._advance(self.state, move)
         self.note = ""
-        self._changed()
+        self.version += 1
+
+    def goto(self, node: Any) -> None:
+        """Shows the position of a node of the tree (a step back or forward, a jump)."""
+        if isinstance(node, bool) or not isinstance(node, int) or not 0 <= node < len(self.nodes):
+            raise SessionError(f"no move number {node!r} in this game")
+        state = self.root.copy()
+        for n in self.path(node)[1:]:
+            state.play(self.nodes[n].move)
+        self.state, self.current = state, node
+        self.note = ""
+        self.version += 1
 
     def undo(self) -> None:
-        """Takes back the last action; against the agent, back to a position where the
-        person is to move (or the start)."""
-        if not self.state.history:
+        """Steps back one action (the moves stay in the tree, to step forward again);
+        against the agent, back to a position where the person is to move (or the start)."""
+        if self.nodes[self.current].parent is None:
             raise Conflict("nothing to undo")
-        self.state.undo()
-        while self.mode == "agent" and self.state.history and self.agent_to_move():
-            self.state.undo()
-        self.note = ""
-        self._changed()
-
-    def _changed(self) -> None:
-        self.version += 1
-        ply = len(self.state.history)
-        self.evaluations = {k: v for k, v in self.evaluations.items() if k <= ply}
+        self.goto(self.nodes[self.current].parent)
+        while self.mode == "agent" and self.nodes[self.current].parent is not None and self.agent_to_move():
+            self.goto(self.nodes[self.current].parent)
 
     # --- searches (run in a worker thread on a copy of the state) ---------------------------
 
@@ -245,51 +408,51 @@ class Session:
             raise Conflict("the game is over")
         return self.state.copy(), self.version
 
-    def agent(self, iterations: int) -> Uct:
-        """The UCT agent for the current position, seeded by the session's seed and the ply
-        (the same game always gets the same answers)."""
-        seed = (self.seed * 1_000_003 + len(self.state.history)) % 2**64
+    def agent(self, iterations: int, state: Any = None) -> Uct:
+        """The UCT agent for the current position (or ``state``), seeded by the session's
+        seed and the ply (the same game always gets the same answers)."""
+        seed = (self.seed * 1_000_003 + len((state or self.state).history)) % 2**64
         return Uct(iterations=iterations, seed=seed)
 
-    def record_evaluation(self, ply: int, to_move: int, value: float) -> None:
-        self.evaluations[ply] = value if to_move == 0 else -value
+    def record_evaluation(self, node: int, to_move: int, value: float) -> None:
+        self.nodes[node].value = value if to_move == 0 else -value
 
-    def apply_agent_move(self, version: int, state: Any, move: str, value: float) -> None:
-        """Plays the agent's choice if the game has not changed since the search began."""
-        if version != self.version:
-            raise Conflict("the position changed during the search")
-        self.record_evaluation(len(state.history), state.to_move, value)
+    def apply_agent_move(self, node: int, state: Any, move: str, value: float, how: Optional[str] = None) -> None:
+        """Adds the agent's choice below the position it searched (``node``, whose state is
+        ``state``) and shows it if that position is still the one shown: the player may
+        have stepped elsewhere in the game meanwhile, and stays there."""
+        self.record_evaluation(node, state.to_move, value)
         forced = state.legal_moves() == ["pass"]
-        self.state.play(move)
-        self.note = f"agent played {move}" + (" (forced: no other move)" if forced else "")
-        self._changed()
+        if node == self.current:
+            self._advance(self.state, move)
+            self.note = f"agent played {move}" + (" (forced: no other move)" if forced else f" {how}" if how else "")
+        else:
+            shown, self.current = self.current, node
+            self._advance(state.copy(), move)
+            self.current = shown
+        self.version += 1
 
 
 def analysis_view(state: Any, analysis: Any) -> dict[str, Any]:
-    """A search's root statistics for the page: a table of moves and a heat map on the
-    board (per cell: the share of visits of the moves touching it, written in per cent,
-    and the value of the most visited of them)."""
+    """A search's root statistics for the page: the most visited moves, each with its
+    visits, share, value for the player to move, the cells it touches (the page marks them
+    on the board) and a short label (Nume: the number; Migong: the piece; the game's
+    ``choice`` hook)."""
     total = max(1, sum(analysis.visits))
     order = sorted(range(len(analysis.moves)), key=lambda i: -analysis.visits[i])
-    per_cell: dict[str, list[float]] = {}
-    for i in order:
-        if not analysis.visits[i]:
-            continue
-        for cell in state.move_cells(analysis.moves[i]):
-            entry = per_cell.setdefault(cell, [0.0, analysis.values[i]])
-            entry[0] += analysis.visits[i]
-    top = max([v[0] for v in per_cell.values()] + [1.0])
-    heat = {cell: (visits / top, value, f"{100 * visits / total:.0f}%") for cell, (visits, value) in per_cell.items()}
-    return {
-        "value": analysis.value,
-        "to_move": state.to_move,
-        "best": analysis.best,
-        "moves": [
-            {"move": analysis.moves[i], "visits": analysis.visits[i], "share": analysis.visits[i] / total, "value": analysis.values[i]}
-            for i in order[:12]
-        ],
-        "svg": str(svg.render(state, heat=heat, size=560)),
-    }
+    describe = games.hook(state.game, "choice")
+    moves = []
+    for i in order[:12]:
+        move = analysis.moves[i]
+        cells = list(state.move_cells(move))
+        entry: dict[str, Any] = {"label": ""}
+        if describe is not None and cells:
+            describe(state, move, cells, entry)
+        moves.append({
+            "move": move, "visits": analysis.visits[i], "share": analysis.visits[i] / total,
+            "value": analysis.values[i], "cells": cells, "label": entry["label"],
+        })
+    return {"value": analysis.value, "to_move": state.to_move, "best": analysis.best, "moves": moves}
 
 
 def solve_view(state: Any, max_nodes: int = SOLVE_NODES, stop: Optional[Stop] = None) -> dict[str, Any]:
@@ -300,11 +463,24 @@ def solve_view(state: Any, max_nodes: int = SOLVE_NODES, stop: Optional[Stop] = 
         solution = solve(state, max_nodes=max_nodes, stop=stop)
     except NodeLimitError:
         return {"solved": False, "why": f"too large to solve here (more than {max_nodes:,} positions)"}
+    # The line of perfect play: a best move, then the solver's best answer to it, ...
+    line: list[str] = []
+    after, step = state.copy(), solution
+    while step.best_moves and len(line) < SOLVE_LINE:
+        line.append(step.best_moves[0])
+        after.play(step.best_moves[0])
+        if after.is_over:
+            break
+        try:
+            step = solve(after, max_nodes=max_nodes, stop=stop)
+        except NodeLimitError:
+            break
     return {
         "solved": True,
         "value": solution.value,
         "to_move": state.to_move,
         "best_moves": solution.best_moves,
+        "line": line,
         "nodes": solution.nodes,
     }
 

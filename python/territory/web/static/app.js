@@ -1,38 +1,54 @@
 // The page of `territory serve`. It holds no rules: the server sends the picture, the
-// legal moves as click sequences on the board ("paths"), scores, groups and the result;
-// the page maps clicks to the move strings the server listed and sends them back.
+// legal moves as click sequences on the board ("paths"), scores, groups, the result and
+// the game tree's line; the page maps clicks to the move strings the server listed and
+// sends them back.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 let games = {};       // game -> parameter descriptions (from the engine)
+let info = {};        // /api/games: strengths, max_iterations
 let view = null;      // the server's view of the current game
 let clicks = [];      // cells clicked so far for the move being entered
 let busy = false;     // a request is under way
+let analysis = null;  // the analysis shown or running: {node, ply, result, running, controller, ...}
+let solved = null;    // the solver's answer for {node}
+let preview = null;   // the candidate move previewed on the board (hovered in the table)
 
 // --- talking to the server ------------------------------------------------------------
 
-async function api(path, body) {
-  const options = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+class ApiError extends Error {}
+
+async function api(path, body, signal) {
+  const options = body === undefined ? { signal } : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
   };
   const response = await fetch(path, options);
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || `error ${response.status}`);
+  if (!response.ok) throw new ApiError(data.error || `error ${response.status}`);
   return data;
 }
 
-async function request(work) {
-  // One request at a time; its error is shown under the board.
+async function request(work, errorBox = "message") {
+  // One request at a time; its error is shown beside what it is about.
   if (busy) return;
   setBusy(true);
-  $("message").textContent = "";
+  clearErrors();
   try {
     await work();
   } catch (error) {
-    $("message").textContent = error.message;
+    showError(errorBox, error.message);
   } finally {
     setBusy(false);
   }
+}
+
+function showError(box, text) {
+  const element = typeof box === "string" ? $(box) : box;
+  element.textContent = text ? text[0].toUpperCase() + text.slice(1) : "";
+}
+
+function clearErrors() {
+  for (const element of document.querySelectorAll(".field-error, #message")) element.textContent = "";
 }
 
 function setBusy(on) {
@@ -43,14 +59,64 @@ function setBusy(on) {
 
 const sessionUrl = (what) => `/api/sessions/${view.id}${what ? "/" + what : ""}`;
 
-async function show(next) {
+async function show(next, { agent = false } = {}) {
+  // ``agent``: after a move or a new game, the agent answers if it is its turn (not when
+  // stepping through the game: there it waits to be asked).
+  const moved = !view || view.id !== next.id || view.node !== next.node;
+  if (!view || view.id !== next.id) syncForm(next);
   view = next;
   clicks = [];
+  preview = null;
   render();
-  if (view.agent_to_move && !view.over) {
-    $("status").textContent = "The agent is thinking…";
-    show(await api(sessionUrl("agent"), {}));
+  if (moved) positionChanged();
+  follow();
+  renderSaved().catch(() => {});
+  if (agent && view.agent_to_move && !view.over) agentMove();  // not awaited: the page stays usable
+  renderThinking();
+}
+
+let thinking = null;  // the agent's search under way: {since, node, strength}
+
+async function agentMove() {
+  // The agent searches on the server; meanwhile the player can step through the game
+  // (its move goes below the position it searched, shown if that is still the one shown).
+  if (thinking) return;
+  thinking = { since: Date.now(), node: view.node, strength: view.strength, id: view.id };
+  const timer = setInterval(renderThinking, 200);
+  renderThinking();
+  renderActions();
+  try {
+    const next = await api(`/api/sessions/${thinking.id}/agent`, {});
+    if (view.id === thinking.id) {
+      thinking = null;
+      await show(next, { agent: true });
+    }
+  } catch (error) {
+    showError("message", error.message);
+  } finally {
+    clearInterval(timer);
+    thinking = null;
+    renderThinking();
+    if (view) renderActions();
   }
+}
+
+function renderThinking() {
+  document.body.dataset.thinking = thinking ? "1" : "0";
+  const box = $("thinking");
+  if (!thinking || !view) { box.textContent = ""; return; }
+  const seconds = ((Date.now() - thinking.since) / 1000).toFixed(1);
+  const where = thinking.node === view.node ? "" : " (on the position you left)";
+  if (!box.querySelector("span")) {
+    box.innerHTML = "<span></span> ";
+    box.append(button("Move now", moveNow, { id: "move-now", title: "the agent stops thinking and moves after a quick search" }));
+  }
+  box.querySelector("span").textContent = `The agent is thinking${where}… ${seconds} s, ${thinking.strength.toLocaleString("en")} iterations`;
+}
+
+async function moveNow() {
+  if (!thinking) return;
+  try { await api(`/api/sessions/${thinking.id}/agent/now`, {}); } catch (error) { /* it had just moved */ }
 }
 
 // --- new games ---------------------------------------------------------------------------
@@ -76,6 +142,11 @@ function paramInput(p) {
   input.id = id;
   input.dataset.kind = p.kind;
   label.append(input);
+  const error = document.createElement("div");
+  error.className = "field-error";
+  error.id = `${id}-error`;
+  error.setAttribute("role", "alert");
+  label.append(error);
   return label;
 }
 
@@ -86,12 +157,13 @@ function showParams() {
 }
 
 function valueOf(kind, text) {
-  // Form text to JSON by the parameter's kind; the engine checks the value itself.
+  // Form text to JSON by the parameter's kind; the engine checks the value itself (text
+  // that is not a number is sent as typed, so that the message quotes it).
   if (kind === "bool") return text === true || text === "true";
   if (text === "none" || text === "") return kind.includes("None") ? null : text;
   if (kind.startsWith("int") || kind.startsWith("half")) {
     const n = Number(text);
-    return Number.isFinite(n) ? n : text;
+    return text.trim() !== "" && Number.isFinite(n) ? n : text;
   }
   return text;
 }
@@ -114,9 +186,34 @@ function players() {
   };
 }
 
-function start(extra) {
+function paramError(text) {
+  // The engine's message names the parameter: shown under that field.
+  for (const p of games[$("game").value] || []) {
+    if (new RegExp(`\\b${p.name}\\b`).test(text)) return $(`param-${p.name}-error`);
+  }
+  return $("message");
+}
+
+function syncForm(next) {
+  // The form shows the game opened (a record, a link), to start another like it.
+  if ($("game").value !== next.game) { $("game").value = next.game; showParams(); }
+  for (const p of games[next.game]) {
+    const input = $(`param-${p.name}`), value = next.params[p.name];
+    if (input && value !== undefined) {
+      if (p.kind === "bool") input.checked = value;
+      else input.value = value === null ? "none" : String(value);
+    }
+  }
+}
+
+function start(extra, errorBox) {
   return request(async () => {
-    await show(await api("/api/sessions", { game: $("game").value, params: formParams(), ...players(), ...extra }));
+    try {
+      await show(await api("/api/sessions", { game: $("game").value, params: formParams(), ...players(), ...extra }), { agent: true });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      showError(errorBox || paramError(error.message), error.message);
+    }
   });
 }
 
@@ -131,31 +228,35 @@ function render() {
   renderScores();
   renderGroups();
   renderHistory();
-  renderGraph(view.evaluations);
+  renderGraph();
+  renderDeciding();
+  renderAnalysis();
   $("picker").hidden = true;
   $("position").value = view.position;
-  const link = permalink();
-  $("permalink").href = link;
+  $("permalink").href = permalink();
+  const link = gameLink();
+  $("game-link").href = link;
+  if (document.activeElement !== $("game-name")) $("game-name").value = view.name;
   history.replaceState(null, "", link);
 }
 
-function seatName(seat) {
-  const who = view.mode === "agent" ? (seat === view.agent_seat ? "agent" : "you") : `player ${seat + 1}`;
-  return `seat ${seat} (${view.colors[seat]}, ${who})`;
-}
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
 
 function renderStatus() {
   let text;
-  const mover = view.over ? "" : seatName(view.to_move).replace("seat", "Seat");
-  if (view.over) text = `Game over: ${view.reason}.`;
+  const mover = view.names[view.to_move];
+  if (view.over) text = view.headline ? `${view.headline}: ${view.reason}.` : `${capital(view.reason)}.`;
   else if (view.forced_pass) text = `${mover} has no move and must pass.`;
   else text = `${mover} to move.`;
-  if (view.note) text = `${view.note[0].toUpperCase()}${view.note.slice(1)}. ${text}`;
+  if (view.note) text = `${capital(view.note)}. ${text}`;
   $("status").textContent = text;
-  $("result").textContent = view.over ? view.reason : "";
+  $("result").textContent = view.over ? (view.headline ? `${view.headline}. ` : "") + capital(view.reason) + "." : "";
+  $("result").classList.toggle("lost", view.headline === "You lose");
   $("result").dataset.winner = view.over ? String(view.winner) : "";
+  $("ply-label").textContent = `move ${view.ply} of ${view.line.length}`;
   document.body.dataset.over = view.over ? "1" : "0";
-  document.body.dataset.ply = String(view.history.length);
+  document.body.dataset.ply = String(view.ply);
+  document.body.dataset.node = String(view.node);
 }
 
 function pathsFrom(prefix) {
@@ -178,36 +279,42 @@ function renderTargets() {
   }
 }
 
+function button(text, onClick, attrs = {}) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) b.setAttribute(k, v);
+  b.addEventListener("click", onClick);
+  return b;
+}
+
 function renderActions() {
   // Moves that touch no cell (the pie swap, a forced pass, Nume's komi choices).
   const box = $("actions");
   box.innerHTML = "";
-  if (view.forced_pass && !view.agent_to_move) {
+  if (view.over) return;
+  if (view.agent_to_move) {
+    // Stepped back to a position where the agent is to move: it waits to be asked.
+    if (!thinking) box.append(button("Let the agent move", agentMove, { id: "agent-move" }));
+    return;
+  }
+  if (view.forced_pass) {
     const note = document.createElement("div");
     note.className = "forced";
     note.textContent = "No legal move: you must pass.";
     box.append(note);
   }
-  if (view.agent_to_move) return;
   if (view.buttons.length > 8) {
     // Many such moves (Nume's komi choices): a list and one button.
     const list = document.createElement("select");
     list.id = "move-list";
     for (const move of view.buttons) list.add(new Option(move, move));
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = "Play";
-    button.addEventListener("click", () => play(list.value));
-    box.append(list, button);
+    box.append(list, button("Play", () => play(list.value)));
     return;
   }
   for (const move of view.buttons) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.move = move;
-    button.textContent = move === "swap" ? "Swap sides (pie rule)" : move === "pass" ? "Pass" : move;
-    button.addEventListener("click", () => play(move));
-    box.append(button);
+    const text = move === "swap" ? "Swap sides (pie rule)" : move === "pass" ? "Pass" : move;
+    box.append(button(text, () => play(move), { "data-move": move }));
   }
 }
 
@@ -216,9 +323,9 @@ function renderScores() {
   box.innerHTML = "";
   for (const seat of [0, 1]) {
     const row = document.createElement("div");
-    row.className = "seat" + (view.to_move === seat ? " to-move" : "");
+    row.className = "seat" + (view.to_move === seat && !view.over ? " to-move" : "");
     row.innerHTML = `<span></span><span id="score-${seat}"></span>`;
-    row.firstChild.textContent = seatName(seat);
+    row.firstChild.textContent = view.names[seat];
     row.lastChild.textContent = String(view.scores[seat]);
     box.append(row);
   }
@@ -245,30 +352,133 @@ function renderGroups() {
 }
 
 function renderHistory() {
+  // The line shown: moves up to the current one, then the ones ahead (greyed); each
+  // coloured by the seat that played it; the other moves tried at the same point
+  // (variations) beside it.
   const list = $("history");
   list.innerHTML = "";
-  for (const move of view.history) {
+  view.line.forEach((entry, i) => {
     const item = document.createElement("li");
-    item.textContent = move;
-    if (move === "pass") item.className = "pass";
+    item.className = `seat-${entry.seat}` + (entry.node === view.node ? " current" : "") + (i >= view.ply ? " ahead" : "");
+    if (entry.move === "pass") item.classList.add("pass");
+    item.dataset.move = entry.move;
+    item.dataset.node = String(entry.node);
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = `${i + 1}.`;
+    const move = button(entry.move, () => goto(entry.node), { class: "move", title: `${view.names[entry.seat]}: ${entry.move}` });
+    item.append(number, move);
+    if (entry.others.length) {
+      const others = document.createElement("span");
+      others.className = "others";
+      others.append("or ");
+      for (const o of entry.others) others.append(button(o.move, () => goto(o.node), { "data-node": String(o.node), class: "variation" }));
+      item.append(others);
+    }
     list.append(item);
-  }
-  list.scrollTop = list.scrollHeight;
+  });
+  const current = list.querySelector("li.current");
+  if (current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
+  else list.scrollTop = 0;
 }
 
-function renderGraph(points) {
-  // The evaluation for seat 0 (+1 a sure win, -1 a sure loss) by ply.
-  const w = 360, h = 120, n = Math.max(1, view.history.length);
-  const x = (ply) => 10 + (ply / n) * (w - 20);
-  const y = (v) => h / 2 - v * (h / 2 - 8);
+function viewer() {
+  // The side the graph and values are shown for: yours against the agent, else seat 0.
+  return view.mode === "agent" ? 1 - view.agent_seat : 0;
+}
+
+function renderGraph() {
+  // The evaluation by ply for the viewer (+1 a sure win), with a ply axis, the current
+  // move marked, a hover readout, a click to jump, and the biggest swings flagged.
+  const seat = viewer(), sign = seat === 0 ? 1 : -1;
+  const points = view.evaluations.map(([ply, v]) => [ply, sign * v]);
+  $("graph-title").textContent = `Evaluation for ${view.names[seat]}`;
+  const w = 400, h = 140, left = 26, right = 8, top = 8, bottom = 22, n = Math.max(1, view.line.length);
+  const x = (ply) => left + (ply / n) * (w - left - right);
+  const y = (v) => top + (1 - v) / 2 * (h - top - bottom);
   const line = points.map(([ply, v]) => `${x(ply).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  $("graph").innerHTML = `<svg viewBox="0 0 ${w} ${h}" class="evaluation">
-    <rect width="${w}" height="${h}" fill="#fff" stroke="#ccc"/>
-    <line x1="10" x2="${w - 10}" y1="${h / 2}" y2="${h / 2}" stroke="#999" stroke-dasharray="4 3"/>
-    <text x="12" y="14" font-size="10" fill="#555">+1</text><text x="12" y="${h - 4}" font-size="10" fill="#555">-1</text>
-    <polyline points="${line}" fill="none" stroke="#2b6cb0" stroke-width="2"/>
-    ${points.map(([ply, v]) => `<circle class="point" data-ply="${ply}" cx="${x(ply).toFixed(1)}" cy="${y(v).toFixed(1)}" r="2.5" fill="#2b6cb0"/>`).join("")}
-  </svg>`;
+  const step = n <= 10 ? 1 : n <= 50 ? 5 : n <= 100 ? 10 : n <= 250 ? 25 : 50;
+  let ticks = "";
+  for (let ply = 0; ply <= n; ply += step) {
+    ticks += `<line x1="${x(ply)}" x2="${x(ply)}" y1="${h - bottom}" y2="${h - bottom + 3}" stroke="#666"/>` +
+      `<text x="${x(ply)}" y="${h - 6}" font-size="9" text-anchor="middle" fill="#444">${ply}</text>`;
+  }
+  // Swings: the largest drops for the player who moved, over 0.3.
+  const swings = [];
+  for (let i = 1; i < points.length; i++) {
+    const [ply, v] = points[i], [prev, pv] = points[i - 1];
+    if (ply !== prev + 1) continue;
+    const mover = view.line[ply - 1].seat;
+    const drop = (mover === seat ? 1 : -1) * (pv - v);
+    if (drop > 0.3) swings.push({ ply, drop, mover });
+  }
+  swings.sort((a, b) => b.drop - a.drop);
+  const flagged = swings.slice(0, 3);
+  let bars = "";
+  for (let ply = 0; ply <= view.line.length; ply++) {
+    const found = points.find(([p]) => p === ply);
+    const value = found ? ` ${valueText(found[1])}` : " (not evaluated)";
+    const label = ply === 0 ? "start" : `${ply}. ${view.line[ply - 1].move}`;
+    bars += `<rect class="bar" data-ply="${ply}" x="${x(ply) - (w - left - right) / n / 2}" y="${top}" width="${(w - left - right) / n}" height="${h - top - bottom}"><title>${label}:${value}</title></rect>`;
+  }
+  $("graph").innerHTML = `<svg viewBox="0 0 ${w} ${h}" class="evaluation" role="img" aria-label="evaluation graph">
+    <rect x="${left}" y="${top}" width="${w - left - right}" height="${h - top - bottom}" fill="#fff" stroke="#ccc"/>
+    <line x1="${left}" x2="${w - right}" y1="${y(0)}" y2="${y(0)}" stroke="#999" stroke-dasharray="4 3"/>
+    <text x="${left - 3}" y="${y(1) + 8}" font-size="9" text-anchor="end" fill="#444">+1</text>
+    <text x="${left - 3}" y="${y(0) + 3}" font-size="9" text-anchor="end" fill="#444">0</text>
+    <text x="${left - 3}" y="${y(-1)}" font-size="9" text-anchor="end" fill="#444">-1</text>
+    ${ticks}
+    <line class="current-ply" x1="${x(view.ply)}" x2="${x(view.ply)}" y1="${top}" y2="${h - bottom}" stroke="#2b6cb0" stroke-width="2"/>
+    <polyline points="${line}" fill="none" stroke="#2d3748" stroke-width="2"/>
+    ${points.map(([ply, v]) => `<circle class="point" data-ply="${ply}" cx="${x(ply).toFixed(1)}" cy="${y(v).toFixed(1)}" r="2.5" fill="#2d3748"/>`).join("")}
+    ${flagged.map((s) => `<circle class="swing" data-ply="${s.ply}" cx="${x(s.ply).toFixed(1)}" cy="${y(points.find(([p]) => p === s.ply)[1]).toFixed(1)}" r="5" fill="none" stroke="#c53030" stroke-width="2"/>`).join("")}
+    ${bars}
+  </svg><div id="graph-hover"></div><div id="swings"></div>`;
+  const svg = $("graph").querySelector("svg");
+  for (const bar of svg.querySelectorAll(".bar")) {
+    const ply = Number(bar.dataset.ply);
+    bar.addEventListener("click", () => goto(ply === 0 ? 0 : view.line[ply - 1].node));
+    bar.addEventListener("mouseenter", () => { $("graph-hover").textContent = bar.querySelector("title").textContent; });
+  }
+  $("swings").textContent = flagged.length
+    ? "Biggest swings: " + flagged.map((s) => `${s.ply}. ${view.line[s.ply - 1].move} (${view.names[s.mover]}, -${s.drop.toFixed(2)})`).join("; ")
+    : "";
+}
+
+function renderDeciding() {
+  // At the end, the groups the result turned on, outlined on the board.
+  for (const g of view.deciding) for (const cell of g.cells) outline(cell, "decisive");
+}
+
+function cellCentre(cell) {
+  const element = $("board").querySelector(`.cell[data-cell="${cell}"]`);
+  if (!element) return null;
+  const box = element.getBBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2, r: Math.min(box.width, box.height) / 2 };
+}
+
+function layer(name) {
+  const svg = $("board").querySelector("svg");
+  let g = svg.querySelector(`g.${name}`);
+  if (!g) {
+    g = document.createElementNS(svg.namespaceURI, "g");
+    g.setAttribute("class", name);
+    svg.append(g);
+  }
+  return g;
+}
+
+function shape(parent, tag, attrs, text) {
+  const element = document.createElementNS(parent.namespaceURI, tag);
+  for (const [k, v] of Object.entries(attrs)) element.setAttribute(k, v);
+  if (text !== undefined) element.textContent = text;
+  parent.append(element);
+  return element;
+}
+
+function outline(cell, cls) {
+  const c = cellCentre(cell);
+  if (c) shape(layer("candidates"), "circle", { class: cls, "data-cell": cell, cx: c.x, cy: c.y, r: c.r * 0.8 });
 }
 
 function permalink() {
@@ -278,6 +488,113 @@ function permalink() {
   q.set("mode", view.mode === "humans" ? "humans" : `agent${view.agent_seat}`);
   q.set("strength", String(view.strength));
   return `/?${q}`;
+}
+
+function gameLink() {
+  // The whole game (its tree, kept by the server) at the move shown.
+  return `/?${new URLSearchParams({ game_id: view.id, node: String(view.node) })}`;
+}
+
+// --- games kept --------------------------------------------------------------------------
+
+async function renderSaved() {
+  const { games: kept, kept: keeping } = await api("/api/saved");
+  $("saved-where").textContent = keeping ? "" : "(this server keeps no games)";
+  const list = $("saved");
+  list.innerHTML = "";
+  for (const g of kept) {
+    const item = document.createElement("li");
+    item.dataset.id = g.id;
+    if (view && g.id === view.id) item.className = "current";
+    const when = document.createElement("span");
+    when.className = "when";
+    when.textContent = `${g.game}, ${g.moves} moves, ${new Date(g.updated * 1000).toLocaleString("en-GB")}`;
+    item.append(
+      button(g.name, () => openGame(g.id), { class: "open", title: "open this game" }), when,
+      button("delete", () => deleteGame(g), { class: "delete" }),
+    );
+    list.append(item);
+  }
+}
+
+function openGame(id, node) {
+  return request(async () => {
+    let next = await api(`/api/sessions/${id}`);
+    if (node !== undefined && node !== next.node) {
+      next = await api(`/api/sessions/${id}/goto`, { node });
+    }
+    await show(next);
+  });
+}
+
+function deleteGame(g) {
+  if (!confirm(`Delete "${g.name}"? It cannot be brought back.`)) return;
+  return request(async () => {
+    await api(`/api/sessions/${g.id}/delete`, {});
+    await renderSaved();
+  });
+}
+
+function renameGame() {
+  if (!view) return;
+  return request(async () => {
+    try {
+      await show(await api(sessionUrl("rename"), { name: $("game-name").value }));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      showError("game-name-error", error.message);
+    }
+  });
+}
+
+// --- following a game live (server-sent events) --------------------------------------------
+
+let events = null;
+
+function follow() {
+  // Every change of this game, made here or in another browser, is announced; the page
+  // then fetches the view (unless it made the change itself).
+  if (events && events.gameId === view.id) return;
+  if (events) events.close();
+  events = new EventSource(sessionUrl("events"));
+  events.gameId = view.id;
+  events.onopen = () => { $("live").textContent = "live"; };
+  events.onerror = () => { $("live").textContent = ""; };
+  events.onmessage = async (message) => {
+    const version = Number(message.data);
+    if (!view || version === view.version || busy || events.gameId !== view.id) return;
+    try {
+      const next = await api(sessionUrl());
+      if (next.version !== view.version) await show(next);
+    } catch (error) { /* the next announcement tries again */ }
+  };
+}
+
+// --- stepping through the game ------------------------------------------------------------
+
+function goto(node) {
+  if (!view || node === undefined || node === view.node) return;
+  return request(async () => { await show(await api(sessionUrl("goto"), { node })); });
+}
+
+const NAV = {
+  first: () => 0,
+  back: () => (view.ply <= 1 ? 0 : view.line[view.ply - 2].node),
+  forward: () => view.line[view.ply] && view.line[view.ply].node,
+  last: () => (view.line.length ? view.line[view.line.length - 1].node : 0),
+};
+const KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+
+function onKey(event) {
+  if (!view || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, textarea, select")) return;
+  if (KEYS[event.key]) {
+    event.preventDefault();
+    goto(NAV[KEYS[event.key]]());
+  } else if (event.key === "a") {
+    event.preventDefault();
+    analysis && analysis.running ? stopAnalysis() : startAnalysis();
+  }
 }
 
 // --- entering moves by clicks -------------------------------------------------------------
@@ -299,7 +616,7 @@ function onBoardClick(event) {
   } else if (pathsFrom([cell]).length) {
     clicks = [cell]; // start again from this cell
   } else {
-    $("message").textContent = `no legal move ${clicks.length ? "continues with" : "starts at"} ${cell}`;
+    $("message").textContent = `No legal move ${clicks.length ? "continues with" : "starts at"} ${cell}`;
     return;
   }
   $("picker").hidden = true;
@@ -318,27 +635,18 @@ function showPicker(cells) {
     const box = $("picker");
     box.innerHTML = `<div>${cells.join(" ")}: choose</div>`;
     for (const c of choices) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.move = c.move;
-      button.title = c.move;
-      button.innerHTML = c.svg || "";
-      button.append(c.label);
+      const b = button("", () => play(c.move), { "data-move": c.move, title: c.move });
+      b.innerHTML = c.svg || "";
+      b.append(c.label);
       if (c.detail) {
         const detail = document.createElement("span");
         detail.className = "detail";
         detail.textContent = c.detail;
-        button.append(detail);
+        b.append(detail);
       }
-      button.addEventListener("click", () => play(c.move));
-      box.append(button);
+      box.append(b);
     }
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.className = "cancel";
-    cancel.textContent = "cancel";
-    cancel.addEventListener("click", () => { clicks = []; box.hidden = true; renderTargets(); });
-    box.append(cancel);
+    box.append(button("cancel", () => { clicks = []; box.hidden = true; renderTargets(); }, { class: "cancel" }));
     box.hidden = false;
   });
 }
@@ -348,7 +656,7 @@ const QUICK_AGENT = 1000;
 
 function play(move) {
   const reply = view.mode === "agent" && view.strength <= QUICK_AGENT;
-  return request(async () => { await show(await api(sessionUrl("move"), { move, reply })); });
+  return request(async () => { await show(await api(sessionUrl("move"), { move, reply }), { agent: true }); });
 }
 
 // --- analysis ----------------------------------------------------------------------------
@@ -357,41 +665,192 @@ function valueText(v) {
   return (v >= 0 ? "+" : "") + v.toFixed(2);
 }
 
-function analyse() {
-  return request(async () => {
-    const a = await api(sessionUrl("analyse"), { iterations: Number($("iterations").value) });
-    $("analysis-board").innerHTML = a.svg;
-    let html = "<tr><th>move</th><th>visits</th><th>share</th><th>value</th></tr>";
-    for (const m of a.moves) {
-      html += `<tr><td>${m.move}</td><td>${m.visits}</td><td>${(100 * m.share).toFixed(1)}%</td><td>${valueText(m.value)}</td></tr>`;
+function iterationsLimit() {
+  // The typed text as a whole number, or the text itself (the server's message quotes it).
+  const text = $("iterations").value.trim();
+  return /^\d+$/.test(text) ? Number(text) : text;
+}
+
+function positionChanged() {
+  // A running analysis follows the position; a finished one is cleared (it was for
+  // another position); so is the solver's answer.
+  solved = null;
+  $("solver").textContent = "";
+  if (analysis && analysis.running) startAnalysis();
+  else if (analysis && analysis.node !== view.node) { analysis = null; renderAnalysis(); }
+}
+
+function stopAnalysis() {
+  if (!analysis || !analysis.running) return;
+  analysis.running = false;
+  analysis.stopped = true;
+  if (analysis.controller) analysis.controller.abort();
+  renderAnalysis();
+}
+
+async function startAnalysis() {
+  // Searches of 500, 1,000, 2,000, ... iterations up to the limit, each shown as it comes:
+  // the count grows until the limit or Stop (which also stops the server's search).
+  if (!view) return;
+  stopAnalysis();
+  $("iterations-error").textContent = "";
+  const limit = iterationsLimit();
+  const mine = { node: view.node, ply: view.ply, result: null, running: true, iterations: 0 };
+  analysis = mine;
+  renderAnalysis();
+  if (view.over) { mine.running = false; renderAnalysis(); return; }
+  solveQuietly(mine);
+  let n = typeof limit === "number" ? Math.min(500, limit) : limit;
+  while (mine.running) {
+    mine.controller = new AbortController();
+    try {
+      mine.result = await api(sessionUrl("analyse"), { iterations: n }, mine.controller.signal);
+    } catch (error) {
+      if (analysis === mine && mine.running) {
+        mine.running = false;
+        if (error instanceof ApiError && /iterations/.test(error.message)) {
+          showError("iterations-error", error.message);
+          analysis = null;
+        }
+        else showError("message", error.message);
+      }
+      break;
     }
-    $("analysis-moves").innerHTML = `<caption>value ${valueText(a.value)} for seat ${a.to_move}; best ${a.best}</caption>` + html;
-    renderGraph(a.evaluations);
-  });
+    if (analysis !== mine) return;
+    mine.iterations = mine.result.iterations;
+    view.evaluations = mine.result.evaluations;
+    renderGraph();
+    if (n >= limit) mine.running = false;
+    n = Math.min(limit, n * 2);
+    renderAnalysis();
+  }
+  if (analysis === mine) renderAnalysis();
+}
+
+async function solveQuietly(mine) {
+  // The exact solver beside the analysis, where the board is small enough.
+  try {
+    const s = await api(sessionUrl("solve"), {});
+    if (analysis === mine && s.solved) { solved = { node: mine.node, ...s }; renderSolver(); }
+  } catch (error) { /* too slow or gone: the analysis says enough */ }
+}
+
+function renderSolver() {
+  if (!solved || solved.node !== view.node) return;
+  const s = solved;
+  if (!s.solved) { $("solver").textContent = `Solver: ${s.why}.`; return; }
+  const words = { 1: "a win", 0: "a draw", "-1": "a loss" };
+  $("solver").textContent = `Exact: ${words[s.value]} for ${view.names[s.to_move]} with perfect play; ` +
+    `best: ${s.best_moves.join(", ")}; line: ${s.line.join(", ")} (${s.nodes.toLocaleString("en")} positions).`;
 }
 
 function solve() {
   return request(async () => {
-    const s = await api(sessionUrl("solve"), {});
-    const words = { 1: "a win", 0: "a draw", "-1": "a loss" };
-    $("solver").textContent = s.solved
-      ? `Exact: ${words[s.value]} for seat ${s.to_move} with perfect play; best: ${s.best_moves.join(" ")} (${s.nodes} positions).`
-      : `Solver: ${s.why}.`;
+    solved = { node: view.node, ...(await api(sessionUrl("solve"), {})) };
+    renderSolver();
   });
+}
+
+function renderAnalysis() {
+  const a = analysis;
+  $("analyse").hidden = !!(a && a.running);
+  $("stop").hidden = !(a && a.running);
+  document.body.dataset.analysing = a && a.running ? "1" : "0";
+  const layerOld = $("board").querySelector("g.candidates");
+  if (layerOld) for (const m of layerOld.querySelectorAll(".candidate, .candidate-link, .candidate-text")) m.remove();
+  if (!a || a.node !== view.node) {
+    $("analysis-ply").textContent = "";
+    $("analysis-count").textContent = "";
+    $("analysis-moves").innerHTML = "";
+    return;
+  }
+  $("analysis-ply").textContent = `(move ${a.ply})`;
+  $("analysis-count").textContent = a.iterations
+    ? `${a.iterations.toLocaleString("en")} iterations${a.running ? ", searching…" : a.stopped ? ", stopped" : ""}`
+    : a.running ? "searching…" : "";
+  document.body.dataset.analysisIterations = String(a.iterations);
+  if (!a.result) { $("analysis-moves").innerHTML = ""; return; }
+  const r = a.result;
+  let html = `<caption>After move ${a.ply}: ${valueText(r.value)} for ${view.names[r.to_move]}</caption>` +
+    "<tr><th>move</th><th>visits</th><th>share</th><th>value</th></tr>";
+  for (const m of r.moves) {
+    html += `<tr class="row-move" data-move="${m.move}"><td>${m.move}</td><td>${m.visits.toLocaleString("en")}</td>` +
+      `<td>${(100 * m.share).toFixed(1)}%</td><td>${valueText(m.value)}</td></tr>`;
+  }
+  $("analysis-moves").innerHTML = html;
+  for (const row of $("analysis-moves").querySelectorAll("tr.row-move")) {
+    row.addEventListener("mouseenter", () => { preview = row.dataset.move; drawCandidates(); });
+    row.addEventListener("mouseleave", () => { preview = null; drawCandidates(); });
+  }
+  drawCandidates();
+}
+
+// Candidates marked on the board; the best LABELLED carry their visits and value.
+const MARKED = 6, LABELLED = 3;
+
+function drawCandidates() {
+  const g = layer("candidates");
+  for (const m of g.querySelectorAll(".candidate, .candidate-link, .candidate-text")) m.remove();
+  const a = analysis;
+  if (!a || !a.result || a.node !== view.node) return;
+  const moves = a.result.moves.filter((m) => m.visits > 0 && m.cells.length);
+  const shown = moves.slice(0, MARKED);
+  const hovered = preview && moves.find((m) => m.move === preview);
+  if (hovered && !shown.includes(hovered)) shown.push(hovered);
+  const taken = new Set();
+  // Drawn worst first, so that the best are on top.
+  for (const [rank, m] of [...shown.entries()].reverse()) {
+    const centres = m.cells.map(cellCentre).filter(Boolean);
+    const cls = "candidate" + (rank === 0 ? " best" : "") + (m.move === preview ? " preview" : "");
+    if (centres.length === 2) {
+      shape(g, "line", { class: "candidate-link", "data-move": m.move, x1: centres[0].x, y1: centres[0].y, x2: centres[1].x, y2: centres[1].y });
+    }
+    for (const c of centres) shape(g, "circle", { class: cls, "data-move": m.move, cx: c.x, cy: c.y, r: c.r * 0.62 });
+  }
+  for (const [rank, m] of shown.entries()) {
+    const c = cellCentre(m.cells[0]);
+    if (!c || (taken.has(m.cells[0]) && m.move !== preview)) continue;
+    taken.add(m.cells[0]);
+    const size = c.r * (m.label && m.label.length > 2 ? 0.26 : 0.3);
+    const lines = [m.label || `${rank + 1}`];
+    if (rank < LABELLED || m.move === preview) lines.push(`${Math.round(100 * m.share)}%`, valueText(m.value));
+    lines.forEach((text, i) => {
+      shape(g, "text", {
+        class: "candidate-text", "data-move": m.move, x: c.x, "text-anchor": "middle", "font-size": size,
+        y: c.y + (i - (lines.length - 1) / 2) * size * 1.05 + size * 0.35,
+      }, text);
+    });
+  }
 }
 
 function evaluateGame() {
   return request(async () => {
     const e = await api(sessionUrl("evaluate"), { iterations: 300 });
     view.evaluations = e.evaluations;
-    renderGraph(e.evaluations);
+    renderGraph();
   });
 }
 
 // --- records and positions ---------------------------------------------------------------
 
+async function loadRecordFile() {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  if (file.size > 200000) { showError("record-error", `${file.name} is too large for a record (${file.size} bytes, at most 200,000)`); return; }
+  $("record-text").value = await file.text();
+  $("record-file").value = "";
+  return loadRecord();
+}
+
 function loadRecord() {
-  return request(async () => { await show(await api("/api/sessions", { record: $("record-text").value, ...players() })); });
+  return request(async () => {
+    try {
+      await show(await api("/api/sessions", { record: $("record-text").value, ...players() }), { agent: true });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      showError("record-error", error.message);
+    }
+  });
 }
 
 async function saveRecord() {
@@ -405,7 +864,7 @@ async function saveRecord() {
 }
 
 function loadPosition() {
-  return start({ position: $("position").value.trim() });
+  return start({ position: $("position").value.trim() }, $("position-error"));
 }
 
 // --- start-up ----------------------------------------------------------------------------
@@ -413,6 +872,12 @@ function loadPosition() {
 function fromUrl() {
   // A link made by permalink(): the game, its parameters, the position and the players.
   const q = new URLSearchParams(location.search);
+  if (q.has("game_id")) {
+    // A link to a whole game at a move (gameLink).
+    const node = q.has("node") && /^\d+$/.test(q.get("node")) ? Number(q.get("node")) : undefined;
+    openGame(q.get("game_id"), node);
+    return true;
+  }
   const game = q.get("game");
   if (!game || !games[game]) return false;
   $("game").value = game;
@@ -430,21 +895,30 @@ function fromUrl() {
 }
 
 async function init() {
-  const info = await api("/api/games");
+  info = await api("/api/games");
   games = info.games;
   for (const name of Object.keys(games)) $("game").add(new Option(name, name));
   for (const [level, iterations] of Object.entries(info.strengths)) {
-    $("strength").add(new Option(`${level}: ${iterations} iterations per move`, iterations, false, level === "2"));
+    $("strength").add(new Option(`${level}: ${iterations.toLocaleString("en")} iterations per move`, iterations, false, level === "2"));
   }
+  $("iterations").value = String(info.max_iterations);
   $("game").addEventListener("change", showParams);
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); start({}); });
   $("undo").addEventListener("click", () => view && request(async () => show(await api(sessionUrl("undo"), {}))));
-  $("analyse").addEventListener("click", () => view && analyse());
+  for (const name of Object.keys(NAV)) $(name).addEventListener("click", () => view && goto(NAV[name]()));
+  document.addEventListener("keydown", onKey);
+  // A page left keeps no stream open (the browser allows only a few connections per server).
+  window.addEventListener("pagehide", () => { if (events) { events.close(); events = null; } });
+  $("analyse").addEventListener("click", () => view && startAnalysis());
+  $("stop").addEventListener("click", stopAnalysis);
   $("solve").addEventListener("click", () => view && solve());
   $("evaluate").addEventListener("click", () => view && evaluateGame());
   $("load-record").addEventListener("click", loadRecord);
   $("save-record").addEventListener("click", saveRecord);
   $("load-position").addEventListener("click", loadPosition);
+  $("record-file").addEventListener("change", loadRecordFile);
+  $("rename").addEventListener("click", renameGame);
+  renderSaved().catch(() => {});
   showParams();
   if (!fromUrl()) document.body.dataset.ready = "1";
 }
