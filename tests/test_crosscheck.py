@@ -520,6 +520,30 @@ def test_a_failing_engine_gets_a_clear_message(tmp_path, body, words):
     assert line.startswith("territory crosscheck: error: engine")
 
 
+def test_an_endless_reply_line_is_refused_with_memory_bounded(tmp_path):
+    """A 200 MB reply line: refused once it passes the bound, never read whole."""
+    engine = engine_script(tmp_path, """
+     sys.stdin.readline(); print(json.dumps({"ok": True}), flush=True)
+     sys.stdin.readline()
+     chunk = "x" * 2**20
+     for _ in range(200):
+         sys.stdout.write(chunk)
+     """)
+    measure = textwrap.dedent(f"""
+        import resource, subprocess, sys
+        result = subprocess.run([sys.executable, "-m", "territory", "crosscheck", "tabik", "--engine", {engine!r}],
+                                capture_output=True, text=True, timeout=120)
+        print(result.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+        print(result.stderr.strip())
+        """)
+    out = subprocess.run([sys.executable, "-c", measure], capture_output=True, text=True, timeout=180, check=True).stdout
+    status, megabytes = map(int, out.splitlines()[0].split())
+    assert status == 2 and "Traceback" not in out
+    [line] = out.splitlines()[1:]
+    assert "legal_moves after 0 moves: the reply is longer than 8,388,608 characters without an end of line" in line
+    assert megabytes < 150, out  # the largest process, the driver (reading it whole took 400 MB and more)
+
+
 @pytest.mark.parametrize(("engine", "words"), [
     ("/no/such/engine --flag", ["cannot start the engine '/no/such/engine'", "No such file"]),
     ("", ["the engine command is empty"]),
