@@ -361,7 +361,7 @@ def test_cli_match_and_solve(capsys, tmp_path):
     assert "agent 0  Uct(iterations=200" in out and "Elo difference" in out
     assert main(["solve", "nume", "--square", "2", "--komi", "none"]) == 0
     out = capsys.readouterr().out
-    assert "value       +0 (draw" in out and "best moves  a1=2 b1=2 a2=2 b2=2" in out
+    assert "value       +0 (draw" in out and "best moves  a1=2, b1=2, a2=2, b2=2" in out
     s = territory.Tabik(size=3)
     s.play("a2-a3")
     (tmp_path / "g.txt").write_text(s.to_record())
