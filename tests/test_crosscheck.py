@@ -256,15 +256,7 @@ def test_reference_with_game_options_agrees():
 
 BROKEN = {
     "wrong tie-break": ("tabik", """
-        from territory.reference.tabik import Tabik
-
-        class Broken(Tabik):
-            @property
-            def winner(self):
-                winner = Tabik.winner.fget(self)
-                if winner is not None and self.scores()[0] == self.scores()[1]:
-                    return 1 - winner  # the last mover wins a 0-0
-                return winner
+        from territory.crosscheck.wrong_tie_break import WrongTieBreak as Broken
         """, "results (over, winner) differ", 6),
     "missing pass": ("tabik", """
         from territory.reference.tabik import Tabik
@@ -337,6 +329,19 @@ def test_legal_moves_in_another_order_agree(game, tmp_path):
     result = run("crosscheck", game, "--engine", broken_adapter(tmp_path, game, source), "--games", "3")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 disagreements" in result.stdout
+
+
+def test_the_documented_wrong_engine_is_shipped_and_prints_what_the_docs_show():
+    text = (ROOT / "docs" / "crosscheck.md").read_text()
+    block = re.search(r'```\n\$ (territory crosscheck tabik --engine "python -m ([\w.]+)")\n(.*?)```', text, re.S)
+    assert block and block[2] == "territory.crosscheck.wrong_tie_break"
+    result = run("crosscheck", "tabik", "--engine", f"{sys.executable} -m {block[2]}")
+    assert result.returncode == 1, result.stdout + result.stderr
+
+    def timeless(out):
+        return re.sub(r" in [\d.]+ s:", " in T s:", out)
+
+    assert timeless(result.stdout) == timeless(block[3])
 
 
 def test_shrinking_removes_moves_that_do_not_matter(tmp_path):

@@ -224,6 +224,6 @@ def format_report(report: Any) -> str:
     return "\n".join([
         f"{head}: a disagreement",
         f"first seen in {report.where} after {report.found_after} moves; the shortest sequence found "
-        f"({report.replays} replays) has {len(report.disagreement.moves)}:",
+        f"({report.replays} replay{'' if report.replays == 1 else 's'}) has {len(report.disagreement.moves)}:",
         report.disagreement.describe(),
     ])

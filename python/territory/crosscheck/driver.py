@@ -225,7 +225,9 @@ def shrink(checker: Checker, found: Disagreement, budget: int = SHRINK_REPLAYS) 
         shorter sequence after each success."""
         while replays < budget:
             moves = best.moves
-            candidates = (moves[:start] + moves[stop:] for start, stop in deletions(len(moves), sizes(len(moves))))
+            candidates: Iterable[list[str]] = (
+                moves[:start] + moves[stop:] for start, stop in deletions(len(moves), sizes(len(moves)))
+            )
             if pairs:
                 candidates = itertools.chain(candidates, (
                     moves[:i] + moves[i + 1:j] + moves[j + 1:]
