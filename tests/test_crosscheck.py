@@ -256,15 +256,7 @@ def test_reference_with_game_options_agrees():
 
 BROKEN = {
     "wrong tie-break": ("tabik", """
-        from territory.reference.tabik import Tabik
-
-        class Broken(Tabik):
-            @property
-            def winner(self):
-                winner = Tabik.winner.fget(self)
-                if winner is not None and self.scores()[0] == self.scores()[1]:
-                    return 1 - winner  # the last mover wins a 0-0
-                return winner
+        from territory.crosscheck.wrong_tie_break import WrongTieBreak as Broken
         """, "results (over, winner) differ", 6),
     "missing pass": ("tabik", """
         from territory.reference.tabik import Tabik
@@ -282,6 +274,14 @@ BROKEN = {
                 return [dataclasses.replace(g, price=max((w - g.size for w in g.numbers), default=0))
                         for g in super().groups()]
         """, "scores differ", 2),
+    "seat 1's score": ("tabik", """
+        from territory.reference.tabik import Tabik
+
+        class Broken(Tabik):
+            def scores(self):  # seat 0's score right, seat 1's one too high once it scores
+                s0, s1 = super().scores()
+                return (s0, s1 + 1 if s1 else s1)
+        """, "scores differ", 3),
 }
 
 
@@ -312,6 +312,36 @@ def test_a_broken_adapter_is_found_and_shrunk(bug, tmp_path):
         again = checker.replay(found["params"], found["moves"])
     assert again is not None and again.moves == found["moves"] and again.what in what
     assert f"after {len(found['moves'])} moves: {'; '.join(found['moves'])}" in result.stdout
+    with driver.Engine(broken_adapter(tmp_path, game, source)) as engine:
+        assert_minimal(driver.Checker(engine, game), again)
+
+
+@pytest.mark.parametrize("game", ["tabik", "nume"])
+def test_legal_moves_in_another_order_agree(game, tmp_path):
+    """docs/crosscheck.md: legal moves in any order."""
+    source = f"""
+        from territory.reference.{game} import {game.title()}
+
+        class Broken({game.title()}):
+            def legal_moves(self):
+                return super().legal_moves()[::-1]
+        """
+    result = run("crosscheck", game, "--engine", broken_adapter(tmp_path, game, source), "--games", "3")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 disagreements" in result.stdout
+
+
+def test_the_documented_wrong_engine_is_shipped_and_prints_what_the_docs_show():
+    text = (ROOT / "docs" / "crosscheck.md").read_text()
+    block = re.search(r'```\n\$ (territory crosscheck tabik --engine "python -m ([\w.]+)")\n(.*?)```', text, re.S)
+    assert block and block[2] == "territory.crosscheck.wrong_tie_break"
+    result = run("crosscheck", "tabik", "--engine", f"{sys.executable} -m {block[2]}")
+    assert result.returncode == 1, result.stdout + result.stderr
+
+    def timeless(out):
+        return re.sub(r" in [\d.]+ s:", " in T s:", out)
+
+    assert timeless(result.stdout) == timeless(block[3])
 
 
 def test_shrinking_removes_moves_that_do_not_matter(tmp_path):
@@ -330,6 +360,127 @@ def test_shrinking_removes_moves_that_do_not_matter(tmp_path):
         shrunk, replays = driver.shrink(checker, found)
     assert len(shrunk.moves) < len(found.moves) and replays > 0
     assert driver.legal_sequence(game, params, shrunk.moves)
+
+
+# --- shrinking, on planted bugs --------------------------------------------------------------
+
+
+class PlantedEngine:
+    """An engine in this process: territory itself, except that its scores are wrong
+    wherever ``bug(moves)`` holds. Records each replay: its moves, and whether the bug
+    showed in it."""
+
+    def __init__(self, bug):
+        self.bug, self.replays = bug, []
+
+    def ask(self, request, step):
+        cmd = request["cmd"]
+        if cmd == "new":
+            self.state = territory.new_game(request["game"], **request["params"])
+            self.replays.append(([], False))
+        elif cmd == "play":
+            self.state.play(request["move"])
+            self.replays[-1][0].append(request["move"])
+        elif cmd == "legal_moves":
+            return {"moves": self.state.legal_moves()}
+        elif cmd == "scores":
+            scores = list(self.state.scores())
+            if self.bug(self.state.history):
+                self.replays[-1] = (self.replays[-1][0], True)
+                scores[1] += 1
+            return {"scores": scores}
+        elif cmd == "winner":
+            return {"over": self.state.is_over, "winner": self.state.winner}
+        return {"ok": True}
+
+
+#: Nume on 5 x 5 with stones only on cells no two of which are adjacent: every stone
+#: starts a group, so any order of these moves is legal, and a stone's colour is the
+#: parity of its place in the sequence (black first).
+NUME = {"n": 4, "square": 5, "komi": 0.5, "komi_to": "black", "komi_phase": False}
+
+
+def black(moves, cell):
+    return f"{cell}=0" in moves[::2]
+
+
+def white(moves, cell):
+    return f"{cell}=0" in moves[1::2]
+
+
+def planted(bug, moves):
+    """The checker of a planted engine, and the disagreement ``moves`` show."""
+    engine = PlantedEngine(bug)
+    checker = driver.Checker(engine, "nume")
+    found = checker.replay(NUME, [f"{m}=0" for m in moves])
+    assert found is not None and len(found.moves) == len(moves)
+    engine.replays.clear()
+    return engine, checker, found
+
+
+def single_run_and_pair_deletions(moves):
+    n = len(moves)
+    for start in range(n):
+        for stop in range(start + 1, n + 1):
+            yield moves[:start] + moves[stop:]
+    for i in range(n):
+        for j in range(i + 2, n):
+            yield moves[:i] + moves[i + 1:j] + moves[j + 1:]
+
+
+def assert_minimal(checker, shrunk):
+    """No deletion of one move, of a run of moves or of two moves from ``shrunk`` still
+    disagrees."""
+    for candidate in single_run_and_pair_deletions(shrunk.moves):
+        if driver.legal_sequence(shrunk.game, shrunk.params, candidate):
+            assert checker.replay(shrunk.params, candidate) is None, candidate
+
+
+#: Planted bugs in Nume: the bug, the sequence that first shows it, and the length of
+#: the shortest one that does.
+PLANTED = {
+    # Deleting an odd number of moves swaps the colour of e5: only an even run helps.
+    "black a1 and e5": (lambda m: black(m, "a1") and black(m, "e5"), ["a1", "a3", "a5", "c1", "c3", "c5", "e5"], 3),
+    "black a1 and e5, not first": (lambda m: black(m, "a1") and black(m, "e5"), ["c1", "a3", "a1", "c3", "e5"], 3),
+    # c3 of either colour, but no run keeps it and e5's colour: only a pair helps.
+    "black a1, c3, black e5": (lambda m: black(m, "a1") and "c3=0" in m and black(m, "e5"), ["a1", "a3", "c3", "a5", "e5"], 3),
+    # The halves and single moves of the old shrinker left this at 7 moves.
+    "white c1, black c5 after 5 moves": (
+        lambda m: len(m) >= 5 and white(m, "c1") and black(m, "c5"), ["a1", "a3", "a5", "c1", "c3", "e1", "c5"], 5,
+    ),
+}
+
+
+@pytest.mark.parametrize("bug", list(PLANTED))
+def test_a_shrunk_disagreement_is_minimal(bug):
+    test, moves, shortest = PLANTED[bug]
+    engine, checker, found = planted(test, moves)
+    shrunk, replays = driver.shrink(checker, found)
+    assert len(shrunk.moves) == shortest, shrunk.moves
+    assert replays == len(engine.replays) and shrunk.what == "scores"
+    assert_minimal(checker, shrunk)
+
+
+def test_shrinking_never_replays_what_must_agree():
+    """Every prefix of a first disagreement agrees: deleting the last run of moves is a
+    wasted replay, and so is any sequence that an earlier replay already showed agreeing."""
+    test, moves, _ = PLANTED["black a1 and e5"]
+    engine, checker, found = planted(test, moves)
+    shrunk, replays = driver.shrink(checker, found)
+    disagreed = [found.moves]
+    for i, (replayed, showed) in enumerate(engine.replays):
+        assert not any(replayed == d[:len(replayed)] for d in disagreed), replayed
+        assert replayed not in [r for r, _ in engine.replays[:i]], replayed
+        if showed:
+            disagreed.append(replayed)
+    assert replays == len(engine.replays) == 16
+
+
+def test_shrinking_stops_at_its_budget():
+    test, moves, _ = PLANTED["black a1, c3, black e5"]
+    engine, checker, found = planted(test, moves)
+    shrunk, replays = driver.shrink(checker, found, budget=3)
+    assert replays == len(engine.replays) == 3 and shrunk.moves == found.moves
 
 
 # --- engines that fail -------------------------------------------------------------------------
@@ -372,6 +523,30 @@ def test_a_failing_engine_gets_a_clear_message(tmp_path, body, words):
     result = run("crosscheck", "tabik", "--engine", engine_script(tmp_path, body), "--timeout", timeout, timeout=120)
     line = assert_one_line_error(result, *words)
     assert line.startswith("territory crosscheck: error: engine")
+
+
+def test_an_endless_reply_line_is_refused_with_memory_bounded(tmp_path):
+    """A 200 MB reply line: refused once it passes the bound, never read whole."""
+    engine = engine_script(tmp_path, """
+     sys.stdin.readline(); print(json.dumps({"ok": True}), flush=True)
+     sys.stdin.readline()
+     chunk = "x" * 2**20
+     for _ in range(200):
+         sys.stdout.write(chunk)
+     """)
+    measure = textwrap.dedent(f"""
+        import resource, subprocess, sys
+        result = subprocess.run([sys.executable, "-m", "territory", "crosscheck", "tabik", "--engine", {engine!r}],
+                                capture_output=True, text=True, timeout=120)
+        print(result.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+        print(result.stderr.strip())
+        """)
+    out = subprocess.run([sys.executable, "-c", measure], capture_output=True, text=True, timeout=180, check=True).stdout
+    status, megabytes = map(int, out.splitlines()[0].split())
+    assert status == 2 and "Traceback" not in out
+    [line] = out.splitlines()[1:]
+    assert "legal_moves after 0 moves: the reply is longer than 8,388,608 characters without an end of line" in line
+    assert megabytes < 150, out  # the largest process, the driver (reading it whole took 400 MB and more)
 
 
 @pytest.mark.parametrize(("engine", "words"), [

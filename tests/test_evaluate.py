@@ -123,6 +123,47 @@ def test_metrics_over_two_hand_made_games():
     assert (low, high) == pytest.approx((5 - half, 5 + half))
 
 
+def made_traces(winners, moves, turns, branching_max):
+    """Traces of games with these winners and lengths, the other fields 0."""
+    n = len(winners)
+    zeros = {k: np.zeros(n) for k in ("branching_sum", "branching_sq_sum", "decisions", "lead_changes", "lead_sum",
+                                     "lead_sq_sum", "drama_sum", "drama_max", "decisive_at")}
+    return {**zeros, "winner": np.array(winners, dtype=np.int8), "moves": np.array(moves, dtype=np.uint32),
+            "turns": np.array(turns, dtype=np.uint32), "branching_max": np.array(branching_max, dtype=np.float64)}
+
+
+def test_balance_completion_and_durations_on_made_traces():
+    # 10 games: seat 0 wins 3, seat 1 wins 6, one draw. d = 0.3 - 0.6 = -0.3: Balance
+    # 1 - |d| = 0.7. se of d = sqrt((p0 + p1 - d^2) / n) = sqrt(0.081) = 0.28460; d's
+    # interval -0.3 -+ 1.96 se = [-0.8578, 0.2578] holds 0, so Balance's is [1 - 0.8578, 1].
+    m = ev.compute_metrics(made_traces([0] * 3 + [1] * 6 + [-1], [4] * 5 + [6] * 5, [4] * 5 + [2] * 5, [8] * 9 + [18]))
+    assert m["Balance"].estimate == pytest.approx(0.7)
+    assert m["Balance"].interval == pytest.approx((1 - 0.3 - 1.959964 * math.sqrt(0.081), 1.0))
+    assert m["AdvantageP1"].estimate == 0.3 and m["AdvantageP1"].interval == territory.playouts.wilson_interval(3, 10)
+    assert m["Completion"].estimate == 0.9 and m["Completion"].interval == territory.playouts.wilson_interval(9, 10)
+    assert m["Drawishness"].estimate == 0.1 and m["Drawishness"].interval == territory.playouts.wilson_interval(1, 10)
+    assert m["Timeouts"].estimate == 0 and m["Timeouts"].interval == territory.playouts.wilson_interval(0, 10)
+    assert m["DurationMoves"].estimate == 5 and m["DurationMovesStdDev"].estimate == 1.0
+    assert m["DurationTurns"].estimate == 3 and m["DurationTurnsStdDev"].estimate == 1.0
+    assert m["BranchingFactorMax"].estimate == 9.0
+    # The sample sd of five 4s and five 6s is sqrt(10 / 9).
+    half = 1.959964 * math.sqrt(10 / 9) / math.sqrt(10)
+    assert m["DurationMoves"].interval == pytest.approx((5 - half, 5 + half))
+    # 100 games, 80 to 20 either way: d = +-0.6, se sqrt((1 - 0.36) / 100) = 0.08: d's
+    # interval [0.4432, 0.7568] misses 0, so Balance's is [1 - 0.7568, 1 - 0.4432].
+    for winners in ([0] * 80 + [1] * 20, [1] * 80 + [0] * 20):
+        m = ev.compute_metrics(made_traces(winners, [5] * 100, [5] * 100, [3] * 100))
+        assert m["Balance"].estimate == pytest.approx(0.4)
+        assert m["Balance"].interval == pytest.approx((0.4 - 1.959964 * 0.08, 0.4 + 1.959964 * 0.08))
+        assert m["DurationMovesStdDev"].estimate == 0 and m["DurationMoves"].interval == (5.0, 5.0)
+
+
+def test_one_game_has_no_interval_for_a_mean():
+    m = ev.compute_metrics(made_traces([1], [7], [7], [2]))
+    assert m["DurationMoves"].estimate == 7 and m["DurationMoves"].interval == (-math.inf, math.inf)
+    assert m["Balance"].estimate == 0.0 and m["AdvantageP1"].estimate == 0.0
+
+
 def test_pie_swap_and_turns():
     start = territory.Tabik(size=2, pie=True)
     # a1-b1, swap (seat 1 now plays Black), then placements and swaps to the end.

@@ -3,7 +3,9 @@ Puct agent in matches and on the command line, and a tiny training run (docs/lea
 
 from __future__ import annotations
 
+import inspect
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -452,3 +454,11 @@ def test_positions_for_timing_come_from_the_whole_game_and_equal_time_grows_with
     small, large = (equal_time_uct_iterations(Puct("tabik-4", n), start, positions=8, rounds=3) for n in (20, 640))
     # 32 times the simulations: many times the time, whatever the machine's speed.
     assert 1 <= small and 8 * small < large, (small, large)
+
+
+def test_the_documented_puct_signature_is_the_code():
+    """docs/learning.md's call of the agent, with its defaults, is Puct's signature."""
+    text = " ".join((Path(__file__).resolve().parent.parent / "docs" / "learning.md").read_text().split())
+    parameters = inspect.signature(Puct).parameters.values()
+    shown = ", ".join(p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}" for p in parameters)
+    assert f"`territory.Puct({shown})`" in text

@@ -4,6 +4,7 @@ evaluate_bots, and step by step against the native states."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import numpy as np
@@ -115,6 +116,46 @@ def test_serialize_goes_through_the_position_string():
     assert len(state.native.history) == 3  # a clone is independent
 
 
+@pytest.mark.parametrize("spec", ["territory_tabik(size=3)", "territory_nume(square=2,komi=0.0)",
+                                  "territory_nume(n=1,komi_phase=True)", "territory_migong(border=blue)"])
+def test_games_and_states_pickle_and_play_identically(spec):
+    """As OpenSpiel's own Python games do: a pickled game loads as the same game."""
+    game = pyspiel.load_game(spec)
+    loaded = pickle.loads(pickle.dumps(game))
+    assert type(loaded) is type(game) and str(loaded) == str(game)
+    assert loaded.native_params == game.native_params
+    rng = random.Random(spec)
+    state, other = game.new_initial_state(), loaded.new_initial_state()
+    for _ in range(30):
+        assert other.legal_actions() == state.legal_actions() and other.returns() == state.returns()
+        assert other.observation_tensor(0) == state.observation_tensor(0) and str(other) == str(state)
+        if state.is_terminal():
+            break
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        other.apply_action(action)
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+
+
+def test_the_information_state_is_the_history_as_the_game_type_says():
+    game = pyspiel.load_game("territory_tabik(size=3)")
+    kind = game.get_type()
+    assert kind.provides_information_state_string and not kind.provides_information_state_tensor
+    assert kind.provides_observation_string and kind.provides_observation_tensor
+    state = game.new_initial_state()
+    assert state.information_state_string(0) == ""
+    # Two move orders to the same position: one observation, two information states.
+    first, second = game.new_initial_state(), game.new_initial_state()
+    for state, moves in ((first, ["a1-b1", "b3-c3", "a2-a3"]), (second, ["a2-a3", "b3-c3", "a1-b1"])):
+        for move in moves:
+            state.apply_action(state.native.move_to_action(move))
+    assert first.observation_string(0) == second.observation_string(0) == str(first)
+    assert first.information_state_string(1) == first.history_str() != second.information_state_string(1)
+    with pytest.raises(Exception, match="no information-state tensor"):
+        first.information_state_tensor(0)
+
+
 def mcts_against_random(game, mcts_seat: int, seed: int, simulations: int) -> list[float]:
     """One game of OpenSpiel's C++ MCTSBot (random rollouts) against a uniform random bot
     through evaluate_bots. The evaluator must outlive the bot (the bot does not own it)."""
@@ -134,6 +175,17 @@ def test_cpp_mcts_and_evaluate_bots_play_full_games(spec):
     for seat in (0, 1):
         returns = mcts_against_random(game, seat, seed=seat, simulations=60)
         assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_mcts_step_with_policy_works_where_step_would_crash():
+    """docs/openspiel.md: MCTSBot.step segfaults on Python games; step_with_policy works."""
+    game = pyspiel.load_game("territory_tabik(size=3)")
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    bot = pyspiel.MCTSBot(game, evaluator, 1.4, 50, 10, False, 0, False)
+    state = game.new_initial_state()
+    policy, action = bot.step_with_policy(state)
+    assert action in state.legal_actions() and dict(policy)[action] > 0
+    del bot, evaluator
 
 
 def test_mcts_beats_random_on_small_tabik():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -12,7 +13,7 @@ import pytest
 
 import territory
 from territory import AgentError, NodeLimitError, RandomAgent, Uct, parse_agent, play_match, solve
-from territory.agents import match_games
+from territory.agents import MatchResults, _elo, match_games
 from territory.cli import main
 
 SMALL = [
@@ -254,6 +255,23 @@ def test_uct_beats_random_quick():
     assert low < s["agent0_win_rate"] <= high
 
 
+def test_elo_and_its_interval_on_results_that_are_not_a_sweep():
+    # 400 log10(p / (1 - p)): p = 3/4 gives 400 log10(3).
+    assert _elo(0.75) == pytest.approx(190.8485, abs=1e-4) and _elo(0.25) == pytest.approx(-190.8485, abs=1e-4)
+    assert _elo(0.5) == 0 and _elo(0.0) == -math.inf and _elo(1.0) == math.inf
+    # 5 wins, 2 losses, 1 draw: agent 0 scores 5.5 of 8, p = 0.6875; Wilson (z = 1.96):
+    # centre (p + z^2/16) / (1 + z^2/8) = 0.62667, half-width 0.27092.
+    s = MatchResults("tabik", {}, 0, 8, agents=("a", "b"), agent_wins=(5, 2, 1)).summary()
+    assert s["agent0_win_rate"] == 0.6875 and s["agent1_win_rate"] == 0.3125
+    assert s["agent0_win_rate_ci95"] == pytest.approx((0.355755, 0.897592), abs=1e-6)
+    assert s["agent1_win_rate_ci95"] == pytest.approx((0.102408, 0.644245), abs=1e-6)
+    assert s["elo_difference"] == pytest.approx(400 * math.log10(2.2))  # 136.97
+    assert s["elo_ci95"] == pytest.approx((-103.1599, 377.0980), abs=1e-4)  # the interval's ends, in Elo
+    mirror = MatchResults("tabik", {}, 0, 8, agents=("b", "a"), agent_wins=(2, 5, 1)).summary()
+    assert mirror["elo_difference"] == pytest.approx(-s["elo_difference"])
+    assert mirror["elo_ci95"] == pytest.approx((-377.0980, 103.1599), abs=1e-4)
+
+
 @pytest.mark.slow
 def test_uct_2000_beats_random_on_tabik_6x6():
     r = play_match("tabik", [Uct(iterations=2000), RandomAgent()], 40, seed=0, size=6)
@@ -343,7 +361,7 @@ def test_cli_match_and_solve(capsys, tmp_path):
     assert "agent 0  Uct(iterations=200" in out and "Elo difference" in out
     assert main(["solve", "nume", "--square", "2", "--komi", "none"]) == 0
     out = capsys.readouterr().out
-    assert "value       +0 (draw" in out and "best moves  a1=2 b1=2 a2=2 b2=2" in out
+    assert "value       +0 (draw" in out and "best moves  a1=2, b1=2, a2=2, b2=2" in out
     s = territory.Tabik(size=3)
     s.play("a2-a3")
     (tmp_path / "g.txt").write_text(s.to_record())

@@ -5,6 +5,7 @@ rule against plain minimax (issue 20's surviving mutation)."""
 from __future__ import annotations
 
 import re
+import shlex
 import time
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 import territory
 from interrupting import interrupt, sigint_later, territory_script, thread_running
-from territory import NodeLimitError, SolveLimitError, TimeLimitError, solve
+from territory import NodeLimitError, SolveLimitError, TimeLimitError, agents, solve
 from territory.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,6 +137,19 @@ def test_cli_solve_limits(capsys):
         with pytest.raises(SystemExit):
             main(["solve", "tabik", "--size", "2", f"--memory={bad}"])
         assert "--memory: must be a size" in capsys.readouterr().err
+    more = f"{agents.machine_memory() // 2**30 + 1}G"
+    for bad in ("-5G", "-1", more, "1T" if agents.machine_memory() < 2**40 else "8192P"):  # as separate words too
+        with pytest.raises(SystemExit) as exited:
+            main(["solve", "tabik", "--size", "2", "--memory", bad])
+        [line] = capsys.readouterr().err.strip().splitlines()[-1:]
+        assert exited.value.code == 2 and f"--memory: must be a size from 1M to this machine's memory" in line
+        assert line.endswith(f"got {bad}"), line
+    with pytest.raises(ValueError, match="more than this machine has"):
+        solve(territory.Tabik(size=2), memory=agents.machine_memory() + 1)
+    for bad in ("99999999999", "-1", "10001"):
+        with pytest.raises(SystemExit):
+            main(["solve", "tabik", "--size", "2", "--order-depth", bad])
+        assert "--order-depth: must be an integer from 0 to 10000, got" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["solve", "tabik", "--size", "2", "--time-limit", "0"])
     assert "--time-limit: must be a number of seconds > 0" in capsys.readouterr().err
@@ -150,6 +164,27 @@ def test_cli_solve_record_with_game_options(tmp_path, capsys, monkeypatch):
     assert "best moves  b2-c2  (1 of 17)" in capsys.readouterr().out
     assert main(["solve", "tabik", "--size", "4", "--record", "game.txt"]) == 2
     assert "--size 4 disagrees with game.txt, whose size is 3" in capsys.readouterr().err
+
+
+def test_cli_solve_a_position_string_moves_separated_by_commas(capsys):
+    s = territory.Tabik(size=3)
+    s.play("b2-b3")
+    assert main(["solve", "tabik", "--size", "3", "--position", s.position()]) == 0
+    out = capsys.readouterr().out
+    solution = solve(s)
+    assert "from the given position: seat 1 (white) to move" in out
+    assert f"best moves  {', '.join(solution.best_moves)}  (" in out
+    # Nume's komi moves have spaces: the commas keep them apart.
+    assert main(["solve", "nume", "--square", "2", "--komi", "none", "--komi-phase"]) == 0
+    out = capsys.readouterr().out
+    [line] = [line for line in out.splitlines() if "best moves" in line]
+    moves = line.split("best moves", 1)[1].rsplit("(", 1)[0].strip().split(", ")
+    assert moves == solve(territory.Nume(square=2, komi=None, komi_phase=True)).best_moves and "komi 0.5 black" in moves
+    assert main(["solve", "tabik", "--size", "3", "--position", "junk"]) == 2
+    assert "territory solve: error: --position: bad position" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["solve", "tabik", "--position", s.position(), "--record", "game.txt"])
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def documented_solve_commands() -> list[str]:
@@ -179,5 +214,5 @@ def test_documented_solve_commands_run(tmp_path, capsys, monkeypatch):
     for command in commands:
         if any(flag in command for flag in slow):
             continue
-        assert main(command.split()[1:]) == 0, command
+        assert main(shlex.split(command)[1:]) == 0, command
         assert "value " in capsys.readouterr().out

@@ -506,6 +506,9 @@ class Solution:
 #: The smallest table budget ``solve`` accepts (bytes).
 MIN_SOLVE_MEMORY = 2**20
 
+#: The deepest ``order_depth`` of ``solve``.
+MAX_ORDER_DEPTH = 10_000
+
 
 def default_solve_memory() -> int:
     """Half of the memory available now (``MemAvailable`` on Linux; 1 GiB where it cannot
@@ -518,6 +521,15 @@ def default_solve_memory() -> int:
     except (OSError, ValueError, IndexError):
         pass
     return 2**30
+
+
+def machine_memory() -> int:
+    """The machine's physical memory in bytes (2**62 where it cannot be read): the
+    largest table budget ``solve`` accepts."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 2**62
 
 
 def _ordering_network(order: Any, state: Any) -> Any:
@@ -541,7 +553,7 @@ def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] 
     released. Feasible on small boards only (docs/solved.md).
 
     ``memory`` bounds the table in bytes (default: half of the available memory,
-    ``default_solve_memory()``); a search that outgrows it goes on, replacing the
+    ``default_solve_memory()``; at most the machine's memory); a search that outgrows it goes on, replacing the
     entries worth least (it only repeats work). ``time_limit`` (seconds) and
     ``max_nodes`` (positions) stop it with ``TimeLimitError`` / ``NodeLimitError``
     (both ``SolveLimitError``, carrying ``nodes``, ``table_bytes`` and ``seconds``).
@@ -556,7 +568,12 @@ def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] 
     value and best moves, usually from fewer positions (docs/solved.md)."""
     if max_nodes is not None:
         max_nodes = check_int("max_nodes", max_nodes, 1, 2**63)
-    memory = default_solve_memory() if memory is None else check_int("memory", memory, MIN_SOLVE_MEMORY, 2**62)
+    if memory is not None:
+        check_int("memory", memory, MIN_SOLVE_MEMORY, 2**62)
+        if memory > machine_memory():
+            raise ValueError(f"memory {memory:,} bytes is more than this machine has ({machine_memory():,} bytes)")
+    else:
+        memory = default_solve_memory()
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float)) or not 0 < time_limit < 1e12:
             raise ValueError(f"time_limit must be a number of seconds > 0, or None for no limit, got {time_limit!r}")
@@ -567,7 +584,7 @@ def solve(state: Any, max_nodes: Optional[int] = None, *, memory: Optional[int] 
     if not is_native(state):
         names = ", ".join(f"territory.{cls.__name__}" for cls in GAMES.values())
         raise ValueError(f"solve needs a native game state ({names}), got {type(state).__name__}")
-    order_depth = check_int("order_depth", order_depth, 0, 10_000)
+    order_depth = check_int("order_depth", order_depth, 0, MAX_ORDER_DEPTH)
     network = None if order is None else _ordering_network(order, state)
     value, best, move_values, nodes, table_bytes = _core.solve(state, max_nodes, memory, time_limit, progress, stop,
                                                                network, order_depth)

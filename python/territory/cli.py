@@ -24,6 +24,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import time
@@ -110,7 +111,19 @@ def add_command(
         name, help=summary, description=description, epilog="examples:\n" + examples, formatter_class=HelpFormatter
     )
     parser.set_defaults(run=run, parser=parser)
+    # A value such as "-5G" or "-1e3" is a (bad) value, to be refused by its option's
+    # check, not an unknown option: no option starts with a digit.
+    parser._negative_number_matcher = re.compile(r"^-\.?\d")
     return parser
+
+
+def position_state(game: str, text: str, params: dict[str, Any]) -> Any:
+    """The state of the position string ``text`` (docs/positions.md) of ``game`` with
+    ``params``; a bad one is a UsageError naming --position."""
+    try:
+        return GAME_CLASSES[game].from_position(text, **params)
+    except ValueError as error:
+        raise UsageError(f"--position: {error}") from None
 
 
 def add_game_options(

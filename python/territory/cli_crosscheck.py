@@ -113,10 +113,7 @@ def run_perft(args: argparse.Namespace) -> int:
     cli.check_output(args.json, "--json")
     out = cli.human_stream(args.json)
     if args.position is not None:
-        try:
-            state = cli.GAME_CLASSES[args.game].from_position(args.position, **params)
-        except ValueError as error:
-            raise UsageError(f"--position: {error}") from None
+        state = cli.position_state(args.game, args.position, params)
     else:
         state = new_game(args.game, **params)
     progress = cli.Progress("perft", _show_progress(args), unit="first moves")
@@ -227,6 +224,6 @@ def format_report(report: Any) -> str:
     return "\n".join([
         f"{head}: a disagreement",
         f"first seen in {report.where} after {report.found_after} moves; the shortest sequence found "
-        f"({report.replays} replays) has {len(report.disagreement.moves)}:",
+        f"({report.replays} replay{'' if report.replays == 1 else 's'}) has {len(report.disagreement.moves)}:",
         report.disagreement.describe(),
     ])

@@ -41,21 +41,25 @@ def register(commands: Any) -> None:
 
     parser = add_command(
         commands, "solve", "solve a small position exactly (value and best moves)",
-        "Solves the start position (or the position at the end of a game record) by negamax\n"
-        "with alpha-beta and a transposition table, and prints its value for the player to\n"
-        "move with perfect play, the best moves and every move's value (docs/solved.md).\n"
+        "Solves the start position (or a position string, or the position at the end of a game\n"
+        "record) by negamax with alpha-beta and a transposition table, and prints its value for\n"
+        "the player to move with perfect play, the best moves and every move's value, moves\n"
+        "separated by commas (a Nume komi move has spaces) (docs/solved.md).\n"
         "The table stays within --memory (a search that outgrows it goes on, slower);\n"
         "Ctrl-C stops the search (exit status 130).",
         "  territory solve tabik --size 3\n"
         "  territory solve nume --square 2 --komi none\n"
         "  territory solve tabik --record game.txt --max-nodes 1000000\n"
+        "  territory solve tabik --size 3 --position '3/1w1/1b1 1 a 0 0'\n"
         "  territory solve tabik --size 4 --memory 2G --time-limit 600 --progress\n"
         "  territory solve tabik --size 4 --order tabik-4   # moves ordered by a trained model\n",
         run_solve,
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
-    parser.add_argument("--record", metavar="FILE",
-                        help="solve the position at the end of this game record (game options, if given, must match it)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--record", metavar="FILE",
+                       help="solve the position at the end of this game record (game options, if given, must match it)")
+    where.add_argument("--position", metavar="STR", help="solve this position string (docs/positions.md)")
     parser.add_argument("--max-nodes", type=integer(1), help="give up after this many positions (default: no limit)")
     parser.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="give up after this many seconds (default: no limit)")
     parser.add_argument("--memory", type=memory_size, metavar="SIZE",
@@ -67,7 +71,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--order", metavar="MODEL",
                         help="try the moves of shallow positions in the order of this trained model's policy "
                         "(a shipped model's name or a file): the same values, usually fewer positions")
-    parser.add_argument("--order-depth", type=integer(0), default=6, metavar="N",
+    parser.add_argument("--order-depth", type=integer(0, agents_module.MAX_ORDER_DEPTH), default=6, metavar="N",
                         help="with --order, the positions less than N moves deep (default: 6)")
     cli.add_game_options(parser)
 
@@ -85,9 +89,10 @@ def memory_size(text: str) -> int:
         size = float(number) * UNITS[unit] if len(text) <= 30 else math.nan
     except ValueError:
         size = math.nan
-    low = agents_module.MIN_SOLVE_MEMORY
-    if not low <= size <= 2**62:
-        raise argparse.ArgumentTypeError(f"must be a size from 1M to 4096P (bytes, or with a unit K, M, G, T), got {shown}")
+    high = agents_module.machine_memory()
+    if not agents_module.MIN_SOLVE_MEMORY <= size <= high:
+        raise argparse.ArgumentTypeError(f"must be a size from 1M to this machine's memory, {high / 2**30:.1f}G "
+                                         f"(bytes, or with a unit K, M, G, T), got {shown}")
     return int(size)
 
 
@@ -207,6 +212,8 @@ def _position_to_solve(args: argparse.Namespace) -> Any:
     from territory.playouts import new_game
 
     params = cli.game_params(args, args.game)
+    if args.position is not None:
+        return cli.position_state(args.game, args.position, params)
     if not args.record:
         return new_game(args.game, **params)
     state = cli.read_record(args.record)
@@ -254,14 +261,15 @@ def run_solve(args: argparse.Namespace) -> int:
     progress.clear()
     seconds = time.perf_counter() - began
     shown = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
-    after = f"after {len(state.history)} actions" if state.history else "at the start"
+    after = ("from the given position" if args.position is not None
+             else f"after {len(state.history)} actions" if state.history else "at the start")
     seat = state.to_move
     print(f"{args.game} ({shown}), {after}: seat {seat} ({state.color_of(seat)}) to move")
     print(f"  value       {solution.value:+d} ({VALUE_WORDS[solution.value]} for seat {seat} with perfect play)")
-    print(f"  best moves  {' '.join(solution.best_moves)}  ({len(solution.best_moves)} of {len(solution.move_values)})")
+    print(f"  best moves  {', '.join(solution.best_moves)}  ({len(solution.best_moves)} of {len(solution.move_values)})")
     print(f"  positions   {solution.nodes:,} in {seconds:.2f} s, table {_megabytes(solution.table_bytes)}")
     for value in (1, 0, -1):
         moves = [m for m, v in solution.move_values.items() if v == value]
         if moves:
-            print(f"  {VALUE_WORDS[value]:<6}({len(moves):>4})  {' '.join(moves)}")
+            print(f"  {VALUE_WORDS[value]:<6}({len(moves):>4})  {', '.join(moves)}")
     return 0

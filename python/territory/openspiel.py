@@ -79,7 +79,7 @@ def game_type(game: str) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=2,
         min_num_players=2,
-        provides_information_state_string=False,
+        provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -132,10 +132,15 @@ class TerritoryGame(pyspiel.Game):
     def new_initial_state(self) -> TerritoryState:
         return TerritoryState(self, self._start.copy())
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer | HistoryObserver:
         if params:
             raise ValueError(f"territory observers take no parameters, got {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return HistoryObserver()
         return Observer(self._start.observation_shape)
+
+    def __reduce__(self) -> tuple[type[TerritoryGame], tuple[dict[str, Any]]]:
+        return (type(self), (self.get_parameters(),))
 
 
 class TerritoryState(pyspiel.State):
@@ -188,6 +193,20 @@ class Observer:
         return state.native.position()  # type: ignore[no-any-return]
 
 
+class HistoryObserver:
+    """The information state (perfect recall): the actions played, as OpenSpiel's own
+    perfect-information games give it (``state.history_str()``); no tensor."""
+
+    tensor = np.zeros(0, np.float32)
+    dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: TerritoryState, player: int) -> None:
+        raise ValueError("territory games provide no information-state tensor: use observation_tensor")
+
+    def string_from(self, state: TerritoryState, player: int) -> str:
+        return state.history_str()  # type: ignore[no-any-return]
+
+
 def _game_class(game: str) -> type[TerritoryGame]:
     return type(
         f"Territory{game.capitalize()}Game", (TerritoryGame,),
@@ -197,6 +216,8 @@ def _game_class(game: str) -> type[TerritoryGame]:
 
 #: The OpenSpiel game class of each game, by name.
 GAME_CLASSES: dict[str, type[TerritoryGame]] = {game: _game_class(game) for game in GAMES}
+# Module attributes too (territory.openspiel.TerritoryTabikGame, ...), where pickle finds a class.
+globals().update({cls.__name__: cls for cls in GAME_CLASSES.values()})
 
 
 def _register() -> None:

@@ -3,6 +3,7 @@ disagreement to the shortest move sequence that still shows one (docs/crosscheck
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -181,29 +182,62 @@ def legal_sequence(game: str, params: dict[str, Any], moves: list[str]) -> bool:
     return True
 
 
+def deletions(length: int, sizes: Iterable[int]) -> Iterable[tuple[int, int]]:
+    """The runs ``(start, stop)`` of each size in ``sizes`` to try deleting from a
+    sequence of ``length`` moves, leftmost first. None ends the sequence: what is left
+    would be a prefix of it, and every prefix of a first disagreement agrees."""
+    for size in sizes:
+        for start in range(length - size):
+            yield start, start + size
+
+
 def shrink(checker: Checker, found: Disagreement, budget: int = SHRINK_REPLAYS) -> tuple[Disagreement, int]:
-    """The shortest disagreement found by deleting runs of moves (longest runs first)
-    from ``found``'s sequence while it stays legal and still disagrees; and the replays
-    spent."""
-    replays = 0
-    best = found
-    improved = True
-    while improved and replays < budget:
-        improved = False
-        size = len(best.moves) // 2 or 1
-        while size >= 1 and not improved and replays < budget:
-            for start in range(len(best.moves) - size + 1):
-                candidate = best.moves[:start] + best.moves[start + size:]
-                if not legal_sequence(best.game, best.params, candidate):
-                    continue
-                replays += 1
-                again = checker.replay(best.params, candidate)
-                if again is not None and len(again.moves) < len(best.moves):
-                    best, improved = again, True
-                    break
-                if replays >= budget:
-                    break
-            size //= 2
+    """The shortest disagreement found by deleting moves from ``found``'s sequence while
+    it stays legal and still disagrees: first halves, quarters, ... down to single
+    moves (quick on a long sequence); then runs of every size and every pair of moves,
+    again after each success, until none of them disagrees (in Nume deleting one move,
+    or any odd number, swaps the colour of every later stone: only even deletions keep
+    them). The result is then minimal for these deletions, unless the ``budget`` of
+    replays ran out. Returns it and the replays spent."""
+    best, replays = found, 0
+    agreed: set[tuple[str, ...]] = set()  # the later sweeps meet the earlier ones' candidates again
+
+    def disagrees(candidate: list[str]) -> bool:
+        nonlocal best, replays
+        if replays >= budget or tuple(candidate) in agreed or not legal_sequence(best.game, best.params, candidate):
+            return False
+        replays += 1
+        again = checker.replay(best.params, candidate)
+        if again is None:
+            agreed.add(tuple(candidate))
+            return False
+        best = again  # a prefix of the candidate: shorter than before
+        return True
+
+    def halvings(length: int) -> list[int]:
+        sizes = [length // 2 or 1]
+        while sizes[-1] > 1:
+            sizes.append(sizes[-1] // 2)
+        return sizes
+
+    def sweep(sizes: Callable[[int], Iterable[int]], pairs: bool) -> None:
+        """Deletions from ``best`` until none disagrees, from the first again on the
+        shorter sequence after each success."""
+        while replays < budget:
+            moves = best.moves
+            candidates: Iterable[list[str]] = (
+                moves[:start] + moves[stop:] for start, stop in deletions(len(moves), sizes(len(moves)))
+            )
+            if pairs:
+                candidates = itertools.chain(candidates, (
+                    moves[:i] + moves[i + 1:j] + moves[j + 1:]
+                    for i in range(len(moves)) for j in range(i + 2, len(moves))
+                ))
+            if not any(disagrees(candidate) for candidate in candidates):
+                return
+
+    sweep(halvings, pairs=False)
+    sweep(lambda length: range(length - 1, 0, -1), pairs=True)
     return best, replays
 
 

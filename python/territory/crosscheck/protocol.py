@@ -20,6 +20,13 @@ from typing import Any, NoReturn
 #: Version of the protocol (the ``"protocol"`` key of the ``new`` request).
 PROTOCOL_VERSION = 1
 
+#: The longest reply line read, in characters: the longest a correct engine sends is
+#: Nume's legal moves at the start on 16 x 16, about 0.66 million.
+MAX_REPLY = 8 * 2**20
+
+#: What the reading thread queues for a line longer than MAX_REPLY (it then stops).
+_TOO_LONG = object()
+
 #: What each request's reply must hold: key -> a check of its value and its description.
 REPLY_KEYS: dict[str, dict[str, tuple[Any, str]]] = {
     "new": {"ok": (lambda v: v is True, "true")},
@@ -65,12 +72,15 @@ class Engine:
         except OSError as error:
             self._stderr.close()
             raise EngineError(f"cannot start the engine {argv[0]!r}: {error.strerror or error}") from None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[object] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
-        for line in self.process.stdout:
+        while line := self.process.stdout.readline(MAX_REPLY + 1):
+            if len(line) > MAX_REPLY and not line.endswith("\n"):
+                self._lines.put(_TOO_LONG)  # read no further: the line could be endless
+                return
             self._lines.put(line)
         self._lines.put(None)
 
@@ -89,6 +99,9 @@ class Engine:
             self._failed(step, f"no reply within {self.timeout:g} s (--timeout)")
         if line is None:
             self._failed(step, "no reply: the engine closed its output")
+        if line is _TOO_LONG:
+            self._failed(step, f"the reply is longer than {MAX_REPLY:,} characters without an end of line")
+        assert isinstance(line, str)
         try:
             reply = json.loads(line)
         except ValueError:
