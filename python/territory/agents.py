@@ -219,6 +219,16 @@ def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
     )
 
 
+def _is_deterministic(agent: Any) -> bool:
+    """Whether ``agent`` plays the same move in a position whatever the seed: a
+    ``territory.Puct`` without root noise whose leaves are valued by the network
+    alone."""
+    from territory.puct import Puct
+
+    return (type(agent) is Puct and not agent.noise_fraction and agent.rollout_weight == 0
+            and agent.expansion_visits == 1)
+
+
 def _is_native(agent: Any) -> bool:
     """Whether the engine plays ``agent`` by itself (``RandomAgent``, ``Uct``,
     ``territory.Puct``): it describes itself with ``_spec()``."""
@@ -441,6 +451,13 @@ def play_match(
     if len(agents) != 2:
         raise ValueError(f"agents must be two agents, got {len(agents)}")
     pair = [parse_agent(a) for a in agents]
+    distinct = 2 if swap_seats else 1
+    if games > distinct and all(_is_deterministic(a) for a in pair):
+        raise ValueError(
+            f"both agents are deterministic (Puct without noise), so the {games} games would be copies of "
+            f"{distinct}: give a Puct noise_fraction > 0 (territory.Puct(..., noise_fraction=0.25)), or play "
+            "from random openings (territory.train.match_from_openings)"
+        )
     start = start_state(game, params)
     result = MatchResults(start.game, dict(start.params), seed, games, agents=(repr(pair[0]), repr(pair[1])))
     began = time.perf_counter()

@@ -43,7 +43,7 @@ class Model:
         missing = [n for n in NAMES if n not in weights]
         if missing:
             raise ValueError(f"a model needs the weights {', '.join(NAMES)}; missing {', '.join(missing)}")
-        self.weights = {n: np.ascontiguousarray(weights[n], dtype=np.float32) for n in NAMES}
+        self.weights = {n: _engine_array(weights[n]) for n in NAMES}
         self.meta = dict(meta)
         #: Values of the game's features read after the observation planes (0: none).
         self.feature_len = int(self.meta.get("feature_len", 0))
@@ -51,6 +51,12 @@ class Model:
         self.num_actions = int(self.meta["num_actions"])
         if self.weights["w1"].shape[0] != self.input_size or self.weights["wp"].shape[1] != self.num_actions:
             raise ValueError("the model's weights do not match its observation shape and actions")
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled weights may be unaligned views of a message buffer (Dask's
+        # serialisation), which the engine cannot read.
+        self.__dict__.update(state)
+        self.weights = {n: _engine_array(w) for n, w in self.weights.items()}
 
     @classmethod
     def new(cls, state: Any, hidden: int = 128, seed: int = 0, features: bool = False, **meta: Any) -> "Model":
@@ -172,7 +178,7 @@ class Model:
         from territory import _core
 
         w = self.weights
-        return _core.Network(*(np.ascontiguousarray(w[n], dtype=np.float32) for n in NAMES))
+        return _core.Network(*(_engine_array(w[n]) for n in NAMES))
 
     def size(self) -> int:
         """The number of weights."""
@@ -180,6 +186,12 @@ class Model:
 
     def __repr__(self) -> str:
         return f"Model({self.meta.get('game')} {self.meta.get('params')}, {self.size()} weights)"
+
+
+def _engine_array(a: Any) -> np.ndarray:
+    """``a`` as float32, C-contiguous and aligned: the layout the engine reads (a copy
+    only when ``a`` has another)."""
+    return np.require(a, dtype=np.float32, requirements=["C_CONTIGUOUS", "ALIGNED"])
 
 
 def load_model(model: Union[str, os.PathLike, Model, None]) -> Optional[Model]:
