@@ -167,11 +167,20 @@ def _number(name: str, value: Any, low: float, high: float) -> float:
 def parse_puct(spec: str, arg: str) -> Puct:
     """``Puct`` from the part after ``puct:`` of an agent spec: ``MODEL`` or
     ``MODEL:N`` (N simulations per move, default 400)."""
-    model, sep, count = arg.rpartition(":") if arg.rpartition(":")[2].isdigit() else (arg, "", "")
+    model, sep, count = arg.rpartition(":")
+    if not sep or not (count.isdigit() or _is_model(model)) or _is_model(arg):
+        model, count = arg, ""
     if not model:
         raise ValueError(f"agent {spec!r}: give a model after 'puct:', like 'puct:tabik-6:400' or 'puct:model.npz'")
-    iterations = int(count) if sep else 400
-    if iterations < 1:
-        raise ValueError(f"agent {spec!r}: the simulations after the model must be a positive whole number")
-    return Puct(model, iterations)
+    if count and not (count.isdigit() and 1 <= int(count) <= MAX_UCT_ITERATIONS):
+        raise ValueError(f"agent {spec!r}: the simulations after the model must be a whole number from 1 to "
+                         f"{MAX_UCT_ITERATIONS:,}, got {count!r}")
+    return Puct(model, int(count) if count else 400)
+
+
+def _is_model(name: str) -> bool:
+    """Whether ``name`` is a file or a shipped model's name."""
+    from territory.model import shipped_models
+
+    return name in shipped_models() or os.path.isfile(name)
 

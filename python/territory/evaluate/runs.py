@@ -204,6 +204,8 @@ def _traces(
     if _is_random(agent):
         random_games = _RandomGames(start, seed, first, threads, outcomes_only)
         return _run_sharded(random_games, games, **kw)
+    if type(agent) is Puct:
+        agent.model.check_fits(start)
     if type(agent) in (Uct, Puct):
         uct = _UctTraces(start, agent, seed, first, threads, outcomes_only)
         return _run_sharded(uct, games, first_batch=2, max_shard=64, **kw)
