@@ -37,6 +37,8 @@ CALLS: dict[str, Callable[[], Any]] = {
     "evaluate random": lambda: territory.evaluate("migong", games=10**8),
     "evaluate uct": lambda: territory.evaluate("tabik", "uct:20000", games=1000),
     "trace_random (one call)": lambda: _core.trace_random(territory.Migong(), 0, 0, 10**6, None),
+    "Migong.perft": lambda: territory.Migong().perft(3),
+    "evaluate puct": lambda: territory.evaluate("tabik", "puct:tabik-6:400", games=10**5, size=6),
 }
 
 

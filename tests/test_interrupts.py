@@ -11,6 +11,7 @@ ends it with exit code 130 and one line on stderr, no traceback and no Rust pani
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -25,9 +26,10 @@ from territory import _core, cli
 SCRIPT = Path(__file__).with_name("interrupt_calls.py")
 
 
-def _interrupt_call(name: str) -> dict:
+def _interrupt_call(name: str, delay: float = 0.8) -> dict:
     try:
-        result = subprocess.run([sys.executable, str(SCRIPT), name, "0.8"], capture_output=True, text=True, timeout=60)
+        result = subprocess.run([sys.executable, str(SCRIPT), name, str(delay)], capture_output=True, text=True,
+                                timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail(f"{name}: SIGINT ignored (still running after 60 s)")
     assert result.returncode == 0, result.stderr[-3000:]
@@ -38,6 +40,7 @@ def _interrupt_call(name: str) -> dict:
 CALLS = [
     "random_playouts", "run_playouts (one call)", "play_match uct", "play_match random", "Uct.analyse",
     "Uct.analyse threads=2", "VecEnv.step loop", "evaluate random", "evaluate uct", "trace_random (one call)",
+    "Migong.perft", "evaluate puct",
 ]
 
 
@@ -49,6 +52,12 @@ def test_sigint_raises_keyboard_interrupt_promptly(name: str) -> None:
     assert report["works_after"], report
 
 
+@pytest.mark.parametrize("delay", [0.05, 0.5, 2.0])
+def test_sigint_stops_perft_at_any_moment(delay: float) -> None:
+    report = _interrupt_call("Migong.perft", delay)
+    assert report["interrupted"] and report["seconds"] < PROMPT and report["works_after"], report
+
+
 # --- the command line ---------------------------------------------------------------------
 
 COMMANDS = {
@@ -57,11 +66,14 @@ COMMANDS = {
     "evaluate": ["evaluate", "tabik", "--agent", "uct:1000", "--games", "100000"],
     "komi": ["komi", "--agent", "uct:200", "--games", "100000"],
     "openings": ["openings", "tabik", "--agent", "uct:500", "--games", "100000", "--size", "6"],
+    "perft": ["perft", "migong", "--depth", "3"],
+    "evaluate puct": ["evaluate", "tabik", "--size", "6", "--agent", "puct:tabik-6:400", "--games", "100000"],
 }
 #: Seconds after the start: during the imports, as the work begins, well into it.
 MOMENTS = {"start-up": 0.15, "early": 1.5, "mid-run": 3.0}
 #: One moment per command in the fast set; every pair in the slow one.
-FAST = {("simulate", "start-up"), ("match", "early"), ("evaluate", "mid-run"), ("komi", "start-up"), ("openings", "early")}
+FAST = {("simulate", "start-up"), ("match", "early"), ("evaluate", "mid-run"), ("komi", "start-up"), ("openings", "early"),
+        ("perft", "early"), ("perft", "mid-run"), ("evaluate puct", "early")}
 
 
 @pytest.mark.parametrize("command, moment", [
@@ -71,6 +83,18 @@ def test_sigint_ends_a_command_with_one_line_and_130(command: str, moment: str) 
     ended = interrupt([territory_script(), *COMMANDS[command]], after=MOMENTS[moment])
     print(f"{command} at {moment}: exit {ended.returncode} {ended.seconds:.3f} s after SIGINT")
     ended.assert_clean(may_precede_handler=moment == "start-up")
+
+
+@pytest.mark.parametrize("after", [0.15, 1.0, 2.5])
+def test_sigint_ends_show_while_it_waits_for_the_record(tmp_path: Path, after: float) -> None:
+    fifo = tmp_path / "record"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)  # held open and silent: the reader waits for more
+    try:
+        ended = interrupt([territory_script(), "show", str(fifo)], after=after)
+    finally:
+        os.close(writer)
+    ended.assert_clean(may_precede_handler=after < 0.2)
 
 
 def test_an_interrupt_wrapped_by_python_still_ends_the_command_with_130(monkeypatch: pytest.MonkeyPatch,

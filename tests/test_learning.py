@@ -299,7 +299,7 @@ def test_puct_is_a_native_agent_reproducible_on_any_threads_and_picklable():
     with pytest.raises(ValueError, match="expansion_visits must be"):
         Puct("tabik-4", expansion_visits=0)
     # A model for another board is refused before a match starts (no engine panic).
-    with pytest.raises(ValueError, match="the network reads 128 input values"):
+    with pytest.raises(ValueError, match=r"trained for tabik \(size=4, pie=True\), not for tabik \(size=6"):
         territory.play_match("tabik", [agent, "uct:10"], games=2, size=6)
     with pytest.raises(ValueError, match="expansion_visits must be from 1"):
         Model.load("tabik-4").network().analyse(state, 10, expansion_visits=0)

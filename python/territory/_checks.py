@@ -24,3 +24,33 @@ def check_threads(threads: Any) -> int | None:
     if threads is not None:
         check_int("threads", threads, 1, MAX_THREADS)
     return threads
+
+
+def available_memory() -> int | None:
+    """The memory available now, in bytes (``MemAvailable`` on Linux), or None where it
+    cannot be read."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _size(count: int) -> str:
+    for unit, size in (("PiB", 2**50), ("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if count >= size:
+            return f"{count / size:,.1f} {unit}"
+    return f"{count:,} bytes"
+
+
+def check_memory(what: str, needed: int, instead: str) -> None:
+    """A ``ValueError`` if ``what`` (a phrase, "keeping the arrays of 10 games") needs
+    more than the memory available now (``needed`` bytes), saying what to do
+    ``instead``."""
+    available = available_memory()
+    if available is not None and needed > available:
+        raise ValueError(f"{what} needs about {_size(needed)}, more than the {_size(available)} of memory "
+                         f"available: {instead}")

@@ -28,11 +28,11 @@ from typing import Any, Callable, Optional, Sequence, Union
 import numpy as np
 
 from territory import _core, distributed
-from territory._checks import check_int, check_threads
+from territory._checks import available_memory, check_int, check_memory, check_threads
 from territory._seeds import mix
 from territory.errors import IllegalMoveError
 from territory._results import rate_text, results_repr
-from territory.playouts import FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
+from territory.playouts import BYTES_PER_GAME, FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 from territory.registry import GAMES, game_names, is_native
 
 #: The most iterations a UCT search may be given (the engine's bound).
@@ -60,6 +60,11 @@ __all__ = [
 #: The per-game arrays of a match: those of random playouts, plus the winning agent
 #: (0, 1, or -1 for a draw) and whether agent 0 sat in seat 1.
 MATCH_FIELDS = FIELDS + ("agent_winner", "seats_swapped")
+#: The memory a kept match game takes at the peak (``playouts.BYTES_PER_GAME`` and the
+#: two more arrays, twice), and more with its actions (their array object, its offset
+#: and at least one action).
+BYTES_PER_MATCH_GAME = BYTES_PER_GAME + 4
+BYTES_PER_ACTIONS = 128
 
 
 class SolveLimitError(RuntimeError):
@@ -217,6 +222,16 @@ def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
         f"unknown agent spec {spec!r}: expected 'random', 'uct', 'uct:N' (N iterations) "
         "or 'puct:MODEL[:N]' (a trained model, N simulations)"
     )
+
+
+def _is_deterministic(agent: Any) -> bool:
+    """Whether ``agent`` plays the same move in a position whatever the seed: a
+    ``territory.Puct`` without root noise whose leaves are valued by the network
+    alone."""
+    from territory.puct import Puct
+
+    return (type(agent) is Puct and not agent.noise_fraction and agent.rollout_weight == 0
+            and agent.expansion_visits == 1)
 
 
 def _is_native(agent: Any) -> bool:
@@ -415,6 +430,7 @@ def play_match(
     *,
     progress: Optional[Callable[[int, int, float], None]] = None,
     keep_actions: bool = True,
+    keep_games: bool = True,
     shard_size: Optional[int] = None,
     **params: Any,
 ) -> MatchResults:
@@ -425,7 +441,10 @@ def play_match(
     ``choose(state) -> str`` (then in a Python loop, and ``threads`` is not used). With
     ``swap_seats`` agent 0 sits in seat 0 in even-numbered games and in seat 1 in odd
     ones. ``result.actions`` holds each game's action numbers (``keep_actions=False``:
-    None, to save memory on long runs).
+    None, to save memory on long runs). ``keep_games=False`` keeps only the counts
+    behind ``summary()`` and ``agent_wins`` (the per-game arrays and actions are None),
+    so memory stays flat however many games are played; with ``keep_games`` a match
+    whose results would not fit in the memory available is refused (ValueError).
 
     The same seed gives the same results for any ``threads`` and any ``executor``.
     ``executor`` (any ``concurrent.futures.Executor``) runs shards of ``shard_size``
@@ -438,37 +457,59 @@ def play_match(
     games = check_int("games", games, 0, 2**62)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be callable (done, total, seconds), got {type(progress).__name__}")
     if len(agents) != 2:
         raise ValueError(f"agents must be two agents, got {len(agents)}")
     pair = [parse_agent(a) for a in agents]
+    distinct = 2 if swap_seats else 1
+    if games > distinct and all(_is_deterministic(a) for a in pair):
+        raise ValueError(
+            f"both agents are deterministic (Puct without noise), so the {games} games would be copies of "
+            f"{distinct}: give a Puct noise_fraction > 0 (territory.Puct(..., noise_fraction=0.25)), or play "
+            "from random openings (territory.train.match_from_openings)"
+        )
     start = start_state(game, params)
+    for agent in pair:
+        if getattr(agent, "model", None) is not None and _is_native(agent):
+            agent.model.check_fits(start)
     result = MatchResults(start.game, dict(start.params), seed, games, agents=(repr(pair[0]), repr(pair[1])))
     began = time.perf_counter()
-    keep = bool(keep_actions)
+    keep_games = bool(keep_games)
+    keep = bool(keep_actions) and keep_games
+    if keep_games:
+        check_memory(f"keeping the results of {games:,} games", games * (BYTES_PER_MATCH_GAME + keep * BYTES_PER_ACTIONS),
+                     "pass keep_games=False to keep only the counts behind summary() (flat memory)")
+    kept: list[dict[str, np.ndarray]] = []
+    wins = np.zeros(3, dtype=np.int64)
+
+    def take(part: dict[str, np.ndarray]) -> None:
+        result._tally.add(part)
+        wins[:] += np.bincount(part["agent_winner"].astype(np.int64) % 3, minlength=3)
+        if keep_games:
+            kept.append(part)
+
     if executor is not None and games:
         native_random = all(type(a) is RandomAgent for a in pair)
-        merged = distributed.run_sharded(
+        distributed.run_sharded(
             executor, match_shard, (start, pair, seed, swap_seats, 1 if threads is None else threads, keep),
-            games, combine=concat_match_parts, shard_size=shard_size, progress=progress,
+            games, each=take, shard_size=shard_size, progress=progress,
             max_shard=distributed.MAX_SHARD if native_random else 64,
         )
     else:
-        parts = list(distributed.in_batches(
+        for part in distributed.in_batches(
             lambda first, stop: match_games(start, pair, seed, first, stop, swap_seats, threads, keep),
             games, first=2, largest=1 << 16, slow=0.5, progress=progress,
-        ))
-        if not parts:
-            parts.append(match_games(start, pair, seed, 0, 0, swap_seats, 1, keep))
-        merged = concat_match_parts(parts)
-    result._tally.add(merged)
-    for name in MATCH_FIELDS:
-        setattr(result, name, merged[name])
-    if keep:
-        offsets = merged["offsets"].astype(np.int64)
-        result.actions = [merged["actions"][a:b] for a, b in zip(offsets[:-1], offsets[1:])]
-    assert result.agent_winner is not None
-    counts = np.bincount(result.agent_winner.astype(np.int64) % 3, minlength=3)
-    result.agent_wins = (int(counts[0]), int(counts[1]), int(counts[2]))
+        ):
+            take(part)
+    if keep_games:
+        merged = concat_match_parts(kept or [match_games(start, pair, seed, 0, 0, swap_seats, 1, keep)])
+        for name in MATCH_FIELDS:
+            setattr(result, name, merged[name])
+        if keep:
+            offsets = merged["offsets"].astype(np.int64)
+            result.actions = [merged["actions"][a:b] for a, b in zip(offsets[:-1], offsets[1:])]
+    result.agent_wins = (int(wins[0]), int(wins[1]), int(wins[2]))
     result.seconds = time.perf_counter() - began
     return result
 
@@ -513,14 +554,8 @@ MAX_ORDER_DEPTH = 10_000
 def default_solve_memory() -> int:
     """Half of the memory available now (``MemAvailable`` on Linux; 1 GiB where it cannot
     be read): the default table budget of ``solve``."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return max(MIN_SOLVE_MEMORY, int(line.split()[1]) * 1024 // 2)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 2**30
+    available = available_memory()
+    return 2**30 if available is None else max(MIN_SOLVE_MEMORY, available // 2)
 
 
 def machine_memory() -> int:

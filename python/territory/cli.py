@@ -165,10 +165,10 @@ def add_run_options(parser: argparse.ArgumentParser, *, progress: bool = True) -
         )
 
 
-def add_json_option(parser: argparse.ArgumentParser) -> None:
+def add_json_option(parser: argparse.ArgumentParser, entries: str = "one object, the summary") -> None:
     parser.add_argument(
         "--json", metavar="FILE",
-        help=f"also write the result as JSON to FILE ('-': stdout): a list of one object per game, format {JSON_FORMAT}",
+        help=f"also write the result as JSON to FILE ('-': stdout): a list of {entries}, format {JSON_FORMAT}",
     )
 
 
@@ -380,7 +380,7 @@ def add_simulate(commands: Any) -> None:
     parser.add_argument("game", choices=GAME_CHOICES + ("all",), help="the game, or 'all' for each game in turn")
     parser.add_argument("--games", type=games_count(2**64 - 1), default=100_000, help="number of games, at least 1 (default 100000)")
     add_run_options(parser)
-    add_json_option(parser)
+    add_json_option(parser, "one summary per game simulated (each game with 'all')")
     distributed.add_scheduler_option(parser)
     add_game_options(parser)
 
@@ -548,7 +548,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = args.run(args)
         sys.stdout.flush()
         return code
-    except UsageError as error:
+    except (UsageError, ValueError) as error:
+        # The library's ValueErrors are its messages about bad input (a model for
+        # another game, a run too large for memory): one line too.
         print(f"{args.parser.prog}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -18,7 +18,9 @@ from territory.evaluate import (
 )
 from territory.evaluate_plots import _pyplot
 
-AGENT_HELP = "random | uct:N (UCT with N iterations per move)"
+AGENT_HELP = ("random | uct:N (UCT with N iterations per move) | puct:MODEL[:N] (a trained model, a .npz file "
+              "or a shipped name such as tabik-6, with N simulations per move, default 400; played with root "
+              "noise, so that the games differ)")
 
 
 def _common(parser: argparse.ArgumentParser, games_default: int, games_help: str, *, several_agents: bool = False) -> None:

@@ -30,7 +30,9 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
     parser.add_argument("--agents", nargs=2, required=True, metavar=("AGENT0", "AGENT1"),
-                        help="two agents: 'random', 'uct' or 'uct:N' (UCT with N iterations per move)")
+                        help="two agents: 'random', 'uct' or 'uct:N' (UCT with N iterations per move), or "
+                        "'puct:MODEL[:N]' (a trained model, a .npz file or a shipped name such as tabik-6, "
+                        "with N simulations per move, default 400)")
     parser.add_argument("--games", type=cli.games_count(2**40), default=100, help="number of games, at least 1 (default 100)")
     parser.add_argument("--no-swap-seats", dest="swap_seats", action="store_false",
                         help="agent 0 always takes seat 0 (default: seats alternate)")
@@ -153,7 +155,7 @@ def run_match(args: argparse.Namespace) -> int:
     with _scale_out(args) as executor:
         result = agents_module.play_match(
             args.game, pair, args.games, seed=args.seed, threads=args.threads, swap_seats=args.swap_seats,
-            executor=executor, progress=cli.Progress(args.game, show_progress), keep_actions=False, **params,
+            executor=executor, progress=cli.Progress(args.game, show_progress), keep_games=False, **params,
         )
     summary = result.summary()
     print(format_match(summary), file=out)

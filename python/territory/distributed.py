@@ -141,7 +141,8 @@ def run_sharded(
     args: Sequence[Any],
     games: int,
     *,
-    combine: Callable[[list[T]], Any],
+    combine: Callable[[list[T]], Any] | None = None,
+    each: Callable[[T], None] | None = None,
     shard_size: int | None = None,
     progress: Callable[[int, int, float], None] | None = None,
     max_shard: int = MAX_SHARD,
@@ -161,7 +162,14 @@ def run_sharded(
     included: a shard cannot end the caller's process); on that, on
     Ctrl-C (KeyboardInterrupt) or any other exception, the shards not yet finished are
     cancelled first.
+
+    ``each`` (instead of ``combine``) streams: it is given each part in index order as
+    soon as the parts before it are in, and none is kept (the return is None), so
+    memory stays flat for any number of games: at most ``4 * slots + 4`` parts are in
+    flight or waiting for an earlier one.
     """
+    if (combine is None) == (each is None):
+        raise ValueError("give run_sharded one of combine and each")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")
     if shard_size is not None and (isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1):
@@ -172,18 +180,20 @@ def run_sharded(
         raise TypeError(f"executor must be a concurrent.futures.Executor, got {type(executor).__name__}")
     slots = executor_slots(executor)
     size = shard_size or default_shard_size(games, slots, max_shard)
-    ranges = shard_ranges(games, size)
     # Shards in flight at once: every worker thread busy with one more queued behind it.
-    # Bounded, so that cancelling is quick and the scheduler is not flooded.
+    # Bounded, so that cancelling is quick and the scheduler is not flooded; parts that
+    # finished before an earlier one wait, bounded too.
     window = 2 * slots + 2
     began = time.perf_counter()
     pending: dict[cf.Future[T], tuple[int, int]] = {}
-    parts: dict[int, T] = {}
-    done = 0
-    todo = iter(ranges)
+    waiting: dict[int, tuple[int, T]] = {}  # start -> (stop, part), after the next in order
+    ordered: list[T] = []
+    next_start = done = 0
+    todo = ((start, min(start + size, games)) for start in range(0, games, size))
     try:
         while True:
-            for start, stop in itertools.islice(todo, max(0, window - len(pending))):
+            room = min(window - len(pending), 2 * window - len(pending) - len(waiting))
+            for start, stop in itertools.islice(todo, max(0, room)):
                 pending[executor.submit(fn, *args, start, stop)] = (start, stop)
             if not pending:
                 break
@@ -191,9 +201,15 @@ def run_sharded(
             for future in sorted(finished, key=lambda f: pending[f][0]):
                 start, stop = pending.pop(future)
                 try:
-                    parts[start] = future.result()
+                    waiting[start] = (stop, future.result())
                 except (Exception, SystemExit) as error:  # a shard's sys.exit() is its failure too
                     raise ShardError(start, stop, games, error) from error
+                while next_start in waiting:
+                    next_start, part = waiting.pop(next_start)
+                    if each is not None:
+                        each(part)
+                    else:
+                        ordered.append(part)
                 done += stop - start
                 if progress is not None:
                     progress(done, games, time.perf_counter() - began)
@@ -203,7 +219,7 @@ def run_sharded(
         for future in pending:
             future.cancel()
         raise
-    return combine([parts[start] for start, _ in ranges])
+    return None if combine is None else combine(ordered)
 
 
 def add_scheduler_option(parser: argparse.ArgumentParser) -> None:

@@ -43,7 +43,7 @@ class Model:
         missing = [n for n in NAMES if n not in weights]
         if missing:
             raise ValueError(f"a model needs the weights {', '.join(NAMES)}; missing {', '.join(missing)}")
-        self.weights = {n: np.ascontiguousarray(weights[n], dtype=np.float32) for n in NAMES}
+        self.weights = {n: _engine_array(weights[n]) for n in NAMES}
         self.meta = dict(meta)
         #: Values of the game's features read after the observation planes (0: none).
         self.feature_len = int(self.meta.get("feature_len", 0))
@@ -51,6 +51,12 @@ class Model:
         self.num_actions = int(self.meta["num_actions"])
         if self.weights["w1"].shape[0] != self.input_size or self.weights["wp"].shape[1] != self.num_actions:
             raise ValueError("the model's weights do not match its observation shape and actions")
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled weights may be unaligned views of a message buffer (Dask's
+        # serialisation), which the engine cannot read.
+        self.__dict__.update(state)
+        self.weights = {n: _engine_array(w) for n, w in self.weights.items()}
 
     @classmethod
     def new(cls, state: Any, hidden: int = 128, seed: int = 0, features: bool = False, **meta: Any) -> "Model":
@@ -84,13 +90,28 @@ class Model:
             path = MODELS_DIR / f"{source}.npz"
         if not path.exists():
             raise ValueError(f"no model file {str(source)!r} (shipped models: {', '.join(shipped_models()) or 'none'})")
+        if path.is_dir():
+            raise ValueError(f"{str(path)!r} is a directory, not a model file")
+        not_model = f"{str(path)!r} is not a model file (a .npz of weights and meta, as Model.save writes)"
         try:
             with np.load(path, allow_pickle=False) as data:
-                weights = {n: data[n] for n in NAMES if n in data}
+                if not hasattr(data, "files") or "meta" not in data.files:
+                    raise ValueError(not_model)
+                weights = {n: data[n] for n in NAMES if n in data.files}
                 meta = json.loads(str(data["meta"]))
-        except (OSError, KeyError, ValueError) as error:
-            raise ValueError(f"cannot read the model {str(path)!r}: {error}") from error
-        return cls(weights, meta)
+            model = cls(weights, meta)
+        except OSError as error:
+            raise ValueError(f"cannot read the model {str(path)!r}: {error.strerror or error}") from None
+        except Exception as error:  # numpy, zipfile and json say in many ways that this is no model
+            if str(error) == not_model:
+                raise ValueError(not_model) from None
+            if "pickle" in str(error):  # numpy's advice to load it unsafely is no advice here
+                raise ValueError(not_model) from None
+            raise ValueError(f"{not_model}, or a damaged one: {type(error).__name__}: {error}"[:400]) from None
+        bad = [n for n, w in model.weights.items() if not np.isfinite(w).all()]
+        if bad:
+            raise ValueError(f"the model {str(path)!r} is damaged: weights {', '.join(bad)} are not all finite numbers")
+        return model
 
     def save(self, path: Union[str, os.PathLike]) -> None:
         """Writes the model to ``path`` (``.npz``) atomically: a file already there is
@@ -104,19 +125,32 @@ class Model:
     def copy(self) -> "Model":
         return Model({n: w.copy() for n, w in self.weights.items()}, self.meta)
 
+    def mismatch(self, state: Any) -> Optional[str]:
+        """Why the model cannot play ``state`` (another game, the pie rule on where the
+        model was trained without it or the other way round, other observations or
+        actions), or None."""
+        game, params = self.meta.get("game"), self.meta.get("params", {})
+        if game is not None and game != state.game:
+            return "another game"
+        if "pie" in params and "pie" in state.params and bool(params["pie"]) != bool(state.params["pie"]):
+            return f"the pie rule {'on' if params['pie'] else 'off'} in training, {'on' if state.params['pie'] else 'off'} here"
+        if (list(state.observation_shape) != list(self.meta["observation_shape"])
+                or state.num_actions != self.num_actions or self.feature_len not in (0, len(state.features()))):
+            return (f"observations {tuple(self.meta['observation_shape'])} and {self.num_actions} actions in training, "
+                    f"{tuple(state.observation_shape)} and {state.num_actions} here")
+        return None
+
     def fits(self, state: Any) -> bool:
-        """Whether the model reads the observations and actions of ``state``."""
-        return (list(state.observation_shape) == list(self.meta["observation_shape"])
-                and state.num_actions == self.num_actions
-                and self.feature_len in (0, len(state.features())))
+        """Whether the model plays ``state``'s game (``mismatch`` is None)."""
+        return self.mismatch(state) is None
 
     def check_fits(self, state: Any) -> None:
-        if not self.fits(state):
-            raise ValueError(
-                f"the model was trained for {self.meta.get('game')} {self.meta.get('params')} "
-                f"(observations {tuple(self.meta['observation_shape'])}, {self.num_actions} actions), "
-                f"not for this {state.game} {dict(state.params)}"
-            )
+        why = self.mismatch(state)
+        if why is not None:
+            shown = ", ".join(f"{k}={v!r}" for k, v in self.meta.get("params", {}).items())
+            here = ", ".join(f"{k}={v!r}" for k, v in state.params.items())
+            raise ValueError(f"the model was trained for {self.meta.get('game')} ({shown}), not for {state.game} "
+                             f"({here}): {why}")
 
     def inputs(self, state: Any) -> np.ndarray:
         """The model's input for ``state``, from the point of view of the seat to move:
@@ -172,7 +206,7 @@ class Model:
         from territory import _core
 
         w = self.weights
-        return _core.Network(*(np.ascontiguousarray(w[n], dtype=np.float32) for n in NAMES))
+        return _core.Network(*(_engine_array(w[n]) for n in NAMES))
 
     def size(self) -> int:
         """The number of weights."""
@@ -180,6 +214,12 @@ class Model:
 
     def __repr__(self) -> str:
         return f"Model({self.meta.get('game')} {self.meta.get('params')}, {self.size()} weights)"
+
+
+def _engine_array(a: Any) -> np.ndarray:
+    """``a`` as float32, C-contiguous and aligned: the layout the engine reads (a copy
+    only when ``a`` has another)."""
+    return np.require(a, dtype=np.float32, requirements=["C_CONTIGUOUS", "ALIGNED"])
 
 
 def load_model(model: Union[str, os.PathLike, Model, None]) -> Optional[Model]:

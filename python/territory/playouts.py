@@ -18,7 +18,7 @@ from typing import Any, Callable, Union
 import numpy as np
 
 from territory import _core, distributed
-from territory._checks import check_int, check_threads
+from territory._checks import check_int, check_memory, check_threads
 from territory._results import rate_text, results_repr
 from territory.registry import GAMES, new_game
 from territory.types import GameState
@@ -26,6 +26,9 @@ from territory.types import GameState
 MAX_THREADS: int = _core.MAX_THREADS
 #: The per-game arrays of a run.
 FIELDS = ("winner", "length", "passes", "swapped", "scores")
+#: The memory a kept game takes at the peak of a run: its arrays (winner, length,
+#: passes, swapped, two scores: 26 bytes), twice (the batches, then their concatenation).
+BYTES_PER_GAME = 52
 
 
 class _Tally:
@@ -206,12 +209,17 @@ def random_playouts(
     to the local run's. ``progress`` is then called as shards finish, and a failed shard
     raises ``territory.distributed.ShardError``. See docs/scale-out.md.
     """
-    games = check_int("games", games, 0)
+    games = check_int("games", games, 0, 2**64 - 1)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)
     if shard_size is not None:
         shard_size = check_int("shard_size", shard_size, 1)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be callable (done, total, seconds), got {type(progress).__name__}")
     start = new_game(game, **params)
+    if keep_games:
+        check_memory(f"keeping the arrays of {games:,} games", games * BYTES_PER_GAME,
+                     "pass keep_games=False to keep only the counts behind summary() (flat memory)")
     result = PlayoutResults(game, dict(start.params), seed, games)
     if executor is not None and games:
         return _run_on(executor, result, 1 if threads is None else threads, keep_games, shard_size, progress)
@@ -260,15 +268,15 @@ def _run_on(
     """``random_playouts`` on an executor, in shards (see ``territory.distributed``)."""
     began = time.perf_counter()
     spec = (result.game, result.params, result.seed, threads, keep_games)
-    parts = distributed.run_sharded(executor, playout_shard, spec, result.games, combine=list,
-                                    shard_size=shard_size, progress=progress)
     if keep_games:
+        parts = distributed.run_sharded(executor, playout_shard, spec, result.games, combine=list,
+                                        shard_size=shard_size, progress=progress)
         for name in FIELDS:
             setattr(result, name, np.concatenate([part[name] for part in parts]))
         result._tally.add({name: getattr(result, name) for name in FIELDS})
     else:
-        for part in parts:
-            result._tally.merge(part)
+        distributed.run_sharded(executor, playout_shard, spec, result.games, each=result._tally.merge,
+                                shard_size=shard_size, progress=progress)
     result.seconds = time.perf_counter() - began
     return result
 

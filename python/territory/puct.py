@@ -9,6 +9,7 @@ for networks the engine cannot evaluate.
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 from typing import Any, Optional, Sequence, Union
@@ -20,7 +21,10 @@ from territory._checks import check_int
 from territory.agents import MAX_UCT_ITERATIONS
 from territory.model import Model
 
-__all__ = ["Puct", "run_search"]
+__all__ = ["Puct", "run_search", "ANALYSIS_NOISE"]
+
+#: The root noise (``noise_fraction``) a ``Puct`` plays with in the analyses by default.
+ANALYSIS_NOISE = 0.25
 
 
 def run_search(model: Model, states: Sequence[Any], iterations: int, c_puct: float = 1.5,
@@ -56,14 +60,20 @@ class Puct:
     trained with; ``c_puct`` excepted), then ``c_puct=1.5``, ``rollout_weight=0``,
     ``expansion_visits=1``.
 
-    Plays the most visited move, without noise: the same state and seed always get
-    the same move. ``seed`` seeds the playouts (in matches each move's search is seeded
-    from the match's seed, as UCT's are).
+    Plays the most visited move. ``noise_fraction`` mixes Dirichlet(``noise_alpha``)
+    noise into the priors at each search's root (AlphaZero's self-play exploration); by
+    default (None) there is none in ``choose`` and ``play_match`` (the same state and
+    seed always get the same move), and ``ANALYSIS_NOISE`` (0.25) in the analyses
+    (``evaluate``, ``fair_komi``, ``openings``), which measure many distinct games:
+    without noise every game from a position would be the same game. An analysis
+    refuses a ``Puct`` given ``noise_fraction=0``. ``seed`` seeds the playouts and the
+    noise (in matches each move's search is seeded from the match's seed, as UCT's are).
     """
 
     def __init__(self, model: Union[str, os.PathLike, Model], iterations: int = 400,
                  c_puct: Optional[float] = None, seed: int = 0, rollout_weight: Optional[float] = None,
-                 expansion_visits: Optional[int] = None) -> None:
+                 expansion_visits: Optional[int] = None, noise_fraction: Optional[float] = None,
+                 noise_alpha: float = 0.3) -> None:
         self.model = model if isinstance(model, Model) else Model.load(model)
         self.source = str(model) if not isinstance(model, Model) else None
         self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
@@ -77,6 +87,8 @@ class Puct:
             expansion_visits = self._setting("expansion_visits", 1)
         self.expansion_visits = check_int("expansion_visits", expansion_visits, 1, 1_000_000)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
+        self.noise_fraction = None if noise_fraction is None else _number("noise_fraction", noise_fraction, 0.0, 1.0)
+        self.noise_alpha = _number("noise_alpha", noise_alpha, 1e-3, 1e3)
         self._network: Any = None
 
     def _setting(self, name: str, default: Any) -> Any:
@@ -117,7 +129,21 @@ class Puct:
 
     def _spec(self) -> tuple[Any, ...]:
         return ("puct", self.network, self.iterations, self.c_puct, self.seed, self.rollout_weight,
-                self.expansion_visits)
+                self.expansion_visits, self.noise_fraction or 0.0, self.noise_alpha)
+
+    def for_analysis(self, what: str) -> "Puct":
+        """This agent as an analysis plays it: with root noise (``ANALYSIS_NOISE`` unless
+        its own ``noise_fraction`` is set); refused with ``noise_fraction=0``."""
+        if self.noise_fraction == 0:
+            raise ValueError(
+                f"{what} needs distinct games, and a Puct with noise_fraction=0 plays the same game from a "
+                f"position every time: give it noise_fraction > 0, or None for {ANALYSIS_NOISE}"
+            )
+        if self.noise_fraction is not None:
+            return self
+        noisy = copy.copy(self)
+        noisy.noise_fraction = ANALYSIS_NOISE
+        return noisy
 
     def __getstate__(self) -> dict[str, Any]:
         # The engine's network is rebuilt from the weights in another process.
@@ -127,6 +153,8 @@ class Puct:
         what = repr(self.source) if self.source else repr(self.model)
         extra = f", rollout_weight={self.rollout_weight}" if self.rollout_weight else ""
         extra += f", expansion_visits={self.expansion_visits}" if self.expansion_visits > 1 else ""
+        extra += f", noise_fraction={self.noise_fraction}" if self.noise_fraction is not None else ""
+        extra += f", noise_alpha={self.noise_alpha}" if self.noise_alpha != 0.3 else ""
         return f"Puct({what}, iterations={self.iterations}{extra})"
 
 
@@ -139,11 +167,20 @@ def _number(name: str, value: Any, low: float, high: float) -> float:
 def parse_puct(spec: str, arg: str) -> Puct:
     """``Puct`` from the part after ``puct:`` of an agent spec: ``MODEL`` or
     ``MODEL:N`` (N simulations per move, default 400)."""
-    model, sep, count = arg.rpartition(":") if arg.rpartition(":")[2].isdigit() else (arg, "", "")
+    model, sep, count = arg.rpartition(":")
+    if not sep or not (count.isdigit() or _is_model(model)) or _is_model(arg):
+        model, count = arg, ""
     if not model:
         raise ValueError(f"agent {spec!r}: give a model after 'puct:', like 'puct:tabik-6:400' or 'puct:model.npz'")
-    iterations = int(count) if sep else 400
-    if iterations < 1:
-        raise ValueError(f"agent {spec!r}: the simulations after the model must be a positive whole number")
-    return Puct(model, iterations)
+    if count and not (count.isdigit() and 1 <= int(count) <= MAX_UCT_ITERATIONS):
+        raise ValueError(f"agent {spec!r}: the simulations after the model must be a whole number from 1 to "
+                         f"{MAX_UCT_ITERATIONS:,}, got {count!r}")
+    return Puct(model, int(count) if count else 400)
+
+
+def _is_model(name: str) -> bool:
+    """Whether ``name`` is a file or a shipped model's name."""
+    from territory.model import shipped_models
+
+    return name in shipped_models() or os.path.isfile(name)
 

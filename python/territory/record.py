@@ -197,23 +197,52 @@ def parse(text: str) -> Record:
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 
+#: The longest record read (bytes, or characters from a text stream): far above any
+#: game's (at most a few hundred moves, kilobytes), and a bound on the memory a file
+#: such as /dev/zero can take.
+MAX_RECORD_BYTES = 2**24
+
+#: Read this much at a time, so that Ctrl-C stops a long read between two chunks.
+_CHUNK = 2**20
+
+
+def _read_capped(stream: Any) -> Any:
+    """The whole of ``stream`` (bytes or str, as its ``read`` gives), read in chunks; a
+    RecordError beyond ``MAX_RECORD_BYTES``."""
+    chunks: list[Any] = []
+    size = 0
+    while size <= MAX_RECORD_BYTES:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
+            return chunks[0][:0].join(chunks) if chunks else chunk
+        if not isinstance(chunk, (str, bytes)):
+            return chunk
+        chunks.append(chunk)
+        size += len(chunk)
+    raise RecordError(f"the file is longer than {MAX_RECORD_BYTES:,} bytes, the most a record may be: not a record")
+
+
 def read_source(source: Source) -> str:
     """A record's text from ``source``: a ``str`` holding a line break is the text itself
     (every record has at least two lines: ``game = ...`` and ``moves:``), and so is
     ``""``; any other ``str`` and an ``os.PathLike`` name a file; an object with ``read()`` is an open file
-    (text or binary). Files are read as UTF-8. Raises RecordError if it cannot be read."""
+    (text or binary). Files are read as UTF-8, at most ``MAX_RECORD_BYTES``. Raises
+    RecordError if it cannot be read or is longer."""
     if isinstance(source, str) and (not source or "\n" in source or "\r" in source):
         return source
     data: Any
     if isinstance(source, (str, os.PathLike)):
         try:
-            data = Path(source).read_bytes()
+            with open(source, "rb") as stream:
+                data = _read_capped(stream)
+        except RecordError:
+            raise
         except (OSError, ValueError) as error:  # ValueError: a NUL in the name
             why = getattr(error, "strerror", None) or error
             hint = " (a str without a line break is a file name)" if isinstance(source, str) else ""
             raise RecordError(f"cannot read {excerpt(str(source))}: {why}{hint}") from None
     elif callable(getattr(source, "read", None)):
-        data = source.read()  # type: ignore[union-attr]
+        data = _read_capped(source)
         if isinstance(data, str):
             return data
     else:

@@ -29,6 +29,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from territory._checks import check_memory
 from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match
 from territory.games import hook
 from territory.model import Model, single_threaded_blas
@@ -260,10 +261,26 @@ def train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], Non
         return _train(config, progress)
 
 
+def _check_buffer(config: TrainConfig, start: Any) -> None:
+    """A ValueError if the replay buffer of ``config.buffer`` positions would not fit in
+    the memory available (each: the network's inputs and the policy as float32, the
+    mask, the result)."""
+    inputs = int(np.prod(start.observation_shape)) + (len(start.features()) if config.features else 0)
+    per_position = 4 * inputs + 5 * start.num_actions + 4
+    check_memory(f"a replay buffer of {config.buffer:,} positions", config.buffer * per_position,
+                 "give a smaller buffer (--buffer)")
+
+
 def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]]) -> Path:
     out = Path(config.out)
-    out.mkdir(parents=True, exist_ok=True)
     start = new_game(config.game, **config.params)
+    _check_buffer(config, start)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out {str(out)!r} is a file: give a directory for the checkpoints and the log")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"out {str(out)!r}: cannot make the directory: {error.strerror or error}") from None
     rng = np.random.default_rng(config.seed)
     model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})

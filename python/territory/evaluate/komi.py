@@ -175,7 +175,7 @@ def fair_komi(
             raise ValueError(f"fair_komi sweeps {key} itself; do not pass {key}=")
     if game_params.get("komi_phase"):
         raise ValueError("fair_komi needs komi_phase=False: with a komi phase the players choose the komi")
-    agents = [_parse(a) for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
+    agents = [_parse(a, "fair_komi") for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
     if not agents:
         raise ValueError("agent list is empty")
     games = check_int("games", games, 1, MAX_GAMES)

@@ -20,6 +20,7 @@ import numpy as np
 from territory import _core, distributed
 from territory._seeds import GOLDEN, mix
 from territory.agents import RandomAgent, Uct, match_games, parse_agent, play_agents
+from territory.puct import Puct
 
 Progress = Callable[[int, int, float], None]
 
@@ -36,9 +37,11 @@ TRACE_FIELDS = (
 MAX_GAMES = 10**8
 
 
-def _parse(agent: Any) -> Any:
-    """``agents.parse_agent`` taking factories ``f(seed) -> agent`` too."""
-    return parse_agent(agent, factories=True)
+def _parse(agent: Any, what: str = "an analysis") -> Any:
+    """``agents.parse_agent`` taking factories ``f(seed) -> agent`` too; a ``Puct`` as
+    the analysis ``what`` plays it (with root noise: ``Puct.for_analysis``)."""
+    agent = parse_agent(agent, factories=True)
+    return agent.for_analysis(what) if type(agent) is Puct else agent
 
 
 def _agent_for(agent: Any, seed: int) -> Any:
@@ -60,6 +63,8 @@ def _agent_name(agent: Any) -> str:
     if type(agent) is Uct:
         plain = (agent.c, agent.seed, agent.threads) == (1.4, 0, 1)
         return f"uct:{agent.iterations}" if plain else repr(agent)
+    if type(agent) is Puct and agent.source:
+        return f"puct:{agent.source}:{agent.iterations}"
     return str(getattr(agent, "name", type(agent).__name__))
 
 
@@ -155,7 +160,7 @@ def trace_games(start: Any, games: Iterable[Sequence[int]], threads: int | None 
 
 @dataclass(frozen=True)
 class _UctTraces:
-    """Picklable work: UCT self-play games ``[first + start, first + stop)`` as native
+    """Picklable work: UCT (or noisy PUCT) self-play games ``[first + start, first + stop)`` as native
     matches (``match_games``, seats not swapped; every move's search seeded from the
     game's own generator, so no two games are the same game), measured in Rust as they
     are played (``trace_match``); with ``outcomes_only`` just the match's playout arrays."""
@@ -199,7 +204,9 @@ def _traces(
     if _is_random(agent):
         random_games = _RandomGames(start, seed, first, threads, outcomes_only)
         return _run_sharded(random_games, games, **kw)
-    if type(agent) is Uct:
+    if type(agent) is Puct:
+        agent.model.check_fits(start)
+    if type(agent) in (Uct, Puct):
         uct = _UctTraces(start, agent, seed, first, threads, outcomes_only)
         return _run_sharded(uct, games, first_batch=2, max_shard=64, **kw)
     work = _AgentTraces(start, (agent, agent), seed, first, threads)

@@ -24,11 +24,15 @@ macro_rules! crosscheck_methods {
             /// The number of action sequences `depth` actions long from this position:
             /// the leaves of the game tree `depth` actions deep (passes, the pie swap
             /// and komi-phase moves count like any action; a game that ends sooner
-            /// adds nothing; depth 0 gives 1). Counted in the engine, without the GIL.
+            /// adds nothing; depth 0 gives 1). Counted in the engine, without the GIL; Ctrl-C
+            /// stops it within a fraction of a second (KeyboardInterrupt).
             fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
                 let depth = $crate::crosscheck::depth(depth)?;
                 let mut game = self.game.clone();
-                Ok(py.detach(move || <$game as territory::Game>::perft(&mut game, depth)))
+                $crate::interrupt::interruptible(py, depth > 2, move |stop| {
+                    <$game as territory::Game>::perft_until(&mut game, depth, stop)
+                })?
+                .map_err(|_| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
             }
 
             /// The most actions (passes and the pie swap included) a game with these

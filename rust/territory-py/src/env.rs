@@ -389,6 +389,18 @@ impl PyVecEnv {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
+        if let Ok(items) = actions.cast::<pyo3::types::PyList>().map(|l| l.to_tuple()).or_else(|_| actions.cast::<PyTuple>().cloned()) {
+            // An int beyond int64 would turn the whole list into floats for numpy.
+            for (i, item) in items.iter().enumerate() {
+                if item.is_exact_instance_of::<pyo3::types::PyInt>() && item.extract::<i64>().is_err() {
+                    let num_actions = slf.try_borrow()?.inner.num_actions();
+                    return Err(PyValueError::new_err(format!(
+                        "game {i}: action must be from 0 to {}, got {item}",
+                        num_actions - 1
+                    )));
+                }
+            }
+        }
         let np = py.import("numpy")?;
         let array = np.call_method1("asarray", (actions,))?;
         let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;

@@ -36,6 +36,17 @@ fn matrix<'a>(name: &str, a: &'a PyReadonlyArray2<'_, f32>) -> PyResult<(&'a [f3
     Ok((values, shape))
 }
 
+/// `iterations` from Python (any int: a negative one is refused by [`guided`]'s
+/// message rather than by PyO3's "can't convert negative int to unsigned").
+fn iteration_count(iterations: i64) -> PyResult<u32> {
+    u32::try_from(iterations).ok().filter(|&n| n >= 1).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "iterations must be from 1 to {}, got {iterations}",
+            territory::search::MAX_ITERATIONS
+        ))
+    })
+}
+
 /// A PUCT player with `network`; the arguments are checked.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn guided(
@@ -175,13 +186,13 @@ impl PyNetwork {
         &self,
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
-        iterations: u32,
+        iterations: i64,
         c_puct: f32,
         seed: u64,
         rollout_weight: f32,
         expansion_visits: u32,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize)> {
-        let player = guided(self, iterations, c_puct, seed, rollout_weight, expansion_visits, 0.0, 0.3)?;
+        let player = guided(self, iteration_count(iterations)?, c_puct, seed, rollout_weight, expansion_visits, 0.0, 0.3)?;
         with_native_game!(state, |_Class, root| {
             check_fits(&self.inner, &root)?;
             let tree = interruptible(py, true, |stop| player.search(&root, &mut Buffers::default(), stop))?
@@ -211,8 +222,8 @@ impl PyNetwork {
         &self,
         py: Python<'py>,
         state: &Bound<'py, PyAny>,
-        games: usize,
-        iterations: u32,
+        games: i64,
+        iterations: i64,
         c_puct: f32,
         noise_alpha: f32,
         noise_fraction: f32,
@@ -226,6 +237,8 @@ impl PyNetwork {
         if !(1..=1_000_000).contains(&games) {
             return Err(PyValueError::new_err(format!("games must be from 1 to 1000000, got {games}")));
         }
+        let games = games as usize;
+        let iterations = iteration_count(iterations)?;
         let player = guided(self, iterations, c_puct, seed, rollout_weight, expansion_visits, noise_fraction, noise_alpha)?;
         with_native_game!(state, |_Class, start| {
             let features = check_fits(&self.inner, &start)?;

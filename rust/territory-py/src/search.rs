@@ -221,7 +221,8 @@ pub(crate) fn long_match(agents: &[Agent; 2], count: usize) -> bool {
 }
 
 /// An agent from its description: ("random",), ("uct", iterations, c, seed, threads) or
-/// ("puct", network, iterations, c_puct, seed, rollout_weight, expansion_visits).
+/// ("puct", network, iterations, c_puct, seed, rollout_weight, expansion_visits,
+/// noise_fraction, noise_alpha): Dirichlet noise at each root, 0 for none.
 pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
     let kind: String = spec.get_item(0)?.extract()?;
     match kind.as_str() {
@@ -232,7 +233,8 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
             Ok(Agent::Uct(uct_config(iterations, c, seed, threads)?))
         }
         "puct" => {
-            let (_, network, iterations, c_puct, seed, rollout_weight, expansion_visits): (
+            #[allow(clippy::type_complexity)]
+            let (_, network, iterations, c_puct, seed, rollout_weight, expansion_visits, noise_fraction, noise_alpha): (
                 String,
                 PyRef<'_, crate::network::PyNetwork>,
                 u32,
@@ -240,6 +242,8 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
                 u64,
                 f32,
                 u32,
+                f32,
+                f32,
             ) = spec.extract()?;
             Ok(Agent::Puct(crate::network::guided(
                 &network,
@@ -248,8 +252,8 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
                 seed,
                 rollout_weight,
                 expansion_visits,
-                0.0,
-                0.3,
+                noise_fraction,
+                noise_alpha,
             )?))
         }
         _ => Err(PyValueError::new_err(format!(

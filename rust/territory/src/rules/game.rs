@@ -367,20 +367,36 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
 
     /// Counts the leaves of the game tree `depth` actions deep.
     fn perft(&mut self, depth: u32) -> u64 {
+        self.perft_until(depth, &crate::rules::run::Stop::new())
+            .expect("a stop never set")
+    }
+
+    /// [`Game::perft`], stopping with [`Interrupted`](crate::rules::run::Interrupted)
+    /// once `stop` is set (checked at every interior node: microseconds apart).
+    ///
+    /// # Errors
+    /// If `stop` is set before the count ends.
+    fn perft_until(
+        &mut self,
+        depth: u32,
+        stop: &crate::rules::run::Stop,
+    ) -> Result<u64, crate::rules::run::Interrupted> {
         if depth == 0 {
-            return 1;
+            return Ok(1);
         }
         let moves = self.legal_moves();
         if depth == 1 {
-            return moves.len() as u64;
+            return Ok(moves.len() as u64);
         }
+        stop.check()?;
         let mut nodes = 0;
         for mv in moves {
             self.play_unchecked(mv);
-            nodes += self.perft(depth - 1);
+            let below = self.perft_until(depth - 1, stop);
             self.undo();
+            nodes += below?;
         }
-        nodes
+        Ok(nodes)
     }
 }
 
