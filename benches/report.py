@@ -15,7 +15,9 @@ Columns, and what produces each:
 - ns/move: `target/release/examples/random_games GAME N` (one thread, inside Rust):
   10^9 / (games/s x actions/game);
 - instructions/game: `valgrind --tool=callgrind target/release/examples/random_games
-  GAME N`, the difference between N and 2N games divided by N (start-up cancels);
+  GAME N [SIZE]`, the difference between N and 2N games divided by N (start-up cancels);
+  the main table has the defaults, a second table each game's smallest, default and
+  largest board (`BOARDS`);
 - constructor us, legal_mask us (mid-game position), play_random games/s
   (`while not s.is_over: s.play_random(rng.random())`): `benches/python_fast.py`.
 """
@@ -39,6 +41,13 @@ EXAMPLE = os.path.join("target", "release", "examples", "random_games")
 #: Games per engine run (timed) and per callgrind run (N; 2N is run too).
 ENGINE_GAMES = {"tabik": 200_000, "nume": 200_000, "migong": 50_000}
 CALLGRIND_GAMES = {"tabik": 2_000, "nume": 2_000, "migong": 500}
+#: Per game, its smallest, default and largest board as the example's SIZE argument
+#: (Tabik's side, Nume's n; Migong has one board), with the games per callgrind run.
+BOARDS = {
+    "tabik": [("2x2", "2", 5_000), ("8x8", None, 2_000), ("16x16", "16", 500)],
+    "nume": [("n=1", "1", 5_000), ("n=4", None, 2_000), ("n=8", "8", 500)],
+    "migong": [("126 cells", None, 500)],
+}
 
 
 def engine_games_per_second(game: str, threads: int, repeat: int) -> float:
@@ -61,19 +70,20 @@ def ns_per_move(game: str, repeat: int) -> float:
     return best
 
 
-def instructions(game: str, games: int) -> int:
+def instructions(game: str, games: int, size: str | None = None) -> int:
     run = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", EXAMPLE, game, str(games)],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", EXAMPLE, game, str(games)]
+        + ([size] if size else []),
         check=True, capture_output=True, text=True,
     )
     return int(re.search(r"Collected : (\d+)", run.stderr).group(1))
 
 
-def instructions_per_game(game: str) -> float | None:
+def instructions_per_game(game: str, size: str | None = None, n: int | None = None) -> float | None:
     if shutil.which("valgrind") is None:
         return None
-    n = CALLGRIND_GAMES[game]
-    return (instructions(game, 2 * n) - instructions(game, n)) / n
+    n = n or CALLGRIND_GAMES[game]
+    return (instructions(game, 2 * n, size) - instructions(game, n, size)) / n
 
 
 def python_figures(game: str, repeat: int) -> dict[str, float]:
@@ -109,6 +119,14 @@ def main() -> None:
             f"{py['play_random']:,.0f} | {py['legal_mask']:.2f} |"
         )
     print(f"\n{os.cpu_count()} CPUs; `python benches/report.py` (default parameters, best of {args.repeat}).")
+    if shutil.which("valgrind") is None:
+        return
+    print("\n| game | board | instructions/game |")
+    print("|---|---|---:|")
+    for game in args.games.split(","):
+        for board, size, n in BOARDS[game]:
+            print(f"| {game} | {board} | {instructions_per_game(game, size, n):,.0f} |")
+    print("\nInstructions per random game under callgrind (smallest, default and largest board).")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
 //! Plays random games of one game on one thread and prints games per second.
-//! `cargo run --release --example random_games -- tabik 200000`
+//! `cargo run --release --example random_games -- tabik 200000 [SIZE]`
+//!
+//! SIZE, if given, is the board: Tabik's side or Nume's n (Migong has one board).
 
 use std::time::Instant;
 
 use territory::rules::playout::{game_rng, play_out, restart};
-use territory::{with_game, Game, GameKind};
+use territory::{with_game, Game, GameKind, Nume, NumeConfig, Tabik, TabikConfig};
 
 fn run<G: Game>(start: G, games: u64) {
     let mut game = start.clone();
@@ -35,5 +37,32 @@ fn main() {
         );
         std::process::exit(2);
     };
-    with_game!(kind, G => run(G::new(Default::default()).unwrap(), games));
+    let Some(size) = args.get(3) else {
+        with_game!(kind, G => run(G::new(Default::default()).unwrap(), games));
+        return;
+    };
+    let Ok(size) = size.parse() else {
+        eprintln!("the board size must be a whole number, not {size:?}");
+        std::process::exit(2);
+    };
+    let made = match kind {
+        GameKind::Tabik => Tabik::new(TabikConfig {
+            size,
+            ..Default::default()
+        })
+        .map(|g| run(g, games)),
+        GameKind::Nume => Nume::new(NumeConfig {
+            n: size,
+            ..Default::default()
+        })
+        .map(|g| run(g, games)),
+        GameKind::Migong => {
+            eprintln!("Migong has one board: give no size");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = made {
+        eprintln!("{e}");
+        std::process::exit(2);
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rand::{Rng, RngExt};
 
-use crate::rules::bitset::{Bits, CellSet};
+use crate::rules::bitset::{Bits, CellSet, Selector};
 use crate::rules::board::{Board, Cell};
 use crate::rules::coords::Coord;
 use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
@@ -558,18 +558,16 @@ impl Nume {
     }
 
     /// Places the next stone on `cell` (the stone-phase part of [`Game::play_unchecked`]),
-    /// on sets of type `S`, adding it to the group forest if `GROUPS`. Returns the
+    /// on sets of type `S`, adding it to the group forest. Returns the
     /// change of the board key (callers that do not keep it skip computing it).
     #[inline]
-    fn place<S: CellSet, const GROUPS: bool>(&mut self, cell: Cell, number: Option<u32>) -> u64 {
+    fn place<S: CellSet>(&mut self, cell: Cell, number: Option<u32>) -> u64 {
         let i = usize::from(cell);
         let [black, white] = [S::from_bits(&self.stones[0]), S::from_bits(&self.stones[1])];
         let color = (black.count() + white.count()) % 2;
         let neighbours = S::from_bits(&self.board.neighbours(i));
         let mut own = [black, white][color];
-        if GROUPS {
-            self.groups.place(i, color, number, neighbours & own);
-        }
+        self.groups.place(i, color, number, neighbours & own);
         own.insert(i);
         own.store(&mut self.stones[color]);
         (S::from_bits(&self.adjacent[color]) | neighbours).store(&mut self.adjacent[color]);
@@ -579,15 +577,65 @@ impl Nume {
     }
 
     /// The stone phase of [`Game::random_playout`], on sets of type `S`: the moves of
-    /// the default loop, without its per-move checks of the phase and the width of the
-    /// sets, and without the key and group forest updates (see `groups_behind`).
+    /// the default loop ([`Nume::random_placement`], [`Nume::place`]), with the stones
+    /// and the cells next to them in locals for the whole game, by colour to move, and
+    /// without the key and group forest updates (see `groups_behind`).
     #[inline(always)]
     fn place_randomly<S: CellSet, R: Rng + ?Sized>(&mut self, rng: &mut R, limit: usize) {
-        while let Some(mv @ NumeMove::Place { cell, number }) = self.random_placement::<S, R>(rng) {
-            check_length(self.history.len(), limit, Self::NAME);
-            self.place::<S, false>(cell, number);
-            self.history.push(mv);
+        let n = self.n_cells();
+        let all = S::from_bits(&self.board.all());
+        let [black, white] = self.stones.each_ref().map(S::from_bits);
+        let [black_next, white_next] = self.adjacent.each_ref().map(S::from_bits);
+        // The stones and neighbours of the colour to place, then of the other.
+        let black_to_place = (black.count() + white.count()) % 2 == 0;
+        let (mut own, mut other, mut own_next, mut other_next) = if black_to_place {
+            (black, white, black_next, white_next)
+        } else {
+            (white, black, white_next, black_next)
+        };
+        let Nume {
+            board,
+            numbers,
+            history,
+            ..
+        } = self;
+        let (neighbours, selector) = (board.neighbour_sets(), Selector::current());
+        let before = history.len();
+        loop {
+            let empty = all & !(own | other);
+            let joining = empty & own_next;
+            let starting = empty ^ joining;
+            let plain = joining.count();
+            let total = plain + (n + 1) * starting.count();
+            if total == 0 {
+                break;
+            }
+            check_length(history.len(), limit, Self::NAME);
+            let r = crate::rules::uniform::below(rng, total);
+            let (cell, number) = if r < plain {
+                (joining.select_by(selector, r), None)
+            } else {
+                let r = r - plain;
+                (starting.select_by(selector, r / (n + 1)), Some((r % (n + 1)) as u32))
+            };
+            own.insert(cell);
+            own_next = own_next | S::from_bits(&neighbours[cell]);
+            // Cells are below 256 (the mask spares a bounds check).
+            numbers[cell & 255] = number.unwrap_or(NO_NUMBER);
+            history.push(NumeMove::Place {
+                cell: cell as Cell,
+                number,
+            });
+            (own, other, own_next, other_next) = (other, own, other_next, own_next);
         }
+        if black_to_place == ((history.len() - before) % 2 == 0) {
+            (own, other, own_next, other_next) = (other, own, other_next, own_next);
+        }
+        // `own` is White's now.
+        other.store(&mut self.stones[0]);
+        own.store(&mut self.stones[1]);
+        other_next.store(&mut self.adjacent[0]);
+        own_next.store(&mut self.adjacent[1]);
     }
 
     /// Brings the group forest up to date: adds the stones a random playout left out of
@@ -626,28 +674,27 @@ impl Nume {
     /// [`Nume::price_sums`] from the board's groups (flooded through the neighbour table)
     /// and numbers, on sets of type `S`.
     fn price_sums_from_board<S: CellSet>(&self) -> [u64; 2] {
+        let neighbours = self.board.neighbour_sets();
         let mut sums = [0; 2];
         for (color, sum) in sums.iter_mut().enumerate() {
-            let stones = S::from_bits(&self.stones[color]);
-            let mut left = stones;
+            // The stones not in a group counted yet.
+            let mut left = S::from_bits(&self.stones[color]);
             while !left.is_empty() {
-                // One group: its cells, each visited once, from the first one left.
+                // One group: its cells, each visited once, from the first one left. Every
+                // group has a number (its first stone's); `high` is one above the largest,
+                // so that the lack of one (`NO_NUMBER`) wraps to 0.
+                let mut frontier = left.lowest();
+                left = left ^ frontier;
                 let (mut size, mut low, mut high) = (0, u32::MAX, 0);
-                let mut group = S::EMPTY;
-                group.insert(left.pop_first());
-                let mut frontier = group;
                 while !frontier.is_empty() {
                     let cell = frontier.pop_first();
-                    let fresh = S::from_bits(&self.board.neighbours(cell)) & stones & !group;
-                    (group, frontier) = (group | fresh, frontier | fresh);
+                    let fresh = S::from_bits(&neighbours[cell]) & left;
+                    (left, frontier) = (left ^ fresh, frontier | fresh);
                     let w = self.numbers[cell];
+                    (low, high) = (low.min(w), high.max(w.wrapping_add(1)));
                     size += 1;
-                    if w != NO_NUMBER {
-                        (low, high) = (low.min(w), high.max(w));
-                    }
                 }
-                left = left & !group;
-                *sum += price(size, low, high);
+                *sum += price(size, low, high.saturating_sub(1));
             }
         }
         sums
@@ -806,9 +853,9 @@ impl Game for Nume {
                 self.catch_up_groups();
                 let key = self.board_key();
                 let change = if self.narrow {
-                    self.place::<u64, true>(cell, number)
+                    self.place::<u64>(cell, number)
                 } else {
-                    self.place::<Bits, true>(cell, number)
+                    self.place::<Bits>(cell, number)
                 };
                 self.board_key = Some(key ^ change);
             }
@@ -867,7 +914,8 @@ impl Game for Nume {
         }
         self.stones = [Bits::EMPTY; 2];
         self.adjacent = [Bits::EMPTY; 2];
-        self.numbers = [NO_NUMBER; 256];
+        // Only the board's cells ever carry a number.
+        self.numbers[..self.board.len()].fill(NO_NUMBER);
         self.groups.clear();
         self.groups_behind = 0;
         self.black_seat = Seat::First;

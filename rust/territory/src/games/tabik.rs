@@ -15,7 +15,7 @@ use crate::rules::board::{Board, Cell};
 use crate::rules::coords::Coord;
 use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
 use crate::rules::game::{BySeat, Color, ConfigError, Game, GroupInfo, MoveErrorOf, Seat};
-use crate::rules::playout::{check_length, PlayoutResult};
+use crate::rules::playout::PlayoutResult;
 use crate::rules::scoring;
 use crate::rules::turns;
 use crate::rules::zobrist;
@@ -541,19 +541,18 @@ impl Game for Tabik {
     #[inline(always)]
     fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
         let limit = self.max_game_length();
-        let mut passes = turns::passes_in_a_row(&self.start, &self.history, TabikMove::Pass);
+        let passes = turns::passes_in_a_row(&self.start, &self.history, TabikMove::Pass);
         let (mut result, before) = (PlayoutResult::default(), self.history.len());
+        // The history length at which the pie swap is available (seat 1's first turn).
+        let pie_at = match (self.pie, self.start.ply) {
+            (true, ply @ 0..=1) => 1 - ply as usize,
+            _ => usize::MAX,
+        };
         self.board_key = None;
-        while passes < 2 {
-            check_length(self.history.len(), limit, Self::NAME);
-            let mv = with_sets!(&self.sets, s => self.draw(s, rng));
-            self.apply(mv);
-            self.history.push(mv);
-            let pass = mv == TabikMove::Pass;
-            passes = if pass { passes + 1 } else { 0 };
-            result.passes += pass as u32;
-            result.swapped |= mv == TabikMove::Swap;
-        }
+        let history = &mut self.history;
+        let (passes, swaps) = with_sets!(&mut self.sets, s => s.play_randomly(rng, history, pie_at, passes, limit));
+        self.swapped ^= swaps % 2 == 1;
+        (result.passes, result.swapped) = (passes, swaps > 0);
         result.length = (self.history.len() - before) as u32;
         result.finish(self)
     }

@@ -102,6 +102,19 @@ impl Bits {
         None
     }
 
+    /// [`Bits::nth`], selecting within a word as `selector` says.
+    #[inline(always)]
+    pub fn nth_by(&self, selector: Selector, mut n: usize) -> Option<usize> {
+        for (k, &word) in self.0.iter().enumerate() {
+            let ones = word.count_ones() as usize;
+            if n < ones {
+                return Some(k * 64 + selector.select64(word, n));
+            }
+            n -= ones;
+        }
+        None
+    }
+
     /// Iterates the elements in ascending order.
     #[inline]
     pub fn iter(&self) -> BitsIter {
@@ -279,6 +292,8 @@ pub trait CellSet:
     fn count(self) -> usize;
     /// The `n`-th smallest element (0-based); `n` is below [`CellSet::count`].
     fn select(self, n: usize) -> usize;
+    /// [`CellSet::select`] as `selector` says (read once before a loop of draws).
+    fn select_by(self, selector: Selector, n: usize) -> usize;
     fn insert(&mut self, i: usize);
     /// The set of the smallest element alone (empty if the set is).
     fn lowest(self) -> Self;
@@ -320,6 +335,11 @@ impl CellSet for u64 {
     #[inline(always)]
     fn select(self, n: usize) -> usize {
         select64(self, n)
+    }
+
+    #[inline(always)]
+    fn select_by(self, selector: Selector, n: usize) -> usize {
+        selector.select64(self, n)
     }
 
     #[inline]
@@ -385,6 +405,11 @@ impl CellSet for Bits {
         self.nth(n).expect("n is below the count")
     }
 
+    #[inline(always)]
+    fn select_by(self, selector: Selector, n: usize) -> usize {
+        self.nth_by(selector, n).expect("n is below the count")
+    }
+
     #[inline]
     fn insert(&mut self, i: usize) {
         Bits::insert(self, i);
@@ -446,16 +471,55 @@ const fn in_byte_table() -> [[u8; 8]; 256] {
 /// are one instruction, else per-byte counts (see `cpu`).
 #[inline(always)]
 pub fn select64(x: u64, n: usize) -> usize {
+    // The CPU level read where needed (a `Selector` read ahead costs playout loops that
+    // keep it none: measured, 5% more instructions per Tabik game).
     if let Some(pdep) = cpu::pdep() {
-        // The n-th set bit alone; or-ing bit 63 changes nothing but tells the compiler
-        // the word is not 0 (one `tzcnt`, no test for 0).
-        return (pdep.deposit(1 << (n & 63), x) | 1 << 63).trailing_zeros() as usize;
+        return select_by_pdep(pdep, x, n);
     }
     if cpu::fast_counts() {
         select_by_halves(x, n)
     } else {
         select_by_bytes(x, n)
     }
+}
+
+/// Which way [`select64`] goes on this CPU, read once before a loop of draws rather than
+/// at every draw.
+#[derive(Clone, Copy, Debug)]
+pub struct Selector {
+    pdep: Option<cpu::Pdep>,
+    fast_counts: bool,
+}
+
+impl Selector {
+    /// The way of this process (cached reads, as [`cpu::pdep`]).
+    #[inline(always)]
+    pub fn current() -> Selector {
+        Selector {
+            pdep: cpu::pdep(),
+            fast_counts: cpu::fast_counts(),
+        }
+    }
+
+    /// [`select64`] the way this says.
+    #[inline(always)]
+    pub fn select64(self, x: u64, n: usize) -> usize {
+        if let Some(pdep) = self.pdep {
+            return select_by_pdep(pdep, x, n);
+        }
+        if self.fast_counts {
+            select_by_halves(x, n)
+        } else {
+            select_by_bytes(x, n)
+        }
+    }
+}
+
+/// [`select64`] with `pdep`: the n-th set bit alone; or-ing bit 63 changes nothing but
+/// tells the compiler the word is not 0 (one `tzcnt`, no test for 0).
+#[inline(always)]
+fn select_by_pdep(pdep: cpu::Pdep, x: u64, n: usize) -> usize {
+    (pdep.deposit(1 << (n & 63), x) | 1 << 63).trailing_zeros() as usize
 }
 
 /// [`select64`] where counting bits is one instruction: counts of the low half, quarter

@@ -209,6 +209,12 @@ impl Board {
         self.neighbours[cell]
     }
 
+    /// The neighbours of every cell, by cell index (for loops that look up many).
+    #[inline]
+    pub fn neighbour_sets(&self) -> &[Bits] {
+        &self.neighbours
+    }
+
     /// The neighbour in direction `d` (an index into [`HEX_DIRECTIONS`] on hex boards).
     #[inline]
     pub fn step(&self, cell: usize, d: usize) -> Option<usize> {

@@ -37,7 +37,13 @@ impl<const MAX: usize> Tally<MAX> {
 
     #[inline]
     pub fn add(&mut self, color: Color, size: usize) {
-        self.counts[color.index()][size] += 1;
+        self.add_many(color, size, 1);
+    }
+
+    /// Adds `n` groups of `color` and `size` (a size counted with none is held by no one).
+    #[inline]
+    pub fn add_many(&mut self, color: Color, size: usize, n: usize) {
+        self.counts[color.index()][size] += n as u16;
         self.largest = self.largest.max(size);
     }
 
@@ -48,21 +54,21 @@ impl<const MAX: usize> Tally<MAX> {
     }
 
     /// Per colour, the largest size it holds, or 0.
+    #[inline]
     pub fn held(&self) -> [u32; 2] {
-        let (counts, largest) = (&self.counts, self.largest);
-        let mut held = [0u32; 2];
-        for size in (1..=largest).rev() {
-            let (first, second) = (counts[0][size], counts[1][size]);
-            if first > second && held[0] == 0 {
-                held[0] = size as u32;
-            } else if second > first && held[1] == 0 {
-                held[1] = size as u32;
-            }
-            if held[0] != 0 && held[1] != 0 {
-                break;
-            }
+        // Each colour on its own: where both hold sizes, they hold different ones.
+        [self.largest_held(0), self.largest_held(1)]
+    }
+
+    /// The largest size the colour of index `color` holds, or 0.
+    #[inline]
+    fn largest_held(&self, color: usize) -> u32 {
+        let (own, other) = (&self.counts[color], &self.counts[1 - color]);
+        let mut size = self.largest.min(MAX - 1);
+        while size > 0 && own[size] <= other[size] {
+            size -= 1;
         }
-        held
+        size as u32
     }
 }
 

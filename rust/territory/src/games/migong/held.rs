@@ -1,7 +1,7 @@
 //! Fast scoring: a union-find over runs of same-coloured wedges of each piece (a run is
 //! a maximal cyclic stretch of one colour) instead of over single wedges.
 
-use super::{GroupSize, Migong, CELLS, NO_CELL, STEPS, WEDGES};
+use super::{GroupSize, Migong, CELLS, STEPS, WEDGES};
 use crate::rules::game::Color;
 use crate::rules::scoring::Tally;
 
@@ -55,12 +55,22 @@ static RUNS: Runs = {
     runs
 };
 
-fn find(root: &mut [u16; WEDGES], mut x: usize) -> usize {
-    while root[x] as usize != x {
-        root[x] = root[root[x] as usize];
-        x = root[x] as usize;
+/// Room for the nodes (at most one per wedge) and a whole piece past the last: a power
+/// of two, so that masked indices need no bounds checks.
+const NODES: usize = 1024;
+
+/// The root of node `x` in the forest `parent`, halving the path on the way.
+#[inline(always)]
+fn find(parent: &mut [u16; NODES], mut x: usize) -> usize {
+    loop {
+        let up = parent[x & (NODES - 1)] as usize;
+        if up == x {
+            return x;
+        }
+        let grand = parent[up & (NODES - 1)];
+        parent[x & (NODES - 1)] = grand;
+        x = grand as usize;
     }
-    x
 }
 
 impl Migong {
@@ -76,54 +86,52 @@ impl Migong {
     // not crowd that loop's registers (measured: 1,300 fewer instructions per game).
     #[inline(never)]
     fn held_sized<const MAX: usize>(&self, by_wedges: bool) -> [u32; 2] {
-        // Node ids: the runs of the placed pieces, numbered cell by cell.
+        // Node ids: the runs of the placed pieces, numbered cell by cell, in a union-find
+        // forest whose roots are the smallest ids of their groups. Each piece's runs are
+        // joined to those they touch in the cells before it (west and the row above).
         let mut base = [0u16; CELLS];
+        let mut parent = [0u16; NODES];
         let mut nodes = 0usize;
-        for (b, piece) in base.iter_mut().zip(&self.pieces) {
-            *b = nodes as u16;
-            if let Some(p) = piece {
-                nodes += RUNS.count[p.0 as usize] as usize;
-            }
-        }
-        let mut root = [0u16; WEDGES];
-        for (i, r) in root[..nodes].iter_mut().enumerate() {
-            *r = i as u16;
-        }
         for cell in 0..CELLS {
+            base[cell] = nodes as u16;
             let Some(p) = self.pieces[cell] else {
                 continue;
             };
-            for (d, &n) in STEPS[cell][..3].iter().enumerate() {
-                let n = n as usize;
-                if n == NO_CELL as usize {
-                    continue;
-                }
-                let Some(q) = self.pieces[n] else {
+            let p = p.0 as usize & 63;
+            for (run, up) in parent[nodes..nodes + 6].iter_mut().enumerate() {
+                *up = (nodes + run) as u16;
+            }
+            for d in 1..4 {
+                let n = STEPS[cell][d] as usize;
+                let Some(q) = self.pieces.get(n).copied().flatten() else {
                     continue;
                 };
-                let a = base[cell] as usize + RUNS.of_wedge[p.0 as usize][d] as usize;
-                let b = base[n] as usize + RUNS.of_wedge[q.0 as usize][d + 3] as usize;
-                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
-                root[ra.max(rb)] = ra.min(rb) as u16;
+                let a = nodes + RUNS.of_wedge[p][d] as usize;
+                let b = base[n] as usize + RUNS.of_wedge[q.0 as usize & 63][(d + 3) % 6] as usize;
+                let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                parent[ra.max(rb) & (NODES - 1)] = ra.min(rb) as u16;
             }
+            nodes += RUNS.count[p] as usize;
+        }
+        // Every node straight to its root: a parent is never above its node, and nodes
+        // come in ascending order, so each parent already points to its root.
+        for x in 0..nodes.min(NODES) {
+            parent[x] = parent[parent[x] as usize & (NODES - 1)];
         }
         // Sizes by root: wedges, or distinct pieces (runs of one piece may share a group).
-        // On the way, every node goes straight to its root: a union keeps the smaller
-        // root and path halving only shortens, so a node's parent is never above it,
-        // and nodes come in ascending order, so each parent already points to its root.
-        let mut size = [0u16; WEDGES];
-        let mut yellow = [false; WEDGES];
+        let mut size = [0u16; NODES];
+        let mut yellow = [false; NODES];
         for (cell, piece) in self.pieces.iter().enumerate() {
             let Some(p) = piece else {
                 continue;
             };
-            let p = p.0 as usize;
+            let p = p.0 as usize & 63;
+            let first = base[cell] as usize;
             let mut seen = [u16::MAX; 6];
             for run in 0..RUNS.count[p] as usize {
-                let x = base[cell] as usize + run;
-                let r = root[root[x] as usize] as usize;
-                root[x] = r as u16;
-                seen[run] = r as u16;
+                let r = parent[(first + run) & (NODES - 1)];
+                seen[run] = r;
+                let r = r as usize & (NODES - 1);
                 yellow[r] = RUNS.yellow[p] >> run & 1 == 1;
                 if by_wedges {
                     size[r] += RUNS.len[p][run] as u16;
@@ -139,7 +147,7 @@ impl Migong {
         let mut tally = Tally::<MAX>::new();
         // Every node, without a branch on which are roots (unpredictable): the others
         // have size 0, which no colour can hold.
-        for x in 0..nodes {
+        for x in 0..nodes.min(NODES) {
             let color = if yellow[x] {
                 Color::Second
             } else {

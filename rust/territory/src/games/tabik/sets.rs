@@ -2,8 +2,12 @@
 //! a 256-bit [`Bits`] beyond. The rules below are written once, over [`CellSet`]; a game
 //! picks the width when it is created, so playouts never pay for words they do not use.
 
+use rand::Rng;
+
+use super::{Tabik, TabikMove};
 use crate::rules::bitset::{Bits, CellSet};
-use crate::rules::game::Color;
+use crate::rules::game::{Color, Game};
+use crate::rules::playout::check_length;
 use crate::rules::scoring::Tally;
 
 /// A Tabik board: stones by colour and rods, as sets of one width, with the geometry
@@ -165,18 +169,61 @@ impl<B: CellSet> Sets<B> {
         dir
     }
 
+    /// Plays uniform random moves, appending them to `history`, until two passes in a
+    /// row (`passes` of them end the history so far); the pie swap is available when
+    /// the history is `pie_at` moves long. The same draws and moves as [`Sets::choices`]
+    /// and [`Choices::nth`] move by move, with the board in locals for the whole game
+    /// ([`Walk`]). Returns the number of passes and of pie swaps played.
+    #[inline(always)]
+    pub fn play_randomly<R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        history: &mut Vec<TabikMove>,
+        pie_at: usize,
+        passes: usize,
+        limit: usize,
+    ) -> (u32, u32) {
+        let (k, inner) = (self.k, self.not_last_col);
+        let [black, white] = self.stones;
+        let mut walk = Walk {
+            k,
+            inner,
+            below_top: self.all >> k,
+            occupied: black | white,
+            black,
+            blocked_east: self.rods[0] | (self.all & !inner),
+            north: self.rods[1],
+            passes,
+            pass_count: 0,
+            swaps: 0,
+            limit,
+        };
+        // The moves up to the pie swap's turn, then the rest, which are spared the test.
+        let pie_end = pie_at.wrapping_add(1);
+        while walk.passes < 2 && history.len() < pie_end {
+            walk.step::<true, R>(rng, history, pie_at);
+        }
+        while walk.passes < 2 {
+            walk.step::<false, R>(rng, history, pie_at);
+        }
+        self.stones = [walk.black, walk.occupied & !walk.black];
+        self.rods = [walk.blocked_east & inner, walk.north];
+        (walk.pass_count, walk.swaps)
+    }
+
+    /// The squares next to (orthogonally) a square of `set`.
+    #[inline]
+    fn spread(&self, set: B) -> B {
+        let (k, inner) = (self.k, self.not_last_col);
+        ((set & inner) << 1) | ((set >> 1) & inner) | (set << k) | (set >> k)
+    }
+
     /// The cells reachable from `seed` through orthogonal neighbours in `within`.
     #[inline]
     fn flood(&self, seed: B, within: B) -> B {
-        let (k, inner) = (self.k, self.not_last_col);
         let mut group = seed;
         loop {
-            let grown = (group
-                | ((group & inner) << 1)
-                | ((group >> 1) & inner)
-                | (group << k)
-                | (group >> k))
-                & within;
+            let grown = (group | self.spread(group)) & within;
             if grown == group {
                 return group;
             }
@@ -201,8 +248,114 @@ impl<B: CellSet> Sets<B> {
     #[inline(always)]
     pub fn held<const MAX: usize>(&self) -> [u32; 2] {
         let mut tally = Tally::<MAX>::new();
-        self.for_each_group(|color, group| tally.add(color, group.count()));
+        for color in Color::BOTH {
+            let stones = self.stones[color.index()];
+            // Stones without a neighbour of their colour, the groups of one, at once.
+            let alone = stones & !self.spread(stones);
+            tally.add_many(color, 1, alone.count());
+            let mut left = stones & !alone;
+            while left != B::EMPTY {
+                let group = self.flood(left.lowest(), stones);
+                left = left & !group;
+                tally.add(color, group.count());
+            }
+        }
         tally.held()
+    }
+}
+
+/// A board of [`Sets::play_randomly`], in locals for the whole game: the occupied squares
+/// and the black stones, and the rods with the last column (east edges that no stone
+/// swap crosses); with the passes in a row, the passes and pie swaps played.
+struct Walk<B> {
+    k: usize,
+    inner: B,
+    /// The squares with a north edge: all but the top row's.
+    below_top: B,
+    occupied: B,
+    black: B,
+    blocked_east: B,
+    north: B,
+    passes: usize,
+    pass_count: u32,
+    swaps: u32,
+    limit: usize,
+}
+
+impl<B: CellSet> Walk<B> {
+    /// Plays one move (the pie swap is available if `PIE` and the history is `pie_at`
+    /// moves long).
+    #[inline(always)]
+    fn step<const PIE: bool, R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        history: &mut Vec<TabikMove>,
+        pie_at: usize,
+    ) {
+        let (k, occupied, black) = (self.k, self.occupied, self.black);
+        check_length(history.len(), self.limit, Tabik::NAME);
+        // Both squares empty: no stone on either (squares off the board are masked).
+        let place_east = !(occupied | (occupied >> 1)) & self.inner;
+        let place_north = !(occupied | (occupied >> k)) & self.below_top;
+        // Both squares taken by stones of different colours, no rod between.
+        let swap_east = occupied & (occupied >> 1) & (black ^ (black >> 1)) & !self.blocked_east;
+        let swap_north = occupied & (occupied >> k) & (black ^ (black >> k)) & !self.north;
+        let (place_east_count, swap_east_count) = (place_east.count(), swap_east.count());
+        let places = 2 * (place_east_count + place_north.count());
+        let moves = places + swap_east_count + swap_north.count();
+        let total = moves + (PIE && history.len() == pie_at) as usize;
+        if total == 0 {
+            history.push(TabikMove::Pass);
+            self.passes += 1;
+            self.pass_count += 1;
+            return;
+        }
+        self.passes = 0;
+        let r = crate::rules::uniform::below(rng, total);
+        if PIE && r == moves {
+            history.push(TabikMove::Swap);
+            self.swaps += 1;
+            return;
+        }
+        // Placements on east then north edges, two per edge, then stone swaps on east
+        // then north edges: edge `index` of `east` then `north`.
+        let placing = r < places;
+        let (index, east, north, east_count) = if placing {
+            (r / 2, place_east, place_north, place_east_count)
+        } else {
+            (r - places, swap_east, swap_north, swap_east_count)
+        };
+        let up = index >= east_count;
+        let first = if up {
+            north.select(index - east_count)
+        } else {
+            east.select(index)
+        };
+        let second = first + if up { k } else { 1 };
+        let (one, other) = (B::single(first), B::single(second));
+        if up {
+            self.north = self.north ^ one;
+        } else {
+            self.blocked_east = self.blocked_east ^ one;
+        }
+        self.occupied = occupied | one | other;
+        // Black on the first square, then black on the second; a stone swap turns both
+        // squares (of different colours) to the other colour.
+        let mv = if placing {
+            let (a, b) = if r % 2 == 0 { (first, second) } else { (second, first) };
+            self.black = black ^ B::single(a);
+            TabikMove::Place {
+                black: a as u8,
+                white: b as u8,
+            }
+        } else {
+            self.black = black ^ one ^ other;
+            TabikMove::StoneSwap {
+                first: first as u8,
+                second: second as u8,
+            }
+        };
+        history.push(mv);
     }
 }
 
