@@ -30,7 +30,7 @@ CALLS: dict[str, Callable[[], Any]] = {
     "random_playouts": lambda: territory.random_playouts("migong", 10**12, keep_games=False),
     "run_playouts (one call)": lambda: _core.run_playouts(territory.Migong(), 0, 0, 10**6, None),
     "play_match uct": lambda: territory.play_match("tabik", ["uct:100000", "uct:100000"], 100, size=8),
-    "play_match random": lambda: territory.play_match("migong", ["random", "random"], 10**12, keep_actions=False),
+    "play_match random": lambda: territory.play_match("migong", ["random", "random"], 10**12, keep_games=False),
     "Uct.analyse": lambda: territory.Uct(10**7).analyse(territory.Tabik()),
     "Uct.analyse threads=2": lambda: territory.Uct(10**7, threads=2).analyse(territory.Migong()),
     "VecEnv.step loop": _vecenv_loop,

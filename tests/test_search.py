@@ -459,4 +459,4 @@ def test_a_model_orders_the_solver_s_moves_without_changing_the_solution(tmp_pat
     assert main(["solve", "tabik", "--size", "3", "--order", str(model_file), "--order-depth", "3"]) == 0
     assert "value       -1 (loss" in capsys.readouterr().out
     assert main(["solve", "tabik", "--size", "3", "--order", "tabik-4"]) == 2
-    assert capsys.readouterr().err.strip().endswith("not for this tabik {'size': 3, 'pie': True}")
+    assert "not for tabik (size=3, pie=True)" in capsys.readouterr().err

@@ -275,8 +275,11 @@ def _run_on(
             setattr(result, name, np.concatenate([part[name] for part in parts]))
         result._tally.add({name: getattr(result, name) for name in FIELDS})
     else:
-        distributed.run_sharded(executor, playout_shard, spec, result.games, each=result._tally.merge,
-                                shard_size=shard_size, progress=progress)
+        def fold(tally: Any) -> None:  # a shard's part: a _Tally without keep_games
+            result._tally.merge(tally)
+
+        distributed.run_sharded(executor, playout_shard, spec, result.games, each=fold, shard_size=shard_size,
+                                progress=progress)
     result.seconds = time.perf_counter() - began
     return result
 
