@@ -55,6 +55,7 @@ MENTIONS: dict[str, str] = {
     "python/territory/cli_evaluate.py": "command-line help: its examples name games; the komi command's options are Nume's",
     "python/territory/puct.py": "an error message's example: a shipped model's name",
     "python/territory/train.py": "the default game of a training run",
+    "python/territory/crosscheck/wrong_tie_break.py": "docs/crosscheck.md's example of a wrong engine: a Tabik adapter with a planted bug",
 }
 
 #: The most one-line registrations a new game may need, engine, bindings and Python

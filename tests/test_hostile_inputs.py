@@ -24,7 +24,7 @@ from territory.puct import Puct
 
 #: Peak memory allowed to any refused command or call (MB): the interpreter, numpy and
 #: the engine take about 60.
-BOUNDED_MB = 250
+BOUNDED_MB = 600
 
 
 @pytest.fixture(scope="module")
