@@ -1,5 +1,7 @@
-//! The Python class methods every game shares, written once over the engine's `Game`
-//! trait. `game_class!` stamps them onto each game's `#[pyclass]`.
+//! The Python class methods every game shares, written once over the engine's
+//! [`territory::Contract`]. [`native_class!`](crate::native_class) declares each game's
+//! `#[pyclass]` with them (the helpers of `learn.rs`, `crosscheck.rs` and `params.rs`
+//! do the work of its learning, perft and parameter methods).
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -147,7 +149,7 @@ pub fn groups<G: Game>(game: &G) -> Vec<GroupFields> {
 
 /// The engine game behind each native class, so that code written once over
 /// [`territory::GameKind`] reaches the Python class of every game.
-pub trait Native: Game {
+pub trait Native: territory::Contract {
     type Class: pyo3::PyClass
         + pyo3::type_object::PyTypeInfo
         + Into<pyo3::PyClassInitializer<Self::Class>>;
@@ -295,302 +297,511 @@ pub fn no_undo() -> PyErr {
     PyIndexError::new_err("undo: no action has been played")
 }
 
-/// Adds the shared methods to a
-/// `#[pyclass] struct $class { game: $game, names: Arc<MoveNames> }`.
+/// A game's Python class: `native_class! { /// doc\n Tabik }` declares
+/// `#[pyclass] pub struct Tabik { game: territory::Tabik, names }` (the Python class
+/// `territory.Tabik`) with every method the games share: the rules, position strings,
+/// observations and masks, perft, the parameters. It asks nothing of the game but the
+/// engine's [`territory::Contract`], and needs no imports where it is called: a game's
+/// bindings file is this line, its constructor (`#[new]`, whose arguments are the
+/// parameters) and what only it has (`board()`).
 #[macro_export]
-macro_rules! game_class {
-    ($class:ident, $game:ty) => {
-        impl $class {
-            pub fn from_game(game: $game) -> Self {
-                let names = $crate::game_class::names_of(&game);
-                Self { game, names }
-            }
-
-            /// A new state at the start of a configuration (shared parts made once).
-            pub fn from_config(
-                config: <$game as territory::rules::params::Configurable>::Config,
-            ) -> PyResult<Self> {
-                let (game, names) = $crate::game_class::new_state::<$game>(config)?;
-                Ok(Self { game, names })
-            }
-
-            /// The state borrowed for a change, or a clear error if a call on it (in
-            /// another thread, or one that called back into Python) still holds it.
-            fn borrow_mut<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
-                slf.try_borrow_mut()
-                    .map_err(|_| $crate::game_class::in_use(<$game as Game>::NAME))
-            }
+macro_rules! native_class {
+    ($(#[$doc:meta])* $game:ident) => {
+        $(#[$doc])*
+        #[::pyo3::pyclass(module = "territory")]
+        pub struct $game {
+            pub game: ::territory::$game,
+            pub names: ::std::sync::Arc<$crate::game_class::MoveNames>,
         }
 
-        impl $crate::game_class::Native for $game {
-            type Class = $class;
-            fn wrap(game: Self) -> $class {
-                $class::from_game(game)
-            }
-            fn unwrap(class: &$class) -> &Self {
-                &class.game
-            }
-        }
+        const _: () = {
+            use ::pyo3::prelude::*;
+            use ::territory::rules::params::Configurable;
+            use ::territory::{Game, Learn, Seat};
+            type Engine = ::territory::$game;
 
-        #[pymethods]
-        impl $class {
-            /// The game's name: "migong", "nume" or "tabik".
-            #[classattr]
-            fn game() -> &'static str {
-                <$game as Game>::NAME
-            }
+            impl $game {
+                pub fn from_game(game: Engine) -> Self {
+                    let names = $crate::game_class::names_of(&game);
+                    Self { game, names }
+                }
 
-            /// The seat (0 or 1) to move, or None once the game is over.
-            #[getter]
-            fn to_move(&self) -> Option<usize> {
-                self.game.to_move().map(Seat::index)
-            }
+                /// A new state at the start of a configuration (shared parts made once).
+                pub fn from_config(
+                    config: <Engine as Configurable>::Config,
+                ) -> PyResult<Self> {
+                    let (game, names) = $crate::game_class::new_state::<Engine>(config)?;
+                    Ok(Self { game, names })
+                }
 
-            /// The colour a seat plays now.
-            fn color_of(&self, seat: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-                let seat = $crate::game_class::seat(seat)?;
-                Ok(<$game as Game>::COLOR_NAMES[self.game.color_of(seat).index()])
-            }
-
-            /// The legal moves as canonical strings, in ascending action order.
-            fn legal_moves<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, pyo3::types::PyString>> {
-                self.game
-                    .legal_moves()
-                    .into_iter()
-                    .map(|m| self.names.get(py, &self.game, m))
-                    .collect()
-            }
-
-            /// Plays a move string. Raises InvalidMoveError if it is not a move of this
-            /// game, IllegalMoveError if it is not legal here (state unchanged).
-            fn play(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-                // Arguments are read before the state is borrowed: no Python code runs
-                // while a state is borrowed mutably.
-                let text = $crate::game_class::move_text(r#move)?;
-                Self::borrow_mut(slf)?
-                    .game
-                    .play_str(&text)
-                    .map(|_| ())
-                    .map_err(|e| $crate::game_class::move_error(e, text.as_str()))
-            }
-
-            /// Takes back the last action and returns its move string.
-            fn undo<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
-                let mut this = Self::borrow_mut(slf)?;
-                let mv = this.game.undo().ok_or_else($crate::game_class::no_undo)?;
-                Ok(this.names.get(slf.py(), &this.game, mv))
-            }
-
-            #[getter]
-            fn is_over(&self) -> bool {
-                self.game.is_over()
-            }
-
-            /// (score of seat 0, score of seat 1) in the current position.
-            fn scores(&self) -> (<$game as Game>::Score, <$game as Game>::Score) {
-                let s = self.game.scores();
-                (s[Seat::First], s[Seat::Second])
-            }
-
-            /// The winning seat once over; None while running or after a draw.
-            #[getter]
-            fn winner(&self) -> Option<usize> {
-                self.game.winner().map(Seat::index)
-            }
-
-            /// The seat of the last action that was not a pass.
-            #[getter]
-            fn last_mover(&self) -> Option<usize> {
-                self.game.last_mover().map(Seat::index)
-            }
-
-            /// The canonical moves played so far.
-            #[getter]
-            fn history<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, pyo3::types::PyString>> {
-                self.game
-                    .history()
-                    .iter()
-                    .map(|&m| self.names.get(py, &self.game, m))
-                    .collect()
-            }
-
-            /// An independent copy.
-            fn copy(&self) -> Self {
-                Self {
-                    game: $crate::game_class::copy_of(&self.game),
-                    names: self.names.clone(),
+                /// The state borrowed for a change, or a clear error if a call on it (in
+                /// another thread, or one that called back into Python) still holds it.
+                fn borrow_mut<'py>(slf: &Bound<'py, Self>) -> PyResult<PyRefMut<'py, Self>> {
+                    slf.try_borrow_mut()
+                        .map_err(|_| $crate::game_class::in_use(<Engine as Game>::NAME))
                 }
             }
 
-            fn __copy__(&self) -> Self {
-                self.copy()
+            impl $crate::game_class::Native for Engine {
+                type Class = $game;
+                fn wrap(game: Self) -> $game {
+                    $game::from_game(game)
+                }
+                fn unwrap(class: &$game) -> &Self {
+                    &class.game
+                }
             }
 
-            fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
-                self.copy()
-            }
+            #[::pyo3::pymethods]
+            impl $game {
+                /// The game's name: "migong", "nume" or "tabik".
+                #[classattr]
+                fn game() -> &'static str {
+                    <Engine as Game>::NAME
+                }
 
-            /// The groups on the board, ordered by first member, as tuples
-            /// `(color, size, cells, wedges, numbers, price)`; `groups()` wraps them.
-            fn _groups(&self) -> Vec<$crate::game_class::GroupFields> {
-                $crate::game_class::groups(&self.game)
-            }
+                /// The seat (0 or 1) to move, or None once the game is over.
+                #[getter]
+                fn to_move(&self) -> Option<usize> {
+                    self.game.to_move().map(Seat::index)
+                }
 
-            /// The parameters and their defaults, as a dict (the constructor's keywords).
-            #[classmethod]
-            fn default_params<'py>(
-                cls: &Bound<'py, pyo3::types::PyType>,
-            ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-                let game = <$game>::new(Default::default())
-                    .map_err(|e| $crate::params::config_error(&e))?;
-                Self::from_game(game).params(cls.py())
-            }
+                /// The colour a seat plays now.
+                fn color_of(&self, seat: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+                    let seat = $crate::game_class::seat(seat)?;
+                    Ok(<Engine as Game>::COLOR_NAMES[self.game.color_of(seat).index()])
+                }
 
-            /// The board's shape, `"hex"` or `"square"`, and its cells in index order as
-            /// `(name, x, y)`: (column, row) on square boards, axial (q, r) on hex boards.
-            fn geometry(&self) -> (&'static str, Vec<(String, i32, i32)>) {
-                let board = self.game.geometry();
-                let cells = (0..board.len())
-                    .map(|c| {
-                        let (x, y) = board.position(c);
-                        (board.name(c).to_string(), x, y)
+                /// The legal moves as canonical strings, in ascending action order.
+                fn legal_moves<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, pyo3::types::PyString>> {
+                    self.game
+                        .legal_moves()
+                        .into_iter()
+                        .map(|m| self.names.get(py, &self.game, m))
+                        .collect()
+                }
+
+                /// Plays a move string. Raises InvalidMoveError if it is not a move of this
+                /// game, IllegalMoveError if it is not legal here (state unchanged).
+                fn play(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+                    // Arguments are read before the state is borrowed: no Python code runs
+                    // while a state is borrowed mutably.
+                    let text = $crate::game_class::move_text(r#move)?;
+                    Self::borrow_mut(slf)?
+                        .game
+                        .play_str(&text)
+                        .map(|_| ())
+                        .map_err(|e| $crate::game_class::move_error(e, text.as_str()))
+                }
+
+                /// Takes back the last action and returns its move string.
+                fn undo<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                    let mut this = Self::borrow_mut(slf)?;
+                    let mv = this.game.undo().ok_or_else($crate::game_class::no_undo)?;
+                    Ok(this.names.get(slf.py(), &this.game, mv))
+                }
+
+                #[getter]
+                fn is_over(&self) -> bool {
+                    self.game.is_over()
+                }
+
+                /// (score of seat 0, score of seat 1) in the current position.
+                fn scores(&self) -> (<Engine as Game>::Score, <Engine as Game>::Score) {
+                    let s = self.game.scores();
+                    (s[Seat::First], s[Seat::Second])
+                }
+
+                /// The winning seat once over; None while running or after a draw.
+                #[getter]
+                fn winner(&self) -> Option<usize> {
+                    self.game.winner().map(Seat::index)
+                }
+
+                /// The seat of the last action that was not a pass.
+                #[getter]
+                fn last_mover(&self) -> Option<usize> {
+                    self.game.last_mover().map(Seat::index)
+                }
+
+                /// The canonical moves played so far.
+                #[getter]
+                fn history<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, pyo3::types::PyString>> {
+                    self.game
+                        .history()
+                        .iter()
+                        .map(|&m| self.names.get(py, &self.game, m))
+                        .collect()
+                }
+
+                /// An independent copy.
+                fn copy(&self) -> Self {
+                    Self {
+                        game: $crate::game_class::copy_of(&self.game),
+                        names: self.names.clone(),
+                    }
+                }
+
+                fn __copy__(&self) -> Self {
+                    self.copy()
+                }
+
+                fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+                    self.copy()
+                }
+
+                /// The groups on the board, ordered by first member, as tuples
+                /// `(color, size, cells, wedges, numbers, price)`; `groups()` wraps them.
+                fn _groups(&self) -> Vec<$crate::game_class::GroupFields> {
+                    $crate::game_class::groups(&self.game)
+                }
+
+                /// The parameters and their defaults, as a dict (the constructor's keywords).
+                #[classmethod]
+                fn default_params<'py>(
+                    cls: &Bound<'py, pyo3::types::PyType>,
+                ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+                    let game = <Engine as Configurable>::with_config(Default::default())
+                        .map_err(|e| $crate::params::config_error(&e))?;
+                    Self::from_game(game).params(cls.py())
+                }
+
+                /// The board's shape, `"hex"` or `"square"`, and its cells in index order as
+                /// `(name, x, y)`: (column, row) on square boards, axial (q, r) on hex boards.
+                fn geometry(&self) -> (&'static str, Vec<(String, i32, i32)>) {
+                    let board = self.game.geometry();
+                    let cells = (0..board.len())
+                        .map(|c| {
+                            let (x, y) = board.position(c);
+                            (board.name(c).to_string(), x, y)
+                        })
+                        .collect();
+                    (if board.is_hex() { "hex" } else { "square" }, cells)
+                }
+
+                /// The names of the cells a move places on or moves, in the order the move
+                /// names them; empty for `pass`, `swap` and Nume's komi-phase moves.
+                fn move_cells(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+                    let text = $crate::game_class::move_text(r#move)?;
+                    let mv = self
+                        .game
+                        .parse_move(&text)
+                        .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
+                    Ok(self
+                        .game
+                        .move_cells(mv)
+                        .into_iter()
+                        .map(|c| self.game.cell_name(c))
+                        .collect())
+                }
+
+                /// Whether the game's lower score wins (Nume) rather than the higher one:
+                /// the engine's win rule.
+                #[classattr]
+                fn lower_score_wins() -> bool {
+                    <Engine as Game>::WIN_RULE.lower_score_wins()
+                }
+
+                /// Whether a move (its text) is the game's `pass`.
+                fn is_pass(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+                    let text = $crate::game_class::move_text(r#move)?;
+                    let mv = self
+                        .game
+                        .parse_move(&text)
+                        .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
+                    Ok(<Engine as Game>::is_pass(mv))
+                }
+
+                /// Whether a move (its text) is the pie rule's `swap`.
+                fn is_swap(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+                    let text = $crate::game_class::move_text(r#move)?;
+                    let mv = self
+                        .game
+                        .parse_move(&text)
+                        .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
+                    Ok(<Engine as Game>::is_pie_swap(mv))
+                }
+
+                /// Size of the integer action space (docs/conventions.md).
+                #[getter]
+                fn num_actions(&self) -> usize {
+                    self.game.num_actions()
+                }
+
+                /// The legal actions, ascending.
+                fn legal_actions(&self) -> Vec<usize> {
+                    self.game
+                        .legal_moves()
+                        .into_iter()
+                        .filter_map(|m| self.game.action_of(m))
+                        .collect()
+                }
+
+                /// Plays an action number. Raises InvalidMoveError if it is out of range,
+                /// IllegalMoveError if it is not legal here (state unchanged).
+                fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+                    let n = slf
+                        .try_borrow()
+                        .map_err(|_| $crate::game_class::in_use(<Engine as Game>::NAME))?
+                        .game
+                        .num_actions();
+                    let a = $crate::game_class::action_below(n, action)?;
+                    let mut this = Self::borrow_mut(slf)?;
+                    let mv = this.game.move_of(a).ok_or_else(|| {
+                        $crate::game_class::invalid_move(
+                            format!("action {a} is out of range"),
+                            "action_out_of_range",
+                            a,
+                        )
+                    })?;
+                    this.game.play(mv).map_err(|e| {
+                        $crate::game_class::move_error(e, this.game.move_text(mv).to_string())
                     })
-                    .collect();
-                (if board.is_hex() { "hex" } else { "square" }, cells)
-            }
+                }
 
-            /// The names of the cells a move places on or moves, in the order the move
-            /// names them; empty for `pass`, `swap` and Nume's komi-phase moves.
-            fn move_cells(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-                let text = $crate::game_class::move_text(r#move)?;
-                let mv = self
-                    .game
-                    .parse_move(&text)
-                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
-                Ok(self
-                    .game
-                    .move_cells(mv)
-                    .into_iter()
-                    .map(|c| self.game.cell_name(c))
-                    .collect())
-            }
+                /// The move string of an action number.
+                fn action_to_move<'py>(
+                    &self,
+                    action: &Bound<'py, PyAny>,
+                ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                    let a = $crate::game_class::action_index(&self.game, action)?;
+                    Ok(self.names.get(
+                        action.py(),
+                        &self.game,
+                        self.game.move_of(a).expect("in range"),
+                    ))
+                }
 
-            /// Whether the game's lower score wins (Nume) rather than the higher one:
-            /// the engine's win rule.
-            #[classattr]
-            fn lower_score_wins() -> bool {
-                <$game as Game>::WIN_RULE.lower_score_wins()
-            }
+                /// A 64-bit position key (Zobrist): equal for equal positions whatever the
+                /// move order, different otherwise with overwhelming probability.
+                fn key(&self) -> u64 {
+                    self.game.key()
+                }
 
-            /// Whether a move (its text) is the game's `pass`.
-            fn is_pass(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-                let text = $crate::game_class::move_text(r#move)?;
-                let mv = self
-                    .game
-                    .parse_move(&text)
-                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
-                Ok(<$game as Game>::is_pass(mv))
-            }
+                /// The action number of a move string.
+                fn move_to_action(&self, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
+                    let text = $crate::game_class::move_text(r#move)?;
+                    let mv = self
+                        .game
+                        .parse_move(&text)
+                        .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
+                    self.game.action_of(mv).ok_or_else(|| {
+                        $crate::game_class::illegal(
+                            format!("{} has no action number", territory::Excerpt::new(&text)),
+                            "no_action_number",
+                            text.as_str(),
+                        )
+                    })
+                }
 
-            /// Whether a move (its text) is the pie rule's `swap`.
-            fn is_swap(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
-                let text = $crate::game_class::move_text(r#move)?;
-                let mv = self
-                    .game
-                    .parse_move(&text)
-                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
-                Ok(<$game as Game>::is_pie_swap(mv))
-            }
+                /// Equal when parameters and histories agree (so position, side to move and
+                /// remaining pieces agree too).
+                fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+                    match other.cast::<Self>() {
+                        Ok(o) => Ok(self.game
+                            == o.try_borrow()
+                                .map_err(|_| $crate::game_class::in_use(<Engine as Game>::NAME))?
+                                .game),
+                        Err(_) => Ok(false),
+                    }
+                }
 
-            /// Size of the integer action space (docs/conventions.md).
-            #[getter]
-            fn num_actions(&self) -> usize {
-                self.game.num_actions()
-            }
-
-            /// The legal actions, ascending.
-            fn legal_actions(&self) -> Vec<usize> {
-                self.game
-                    .legal_moves()
-                    .into_iter()
-                    .filter_map(|m| self.game.action_of(m))
-                    .collect()
-            }
-
-            /// Plays an action number. Raises InvalidMoveError if it is out of range,
-            /// IllegalMoveError if it is not legal here (state unchanged).
-            fn apply_action(slf: &Bound<'_, Self>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-                let n = slf
-                    .try_borrow()
-                    .map_err(|_| $crate::game_class::in_use(<$game as Game>::NAME))?
-                    .game
-                    .num_actions();
-                let a = $crate::game_class::action_below(n, action)?;
-                let mut this = Self::borrow_mut(slf)?;
-                let mv = this.game.move_of(a).ok_or_else(|| {
-                    $crate::game_class::invalid_move(
-                        format!("action {a} is out of range"),
-                        "action_out_of_range",
-                        a,
-                    )
-                })?;
-                this.game.play(mv).map_err(|e| {
-                    $crate::game_class::move_error(e, this.game.move_text(mv).to_string())
-                })
-            }
-
-            /// The move string of an action number.
-            fn action_to_move<'py>(
-                &self,
-                action: &Bound<'py, PyAny>,
-            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
-                let a = $crate::game_class::action_index(&self.game, action)?;
-                Ok(self.names.get(
-                    action.py(),
-                    &self.game,
-                    self.game.move_of(a).expect("in range"),
-                ))
-            }
-
-            /// A 64-bit position key (Zobrist): equal for equal positions whatever the
-            /// move order, different otherwise with overwhelming probability.
-            fn key(&self) -> u64 {
-                self.game.key()
-            }
-
-            /// The action number of a move string.
-            fn move_to_action(&self, r#move: &Bound<'_, PyAny>) -> PyResult<usize> {
-                let text = $crate::game_class::move_text(r#move)?;
-                let mv = self
-                    .game
-                    .parse_move(&text)
-                    .map_err(|e| $crate::game_class::invalid(e, text.as_str()))?;
-                self.game.action_of(mv).ok_or_else(|| {
-                    $crate::game_class::illegal(
-                        format!("{} has no action number", territory::Excerpt::new(&text)),
-                        "no_action_number",
-                        text.as_str(),
-                    )
-                })
-            }
-
-            /// Equal when parameters and histories agree (so position, side to move and
-            /// remaining pieces agree too).
-            fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-                match other.cast::<Self>() {
-                    Ok(o) => Ok(self.game
-                        == o.try_borrow()
-                            .map_err(|_| $crate::game_class::in_use(<$game as Game>::NAME))?
-                            .game),
-                    Err(_) => Ok(false),
+                fn __hash__(&self) -> PyResult<isize> {
+                    Err(pyo3::exceptions::PyTypeError::new_err(
+                        "game states are mutable and unhashable",
+                    ))
                 }
             }
+                #[::pyo3::pymethods]
+            impl $game {
+                /// The position as one line (docs/positions.md).
+                fn position(&self) -> String {
+                    self.game.position()
+                }
 
-            fn __hash__(&self) -> PyResult<isize> {
-                Err(pyo3::exceptions::PyTypeError::new_err(
-                    "game states are mutable and unhashable",
-                ))
+                /// A state set up at a position string (docs/positions.md), with an empty
+                /// history; the keyword arguments are the game's parameters. Raises
+                /// ValueError, saying what and where, for a malformed or impossible position.
+                #[classmethod]
+                #[pyo3(signature = (text, **params))]
+                fn from_position(
+                    cls: &Bound<'_, pyo3::types::PyType>,
+                    text: &Bound<'_, PyAny>,
+                    params: Option<&Bound<'_, pyo3::types::PyDict>>,
+                ) -> PyResult<Self> {
+                    let text: String = text.extract().map_err(|_| {
+                        pyo3::exceptions::PyValueError::new_err(format!(
+                            "a position must be a string, got {}",
+                            text.repr().map(|r| r.to_string()).unwrap_or_default()
+                        ))
+                    })?;
+                    let state = cls.call((), params)?;
+                    let config = state.extract::<PyRef<'_, Self>>()?.game.configuration();
+                    let game =
+                        <Engine as ::territory::Learn>::from_position(config, &text).map_err($crate::learn::bad_position)?;
+                    Ok(Self::from_game(game))
+                }
+
+                /// The shape (planes, height, width) of `observation()` (docs/observations.md).
+                #[getter]
+                fn observation_shape(&self) -> (usize, usize, usize) {
+                    let [c, h, w] = territory::Learn::observation_shape(&self.game);
+                    (c, h, w)
+                }
+
+                /// Observation planes (float32) from the point of view of `seat` (default:
+                /// the seat to move, or seat 0 once the game is over). With `out` (a
+                /// C-contiguous float32 array of `observation_shape`), fills it in place and
+                /// returns it instead of allocating a new array.
+                #[pyo3(signature = (seat = None, out = None))]
+                fn observation<'py>(
+                    &self,
+                    py: Python<'py>,
+                    seat: Option<&Bound<'py, PyAny>>,
+                    out: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, PyAny>> {
+                    let seat = $crate::learn::seat_or_viewer(&self.game, seat)?;
+                    let shape = territory::Learn::observation_shape(&self.game);
+                    let array = match out {
+                        Some(out) if !out.is_none() => {
+                            $crate::learn::out_array::<f32>(out, "float32", &shape)?
+                        }
+                        _ => numpy::PyArrayDyn::<f32>::zeros(py, shape.to_vec(), false),
+                    };
+                    $crate::learn::fill_out(&array, |values| {
+                        territory::Learn::observe_as(&self.game, seat, values)
+                    })?;
+                    Ok(array.into_any())
+                }
+
+                /// The features a learned network may read beside the observation planes
+                /// (float32, 1-D; empty for a game without any; docs/learning.md), from the
+                /// point of view of `seat` (default: the seat to move, or seat 0 once over).
+                #[pyo3(signature = (seat = None))]
+                fn features<'py>(
+                    &self,
+                    py: Python<'py>,
+                    seat: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, numpy::PyArray1<f32>>> {
+                    let seat = $crate::learn::seat_or_viewer(&self.game, seat)?;
+                    let mut values = vec![0.0f32; territory::Learn::feature_len(&self.game)];
+                    territory::Learn::features_as(&self.game, seat, &mut values);
+                    Ok(numpy::PyArray1::from_vec(py, values))
+                }
+
+                /// (r0, r1): +1 for the winner and -1 for the loser once over; (0, 0) after
+                /// a draw or while the game runs.
+                fn returns(&self) -> (f64, f64) {
+                    let [a, b] = territory::Learn::returns(&self.game);
+                    (a as f64, b as f64)
+                }
+
+                /// A bool array of length num_actions, True exactly at the legal actions.
+                /// With `out` (a C-contiguous bool array of that length), fills it in place
+                /// and returns it instead of allocating a new array.
+                #[pyo3(signature = (out = None))]
+                fn legal_mask<'py>(
+                    &self,
+                    py: Python<'py>,
+                    out: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, PyAny>> {
+                    let shape = [self.game.num_actions()];
+                    let array = match out {
+                        Some(out) if !out.is_none() => {
+                            $crate::learn::out_array::<bool>(out, "bool", &shape)?
+                        }
+                        _ => numpy::PyArrayDyn::<bool>::zeros(py, shape.to_vec(), false),
+                    };
+                    $crate::learn::fill_out(&array, |values| {
+                        territory::Learn::legal_mask(&self.game, values)
+                    })?;
+                    Ok(array.into_any())
+                }
+
+                /// The legal action at index floor(u * L) of legal_actions() (L of them), for
+                /// 0 <= u < 1, without listing them. Raises once the game is over.
+                fn random_action(&self, u: &Bound<'_, PyAny>) -> PyResult<usize> {
+                    let u = $crate::learn::unit(u)?;
+                    territory::Learn::random_action(&self.game, u).ok_or_else(|| {
+                        $crate::game_class::illegal(
+                            "the game is over: no legal action".into(),
+                            "game_over",
+                            (),
+                        )
+                    })
+                }
+
+                /// Plays `random_action(u)` and returns it.
+                fn play_random(slf: &Bound<'_, Self>, u: &Bound<'_, PyAny>) -> PyResult<usize> {
+                    // `u` is read before the state is borrowed (reading it may run Python).
+                    let u = $crate::learn::unit(u)?;
+                    let mut this = Self::borrow_mut(slf)?;
+                    let mv = territory::Learn::random_legal_move(&this.game, u).ok_or_else(|| {
+                        $crate::game_class::illegal(
+                            "the game is over: no legal action".into(),
+                            "game_over",
+                            (),
+                        )
+                    })?;
+                    let a = this.game.action_of(mv).expect("legal moves have actions");
+                    this.game.play_unchecked(mv);
+                    Ok(a)
+                }
             }
-        }
+                #[::pyo3::pymethods]
+            impl $game {
+                /// The number of action sequences `depth` actions long from this position:
+                /// the leaves of the game tree `depth` actions deep (passes, the pie swap
+                /// and komi-phase moves count like any action; a game that ends sooner
+                /// adds nothing; depth 0 gives 1). Counted in the engine, without the GIL; Ctrl-C
+                /// stops it within a fraction of a second (KeyboardInterrupt).
+                fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+                    let depth = $crate::crosscheck::depth(depth)?;
+                    let mut game = self.game.clone();
+                    $crate::interrupt::interruptible(py, depth > 2, move |stop| {
+                        <Engine as territory::Game>::perft_until(&mut game, depth, stop)
+                    })?
+                    .map_err(|_| pyo3::exceptions::PyKeyboardInterrupt::new_err("interrupted"))
+                }
+
+                /// The most actions (passes and the pie swap included) a game with these
+                /// parameters can last from the start (docs/conventions.md).
+                #[getter]
+                fn max_game_length(&self) -> usize {
+                    <Engine as territory::Game>::max_game_length(&self.game)
+                }
+            }
+                #[::pyo3::pymethods]
+            impl $game {
+                /// The parameters, as keyword arguments of the constructor.
+                #[getter]
+                fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+                    $crate::params::dict(py, &self.game.configuration())
+                }
+
+                /// Each parameter, in the constructor's order, as a dict: `name`, `kind`
+                /// ("int", "int or None", "bool", "choice", "half point or None" or "text"),
+                /// `default`, `allowed` (as in the error messages), `help`, and `min` and
+                /// `max` for int kinds, `max` (the largest k) for a half point, `choices` for
+                /// a choice.
+                #[classmethod]
+                fn parameters<'py>(
+                    cls: &Bound<'py, pyo3::types::PyType>,
+                ) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
+                    $crate::params::describe::<<Engine as Configurable>::Config>(cls.py())
+                }
+
+                /// The engine's own message for these parameters (None when allowed), the
+                /// values written as the engine writes them (for tests of the messages).
+                #[classmethod]
+                #[pyo3(signature = (**params))]
+                fn _engine_error(
+                    _cls: &Bound<'_, pyo3::types::PyType>,
+                    params: Option<&Bound<'_, pyo3::types::PyDict>>,
+                ) -> PyResult<Option<String>> {
+                    $crate::params::engine_error::<<Engine as Configurable>::Config>(params)
+                }
+            }
+        };
     };
 }

@@ -3,25 +3,18 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::games::migong::{Piece, BORDER_EDGES};
-use territory::{Color, Game, Migong, MigongConfig, Seat};
+use territory::{Color, Game};
 
 use crate::params;
 
-/// A game of Migong (docs/RULES.md).
-/// `Migong(pie=True, border="alternate", group_size="extent")`.
-#[pyclass(module = "territory", name = "Migong")]
-pub struct PyMigong {
-    pub game: Migong,
-    pub names: std::sync::Arc<crate::game_class::MoveNames>,
+crate::native_class! {
+    /// A game of Migong (docs/RULES.md).
+    /// `Migong(pie=True, border="alternate", group_size="extent")`.
+    Migong
 }
 
-crate::game_class!(PyMigong, Migong);
-crate::learn_methods!(PyMigong, Migong);
-crate::crosscheck_methods!(PyMigong, Migong);
-crate::params_methods!(PyMigong, MigongConfig);
-
 #[pymethods]
-impl PyMigong {
+impl Migong {
     #[new]
     #[pyo3(text_signature = "(pie=True, border=\"alternate\", group_size=\"extent\")")]
     #[pyo3(signature = (pie = params::unset(), border = params::unset(), group_size = params::unset()))]
@@ -31,7 +24,7 @@ impl PyMigong {
         border: Py<PyAny>,
         group_size: Py<PyAny>,
     ) -> PyResult<Self> {
-        PyMigong::from_config(params::config([
+        Migong::from_config(params::config([
             pie.bind(py),
             border.bind(py),
             group_size.bind(py),
@@ -64,7 +57,7 @@ impl PyMigong {
     fn border_edges(&self) -> Vec<(String, usize)> {
         let mut edges = vec![(String::new(), 0); BORDER_EDGES];
         for cell in 0..self.game.num_cells() {
-            for &(direction, index) in Migong::border_edges(cell) {
+            for &(direction, index) in territory::Migong::border_edges(cell) {
                 edges[index] = (self.game.cell_name(cell), direction);
             }
         }

@@ -2,25 +2,18 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::{Game, Nume, NumeConfig, Seat};
+use territory::Game;
 
 use crate::params;
 
-/// A game of Nume (docs/RULES.md).
-/// `Nume(n=4, square=None, komi=0.5, komi_to="black", komi_phase=False)`.
-#[pyclass(module = "territory", name = "Nume")]
-pub struct PyNume {
-    pub game: Nume,
-    pub names: std::sync::Arc<crate::game_class::MoveNames>,
+crate::native_class! {
+    /// A game of Nume (docs/RULES.md).
+    /// `Nume(n=4, square=None, komi=0.5, komi_to="black", komi_phase=False)`.
+    Nume
 }
 
-crate::game_class!(PyNume, Nume);
-crate::learn_methods!(PyNume, Nume);
-crate::crosscheck_methods!(PyNume, Nume);
-crate::params_methods!(PyNume, NumeConfig);
-
 #[pymethods]
-impl PyNume {
+impl Nume {
     #[new]
     #[pyo3(text_signature = "(n=4, square=None, komi=0.5, komi_to=\"black\", komi_phase=False)")]
     #[pyo3(signature = (
@@ -38,7 +31,7 @@ impl PyNume {
         komi_to: Py<PyAny>,
         komi_phase: Py<PyAny>,
     ) -> PyResult<Self> {
-        PyNume::from_config(params::config([
+        Nume::from_config(params::config([
             n.bind(py),
             square.bind(py),
             komi.bind(py),
@@ -52,7 +45,7 @@ impl PyNume {
     fn komi(&self) -> Option<(f64, &'static str)> {
         self.game
             .komi()
-            .map(|(k, to)| (k as f64 + 0.5, <Nume as Game>::COLOR_NAMES[to.index()]))
+            .map(|(k, to)| (k as f64 + 0.5, <territory::Nume as Game>::COLOR_NAMES[to.index()]))
     }
 
     /// The position: `{"stones": {cell: (colour, number or None)}}`.
@@ -62,7 +55,7 @@ impl PyNume {
             if let Some((color, number)) = self.game.stone_at(cell) {
                 stones.set_item(
                     self.game.cell_name(cell),
-                    (<Nume as Game>::COLOR_NAMES[color.index()], number),
+                    (<territory::Nume as Game>::COLOR_NAMES[color.index()], number),
                 )?;
             }
         }

@@ -2,29 +2,22 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use territory::{Game, Seat, Tabik, TabikConfig};
+use territory::Game;
 
 use crate::params;
 
-/// A game of Tabik (docs/RULES.md). `Tabik(size=8, pie=True)`.
-#[pyclass(module = "territory", name = "Tabik")]
-pub struct PyTabik {
-    pub game: Tabik,
-    pub names: std::sync::Arc<crate::game_class::MoveNames>,
+crate::native_class! {
+    /// A game of Tabik (docs/RULES.md). `Tabik(size=8, pie=True)`.
+    Tabik
 }
 
-crate::game_class!(PyTabik, Tabik);
-crate::learn_methods!(PyTabik, Tabik);
-crate::crosscheck_methods!(PyTabik, Tabik);
-crate::params_methods!(PyTabik, TabikConfig);
-
 #[pymethods]
-impl PyTabik {
+impl Tabik {
     #[new]
     #[pyo3(text_signature = "(size=8, pie=True)")]
     #[pyo3(signature = (size = params::unset(), pie = params::unset()))]
     fn new(py: Python<'_>, size: Py<PyAny>, pie: Py<PyAny>) -> PyResult<Self> {
-        PyTabik::from_config(params::config([size.bind(py), pie.bind(py)])?)
+        Tabik::from_config(params::config([size.bind(py), pie.bind(py)])?)
     }
 
     /// The position: `{"stones": {cell: colour}, "rods": [(first, second), ...]}`.
@@ -33,7 +26,7 @@ impl PyTabik {
         for cell in 0..self.game.num_cells() {
             if let Some(color) = self.game.stone_at(cell) {
                 let name = self.game.cell_name(cell);
-                stones.set_item(name, <Tabik as Game>::COLOR_NAMES[color.index()])?;
+                stones.set_item(name, <territory::Tabik as Game>::COLOR_NAMES[color.index()])?;
             }
         }
         let rods: Vec<(String, String)> = self

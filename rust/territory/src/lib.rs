@@ -20,7 +20,7 @@ pub mod rules;
 pub mod search;
 
 pub use games::exports::*;
-pub use games::registry::GameKind;
+pub use games::registry::{Contract, GameKind};
 pub use observe::Learn;
 pub use rules::bitset::Bits;
 pub use rules::board::Cell;

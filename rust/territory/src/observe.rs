@@ -1,13 +1,27 @@
-//! What learning code needs from a game beyond the rules: observation planes, legal
-//! action masks, the n-th legal action without listing them, and returns.
+//! What learning code needs from a game beyond the rules: position strings, observation
+//! planes, legal action masks, the n-th legal action without listing them, and returns.
 //!
-//! The planes of each game are documented in docs/observations.md.
+//! The planes of each game are documented in docs/observations.md, the position strings
+//! in docs/positions.md.
 
 use crate::rules::error::InvalidMove;
 use crate::rules::game::{Game, MoveErrorOf, Seat};
+use crate::rules::params::Configurable;
+use crate::rules::position::PositionError;
 
-/// Observations, masks and counting of legal actions, for every game.
-pub trait Learn: Game {
+/// Position strings, observations, masks and counting of legal actions, for every game
+/// (part of the [`Contract`](crate::Contract) every game of the registry meets).
+pub trait Learn: Game + Configurable {
+    /// The position as one line (docs/positions.md).
+    fn position(&self) -> String;
+
+    /// The game set up at a position written by [`Learn::position`], with an empty
+    /// history.
+    ///
+    /// # Errors
+    /// If the text is malformed or the position impossible; the error gives the column.
+    fn from_position(config: Self::Config, text: &str) -> Result<Self, PositionError>;
+
     /// Whether every observation value is a whole number (-1, 0, 1 or 2), so that the
     /// planes fit in bytes (`VecEnv` with `u8` observations); Nume's scaled values are not.
     const WHOLE_OBSERVATIONS: bool = true;

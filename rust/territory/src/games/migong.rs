@@ -334,7 +334,7 @@ impl PartialEq for Migong {
     fn eq(&self, other: &Migong) -> bool {
         self.config == other.config
             && self.history == other.history
-            && crate::rules::position::same_setup(&self.setup, &other.setup, Migong::position)
+            && crate::rules::position::same_setup(&self.setup, &other.setup, Migong::write_position)
     }
 }
 
@@ -651,6 +651,10 @@ impl Migong {
 const COLOR_NAMES: [&str; 2] = ["blue", "yellow"];
 /// The directions a piece's wedges face, wedge i facing direction i.
 const DIRECTION_NAMES: [&str; 6] = ["E", "NE", "NW", "W", "SW", "SE"];
+
+/// Migong meets the contract of a game (its pieces: `impl Game` here, `params.rs`,
+/// `observe.rs`, `symmetry.rs`).
+impl crate::Contract for Migong {}
 
 impl Game for Migong {
     type Move = MigongMove;

@@ -356,7 +356,7 @@ impl PartialEq for Nume {
     fn eq(&self, other: &Nume) -> bool {
         self.config == other.config
             && self.history == other.history
-            && crate::rules::position::same_setup(&self.setup, &other.setup, Nume::position)
+            && crate::rules::position::same_setup(&self.setup, &other.setup, Nume::write_position)
     }
 }
 
@@ -754,6 +754,10 @@ fn plain_number(text: &str) -> Option<u64> {
         && (text.len() == 1 || !text.starts_with('0'));
     plain.then(|| text.parse::<u64>().unwrap_or(u64::MAX))
 }
+
+/// Nume meets the contract of a game (its pieces: `impl Game` here, `params.rs`,
+/// `observe.rs`, `symmetry.rs`).
+impl crate::Contract for Nume {}
 
 impl Game for Nume {
     type Move = NumeMove;

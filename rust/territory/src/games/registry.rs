@@ -12,7 +12,22 @@
 //! assert_eq!(actions, 338);
 //! ```
 
+use crate::observe::Learn;
 use crate::rules::game::Game;
+use crate::rules::params::Configurable;
+use crate::search::symmetry::Symmetric;
+
+/// What a game of the registry is, as the compiler checks it: its rules ([`Game`], with
+/// its move errors `Game::Invalid` and `Game::Illegal`: `std::convert::Infallible` for a
+/// game with no reasons of its own), its parameters described once ([`Configurable`],
+/// by `params::configurable!`), its position strings, observations and masks ([`Learn`])
+/// and its board's symmetries ([`Symmetric`]: every method has a default, so
+/// `impl Symmetric for Toy {}` is a game without any).
+///
+/// Each game says `impl Contract for Toy {}` beside its type, so that the compiler names
+/// every missing piece there, at the game; the registry requires it of every game of
+/// `game_list!`, and the bindings (`native_class!`) ask nothing more.
+pub trait Contract: Game + Configurable + Learn + Symmetric + 'static {}
 
 /// The list of games, `module::Type` in name order: the game's module in this folder
 /// (`games/<module>.rs`, declared from this list by `games/mod.rs`) and its type (also
@@ -54,6 +69,12 @@ macro_rules! define_game_kind {
         pub enum GameKind {
             $($variant,)*
         }
+
+        /// Every game of the list meets the [`Contract`].
+        const _: fn() = || {
+            fn meets_the_contract<G: Contract>() {}
+            $(meets_the_contract::<$game>();)*
+        };
 
         impl GameKind {
             /// Every game, in name order.

@@ -158,7 +158,7 @@ impl PartialEq for Tabik {
     fn eq(&self, other: &Tabik) -> bool {
         self.config() == other.config()
             && self.history == other.history
-            && crate::rules::position::same_setup(&self.setup, &other.setup, Tabik::position)
+            && crate::rules::position::same_setup(&self.setup, &other.setup, Tabik::write_position)
     }
 }
 
@@ -428,6 +428,10 @@ impl Tabik {
         }
     }
 }
+
+/// Tabik meets the contract of a game (its pieces: `impl Game` here, `params.rs`,
+/// `observe.rs`, `symmetry.rs`).
+impl crate::Contract for Tabik {}
 
 impl Game for Tabik {
     type Move = TabikMove;

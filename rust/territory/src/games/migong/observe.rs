@@ -2,9 +2,10 @@
 
 use std::sync::OnceLock;
 
-use super::{Migong, MigongMove, CELLS};
+use super::{Migong, MigongConfig, MigongMove, CELLS};
 use crate::observe::{fill_flag_planes, Learn};
 use crate::rules::game::{Color, Game, Seat};
+use crate::rules::position::PositionError;
 
 const SIDE: usize = 13;
 const AREA: usize = SIDE * SIDE;
@@ -31,6 +32,14 @@ impl Migong {
 }
 
 impl Learn for Migong {
+    fn position(&self) -> String {
+        self.write_position()
+    }
+
+    fn from_position(config: MigongConfig, text: &str) -> Result<Migong, PositionError> {
+        Migong::read_position(config, text)
+    }
+
     fn observation_shape(&self) -> [usize; 3] {
         [PLANES, SIDE, SIDE]
     }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::{Migong, MigongConfig, MigongMove, Piece, DIRECTION_NAMES};
 use crate::rules::game::{Color, Game, Seat};
+use crate::observe::Learn;
 use crate::rules::position::{self, PositionError};
 
 const FIELDS: [&str; 5] = ["board", "to move", "pie", "passes", "last mover"];
@@ -22,8 +23,8 @@ impl Migong {
         })
     }
 
-    /// The position as one line (docs/positions.md).
-    pub fn position(&self) -> String {
+    /// The position as one line ([`Learn::position`](crate::Learn::position)).
+    pub(super) fn write_position(&self) -> String {
         let rows = position::rows(Self::board(), false, &[(0, 0)]);
         let board = position::write_board(&rows, |cell| {
             let piece = self.pieces[cell]?.to_string();
@@ -42,12 +43,8 @@ impl Migong {
         format!("{board} {turn}")
     }
 
-    /// The game set up at a position written by [`Migong::position`], with an empty
-    /// history.
-    ///
-    /// # Errors
-    /// If the text is malformed or the position impossible; the error gives the column.
-    pub fn from_position(config: MigongConfig, text: &str) -> Result<Migong, PositionError> {
+    /// The game set up at a position ([`Learn::from_position`](crate::Learn::from_position)).
+    pub(super) fn read_position(config: MigongConfig, text: &str) -> Result<Migong, PositionError> {
         let mut game = Migong::new(config).map_err(|e| PositionError::new(1, e.to_string()))?;
         let f = position::fields(text, &FIELDS)?;
         let rows = position::rows(Self::board(), false, &[(0, 0)]);

@@ -1,8 +1,9 @@
 //! Nume observations, masks and counting of legal actions (docs/observations.md).
 
-use super::{Nume, Phase, NO_NUMBER};
+use super::{Nume, NumeConfig, Phase, NO_NUMBER};
 use crate::observe::{fill_plane, Learn};
 use crate::rules::game::{Color, Game, Seat};
+use crate::rules::position::PositionError;
 
 const PLANES: usize = 12;
 
@@ -17,6 +18,14 @@ impl Nume {
 }
 
 impl Learn for Nume {
+    fn position(&self) -> String {
+        self.write_position()
+    }
+
+    fn from_position(config: NumeConfig, text: &str) -> Result<Nume, PositionError> {
+        Nume::read_position(config, text)
+    }
+
     /// Numbers, group prices and komi are divided by the number of cells.
     const WHOLE_OBSERVATIONS: bool = false;
 

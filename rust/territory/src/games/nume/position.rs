@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::{Nume, NumeConfig, Phase, MAX_NUMBER, NO_NUMBER};
 use crate::rules::bitset::Bits;
 use crate::rules::game::{Color, Game, Seat};
+use crate::observe::Learn;
 use crate::rules::position::{self, PositionError};
 
 const FIELDS: [&str; 5] = ["board", "to move", "phase", "komi", "colours"];
@@ -29,8 +30,8 @@ impl Nume {
         }
     }
 
-    /// The position as one line (docs/positions.md).
-    pub fn position(&self) -> String {
+    /// The position as one line ([`Learn::position`](crate::Learn::position)).
+    pub(super) fn write_position(&self) -> String {
         let board = position::write_board(&self.position_rows(), |cell| {
             let (color, number) = self.stone_at(cell)?;
             let stone = ["b", "w"][color.index()];
@@ -59,12 +60,8 @@ impl Nume {
         )
     }
 
-    /// The game set up at a position written by [`Nume::position`], with an empty
-    /// history.
-    ///
-    /// # Errors
-    /// If the text is malformed or the position impossible; the error gives the column.
-    pub fn from_position(config: NumeConfig, text: &str) -> Result<Nume, PositionError> {
+    /// The game set up at a position ([`Learn::from_position`](crate::Learn::from_position)).
+    pub(super) fn read_position(config: NumeConfig, text: &str) -> Result<Nume, PositionError> {
         let mut game = Nume::new(config).map_err(|e| PositionError::new(1, e.to_string()))?;
         let f = position::fields(text, &FIELDS)?;
         let stones = position::read_board(&f[0], &game.position_rows(), |rest| {

@@ -1,8 +1,9 @@
 //! Tabik observations, masks and counting of legal actions (docs/observations.md).
 
-use super::{Tabik, TabikMove, MAX_SIZE};
+use super::{Tabik, TabikConfig, TabikMove, MAX_SIZE};
 use crate::observe::{fill_flag_planes, Learn};
 use crate::rules::game::{Color, Game, Seat};
+use crate::rules::position::PositionError;
 use crate::rules::scoring::Tally;
 
 const PLANES: usize = 8;
@@ -36,6 +37,14 @@ impl Tabik {
 }
 
 impl Learn for Tabik {
+    fn position(&self) -> String {
+        self.write_position()
+    }
+
+    fn from_position(config: TabikConfig, text: &str) -> Result<Tabik, PositionError> {
+        Tabik::read_position(config, text)
+    }
+
     fn observation_shape(&self) -> [usize; 3] {
         [PLANES, self.k, self.k]
     }

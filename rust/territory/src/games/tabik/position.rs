@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use super::{Tabik, TabikConfig, TabikMove};
 use crate::rules::bitset::Bits;
+use crate::observe::Learn;
 use crate::rules::position::{self, PositionError};
 
 const FIELDS: [&str; 5] = ["board", "to move", "pie", "passes", "last mover"];
 
 impl Tabik {
-    /// The position as one line (docs/positions.md).
-    pub fn position(&self) -> String {
+    /// The position as one line ([`Learn::position`](crate::Learn::position)).
+    pub(super) fn write_position(&self) -> String {
         let rows = position::rows(&self.board, true, &[]);
         let ([black, white], [east, north]) = (self.stone_sets(), self.rod_sets());
         let board = position::write_board(&rows, |cell| {
@@ -42,12 +43,8 @@ impl Tabik {
         format!("{board} {turn}")
     }
 
-    /// The game set up at a position written by [`Tabik::position`], with an empty
-    /// history.
-    ///
-    /// # Errors
-    /// If the text is malformed or the position impossible; the error gives the column.
-    pub fn from_position(config: TabikConfig, text: &str) -> Result<Tabik, PositionError> {
+    /// The game set up at a position ([`Learn::from_position`](crate::Learn::from_position)).
+    pub(super) fn read_position(config: TabikConfig, text: &str) -> Result<Tabik, PositionError> {
         let mut game = Tabik::new(config).map_err(|e| PositionError::new(1, e.to_string()))?;
         let f = position::fields(text, &FIELDS)?;
         let rows = position::rows(&game.board, true, &[]);
