@@ -22,26 +22,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 import territory  # noqa: E402
 import territory.reference  # noqa: E402
 
+import games as test_games  # noqa: E402
 from perft import Entry, perft, position, write  # noqa: E402
 
 REFERENCE = territory.reference.GAMES
 NATIVE = territory.GAMES
 #: most positions at depth d - 1 for a depth d (keeps `cargo test` fast in debug builds)
 NODE_LIMIT = 30_000
-EXPLICIT_BORDER = "BBYBYYYBYB" * 8 + "YBYB"
 
-#: The option sets of each game (test data: a new game adds its entry).
-CONFIGS = {
-    "tabik": [{"size": k, "pie": True} for k in (2, 3, 4, 5, 6, 8, 12, 16)]
-    + [{"size": k, "pie": False} for k in (2, 3, 8, 16)],
-    "nume": [{"n": n} for n in (1, 2, 3, 4, 8)]
-    + [{"square": k} for k in (2, 3, 4, 9, 16)]
-    + [{"n": 1, "komi_phase": True}, {"n": 2, "komi_phase": True},
-       {"square": 2, "komi_phase": True}, {"n": 1, "komi": None, "komi_to": "white"}],
-    "migong": [{"border": b, "pie": pie} for b in ("alternate", "blue", "yellow", EXPLICIT_BORDER)
-               for pie in (True, False)]
-    + [{"border": "alternate", "group_size": "wedges"}],
-}
+#: The option sets of each game: its test data's ``PERFT`` (tests/games/<game>.py).
+CONFIGS = {name: data.PERFT for name, data in test_games.modules().items()}
 
 
 def config_id(game: str, params: dict) -> str:

@@ -14,23 +14,15 @@ from typing import Any
 
 import numpy as np
 
+import games as test_games
+
 DATA = Path(__file__).parent / "data" / "playout_checksums.json"
 FIELDS = ("winner", "length", "passes", "swapped", "scores")
 
-#: (game, params, games): every board size family and rule option.
+#: (game, params, games): every board size family and rule option, from each game's test
+#: data (``PINS`` in tests/games/<game>.py).
 CONFIGS: list[tuple[str, dict[str, Any], int]] = [
-    *[("tabik", {"size": k}, 400) for k in (2, 3, 4, 5, 8, 11)],
-    ("tabik", {"size": 8, "pie": False}, 400),
-    *[("nume", {"n": n}, 400) for n in (1, 2, 4, 7)],
-    *[("nume", {"square": k}, 400) for k in (2, 3, 9, 15)],
-    ("nume", {"komi": None}, 400),
-    ("nume", {"komi": 3.5, "komi_to": "white"}, 400),
-    ("nume", {"komi_phase": True}, 400),
-    ("nume", {"square": 4, "komi": None, "komi_phase": True}, 400),
-    ("migong", {}, 200),
-    ("migong", {"pie": False}, 200),
-    ("migong", {"border": "blue"}, 200),
-    ("migong", {"border": "yellow", "group_size": "wedges"}, 200),
+    (name, params, games) for name, data in test_games.modules().items() for params, games in data.PINS
 ]
 SEEDS = (0, 12345)
 

@@ -16,86 +16,15 @@ from typing import Any, Callable
 import pytest
 from hypothesis import strategies as st
 
+import games as test_games
+import territory
+
 MAX_NUMBER = 2**31 - 1  # the largest number a Nume stone may carry
 
-# --------------------------------------------------------------------------- parameters
-
-tabik_params = st.fixed_dictionaries({"size": st.integers(2, 8), "pie": st.booleans()})
-
-MIGONG_BORDER_EDGES = 84
-migong_border = st.one_of(
-    st.sampled_from(["alternate", "blue", "yellow"]),
-    st.text(alphabet="BY", min_size=MIGONG_BORDER_EDGES, max_size=MIGONG_BORDER_EDGES),
-    # explicit strings that colour like the named borders (but are other parameters)
-    st.sampled_from(["B" * MIGONG_BORDER_EDGES, "Y" * MIGONG_BORDER_EDGES]),
-)
-migong_params = st.fixed_dictionaries(
-    {
-        "pie": st.booleans(),
-        "border": migong_border,
-        "group_size": st.sampled_from(["extent", "wedges"]),
-    }
-)
-
-nume_komi = st.one_of(
-    st.none(),
-    st.just(0.5),
-    st.integers(0, 12).map(lambda k: k + 0.5),
-    st.integers(0, 2**31).map(lambda k: k + 0.5),
-)
-
-
-@st.composite
-def nume_params(draw) -> dict[str, Any]:
-    hexagonal = draw(st.booleans())
-    return {
-        "n": draw(st.integers(1, 4)),  # ignored by a square board, but kept in params
-        "square": None if hexagonal else draw(st.integers(2, 7)),
-        "komi": draw(nume_komi),
-        "komi_to": draw(st.sampled_from(["black", "white"])),
-        "komi_phase": draw(st.booleans()),
-    }
-
-
-# every board size and border each game allows (test_differential.py plays them all)
-TABIK_SIZES = range(2, 17)
-NUME_HEX_SIZES = range(1, 9)
-NUME_SQUARE_SIZES = range(2, 17)
-MIGONG_EXPLICIT_BORDER = "BYYBBBYBYY" * 8 + "YYBB"
-MIGONG_BORDERS = ("alternate", "blue", "yellow", MIGONG_EXPLICIT_BORDER)
-NUME_KOMI_OPTIONS = (
-    {"komi": None},
-    {"komi": 0.5, "komi_to": "black"},
-    {"komi": 3.5, "komi_to": "white"},
-    {"komi": 2**31 + 0.5},
-    {"komi_phase": True},
-    {"komi_phase": True, "komi": None, "komi_to": "white"},
-)
+# Each game's parameters, bounds and odd strings are its test data (tests/games/<game>.py).
 
 
 # --------------------------------------------------------------------------- games
-
-
-# The exact bounds of the engine's Game::max_game_length (derived in docs/conventions.md).
-
-
-def _tabik_length(params: dict[str, Any]) -> int:
-    k = params["size"]
-    # every move but swap and pass lays a rod; plus the swap and the two closing passes
-    return 2 * k * (k - 1) + bool(params.get("pie", True)) + 2
-
-
-def _migong_length(params: dict[str, Any]) -> int:
-    # 126 placements and the swap; only the closing passes are consecutive, and no pass
-    # comes before the first action or the swap
-    return 2 * 127 if params.get("pie", True) else 2 * 126 + 1
-
-
-def _nume_length(params: dict[str, Any]) -> int:
-    k = params["square"]
-    n = params["n"]
-    cells = k * k if k is not None else 3 * n * (n + 1)
-    return cells + 2 * bool(params["komi_phase"])  # a stone per cell; the komi-phase moves
 
 
 @dataclass(frozen=True)
@@ -150,58 +79,23 @@ COMMON_SPECIALS = ("", " ", "swap", "pass", "Swap", "PASS", " pass", "swap ", "p
                    "swap\n", "none", "None", "0", "-1", "=", ":", "-", "x", "\x00", "é",
                    "a", "a1", "a0", "a-1", "z99", "a1\n", "komi", "side")
 
-GAMES = {
-    "tabik": Game(
-        name="tabik",
-        cls_name="Tabik",
-        params=tabik_params,
-        max_length=_tabik_length,
-        alphabet="abcdefghijz0123456789-x pasw\nX",
-        specials=COMMON_SPECIALS + ("a1-a1", "a1xa1", "a1-a2-a3", "a1-", "-a1", "a1x",
-                                     "a10-a9", "a01-a2", "a1-a02", "a1–a2", "a1 - a2",
-                                     "a1-b2", "a1xb2", "i1-h1", "a17-a16", "p16-p15",
-                                     "a1-a2\n", "a1xa2\n", "A1-A2", "a1Xa2", "a1_a2"),
-        cost=1.0,
-        play_cost=1.0,
-    ),
-    "migong": Game(
-        name="migong",
-        cls_name="Migong",
-        params=migong_params,
-        max_length=_migong_length,
-        alphabet="abcghmn0123456789:BYbyXx pasw\n",
-        specials=COMMON_SPECIALS + ("g7:BBBBBB", "g7:YYYYYY", "g1:BBBBBB", "g1:YYYYYY",
-                                     "h7:BYBYBY", "h7:BYBYB", "h7:BYBYBYB", "h7:bybyby",
-                                     "h7:BYBYBX", "h7::BYBYBY", "h7BYBYBY", "h7 :BYBYBY",
-                                     "h7: BYBYBY", "h07:BYBYBY", "n7:BYBYBY", "a1:BYBYBY",
-                                     "a7:BYBYBY", "m7:BYBYBY", "g14:BYBYBY", "g0:BYBYBY",
-                                     "h7:BYBYBY\n", ":BYBYBY", "h7:", "h7:BBBBBB:"),
-        cost=12.0,
-        play_cost=4.0,
-        plan_length=lambda params: 126 + 3,  # every cell filled, the swap, two passes
-    ),
-    "nume": Game(
-        name="nume",
-        cls_name="Nume",
-        params=nume_params(),
-        max_length=_nume_length,
-        alphabet="abcdefgh0123456789=-+ .komisdeblackwhite\n",
-        specials=COMMON_SPECIALS + ("a1=", "a1=-0", "a1=-1", "a1=+1", "a1=01", "a1=00",
-                                     "a1=0\n", "a1 =0", "a1= 0", "a1=0 ", "a1=1.0", "a1=1e3",
-                                     "a1=\u0661", "a1=2147483647", "a1=2147483648",
-                                     "a1=99999999999999999999999", "a1=0x10", "a1==1",
-                                     "a1=1=2", "A1=0", "a01=0", "a0=0", "komi 0.5 black",
-                                     "komi 0.5 white", "komi 1.5 white", "komi 1 black",
-                                     "komi 0.5", "komi 0.50 black", "komi 00.5 black",
-                                     "komi -0.5 black", "komi  0.5 black", "komi 0.5 Black",
-                                     "komi 2147483648.5 black", "komi 0.5 black\n",
-                                     "komi 99999999999999999999.5 white", "side black",
-                                     "side white", "side  black", "side grey", "side",
-                                     "side black\n", "Side white"),
-        cost=1.5,
-        play_cost=1.0,
-    ),
-}
+def _game(name: str) -> Game:
+    data = test_games.module(name)
+    return Game(
+        name=name,
+        cls_name=territory.GAMES[name].__name__,
+        params=data.PARAMS,
+        max_length=data.max_length,
+        alphabet=data.ALPHABET,
+        specials=COMMON_SPECIALS + tuple(data.SPECIALS),
+        cost=data.COST,
+        play_cost=data.PLAY_COST,
+        plan_length=getattr(data, "plan_length", None),
+    )
+
+
+#: Every game of the registry, from its test data (tests/games/<game>.py).
+GAMES = {name: _game(name) for name in territory.GAMES}
 GAME_NAMES = list(GAMES)
 
 

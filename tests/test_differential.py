@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 import territory
 from territory.errors import IllegalMoveError
 
+import games as test_games
 from strategies import (
     GAME_NAMES,
     GAMES,
@@ -473,11 +474,7 @@ def test_bad_moves_rejected_alike(name, scale):
     run_hypothesis(check, game, examples, plan=game_plan(game), data=st.data())
 
 
-SAMPLE_PARAMS = {
-    "tabik": [{}, {"size": 2, "pie": False}, {"size": 3}],
-    "migong": [{}, {"pie": False, "border": "blue"}, {"group_size": "wedges", "border": "BY" * 42}],
-    "nume": [{}, {"square": 3, "komi_phase": True}, {"n": 1, "komi": None}],
-}
+SAMPLE_PARAMS = {name: data.SAMPLES for name, data in test_games.modules().items()}
 ODD_MOVES = [None, 0, 3, 2.5, b"pass", bytearray(b"swap"), ["pass"], ("swap",), True, object()]
 ODD_ACTIONS = [True, False, 0.0, 1.0, 2.5, "0", "1", None, b"\x01", [0], math.nan,
                np.int64(0), np.int32(1), np.uint8(2), np.int64(-1), np.float64(1.0)]
@@ -514,38 +511,7 @@ def test_odd_types_rejected_alike(name):
             ref.color_of(2)
 
 
-def _bad_values(good: st.SearchStrategy, bad: list) -> st.SearchStrategy:
-    return st.one_of(good, good, st.sampled_from(bad))
-
-
-BAD_PARAMS = {
-    "tabik": st.fixed_dictionaries({}, optional={
-        "size": _bad_values(st.integers(2, 16), [0, 1, 17, -2, 2**64, True, False, 8.0, "8", None]),
-        "pie": _bad_values(st.booleans(), [0, 1, None, "true", "True", 1.0]),
-    }),
-    "migong": st.fixed_dictionaries({}, optional={
-        "pie": _bad_values(st.booleans(), [0, 1, None, "false"]),
-        "border": _bad_values(
-            st.sampled_from(["alternate", "blue", "yellow", "B" * 84, "BY" * 42]),
-            ["Alternate", "BLUE", "", "b" * 84, "B" * 83, "B" * 85, "X" * 84, "BY" * 41 + "BX",
-             " " + "B" * 83, None, 1, ["B"] * 84, "B" * 83 + "\n", "Y" * 84 + "\n"],
-        ),
-        "group_size": _bad_values(st.sampled_from(["extent", "wedges"]),
-                                  ["Extent", "wedge", "", None, 1, "stones"]),
-    }),
-    "nume": st.fixed_dictionaries({}, optional={
-        "n": _bad_values(st.integers(1, 8), [0, 9, -1, True, 4.0, "4", None, 2**40]),
-        "square": _bad_values(st.one_of(st.none(), st.integers(2, 16)),
-                              [0, 1, 17, True, False, 9.0, "9", 2**40]),
-        "komi": _bad_values(
-            st.one_of(st.none(), st.integers(0, 2**31).map(lambda k: k + 0.5)),
-            [0, 1, 0.0, 1.0, 0.25, -0.5, 2**31 + 0.5, 2**31 + 1.5, 2**33 + 0.5, math.nan,
-             math.inf, -math.inf, "0.5", True, 1e300],
-        ),
-        "komi_to": _bad_values(st.sampled_from(["black", "white"]), ["Black", "blue", "", None, 0]),
-        "komi_phase": _bad_values(st.booleans(), [0, 1, None, "false"]),
-    }),
-}
+BAD_PARAMS = {name: data.BAD_PARAMS for name, data in test_games.modules().items()}
 
 
 @games
@@ -676,23 +642,7 @@ def test_complete_games(name, scale):
 # the full comparison (legal moves and actions, both ways) and every listed move played
 # and undone. The slow variants compare at every step of whole random games.
 
-from strategies import (  # noqa: E402
-    MIGONG_BORDERS,
-    NUME_HEX_SIZES,
-    NUME_KOMI_OPTIONS,
-    NUME_SQUARE_SIZES,
-    TABIK_SIZES,
-)
-
-EDGE_PARAMS = {
-    "tabik": [{"size": k, "pie": pie} for k in TABIK_SIZES for pie in (True, False)],
-    "nume": [{"n": n} for n in NUME_HEX_SIZES]
-    + [{"square": k} for k in NUME_SQUARE_SIZES]
-    + [dict(board, **komi) for board in ({"n": 1}, {"square": 2}, {"n": 3}, {"square": 5})
-       for komi in NUME_KOMI_OPTIONS],
-    "migong": [{"border": b, "group_size": g, "pie": pie} for b in MIGONG_BORDERS
-               for g in ("extent", "wedges") for pie in (True, False)],
-}
+EDGE_PARAMS = {name: data.EDGES for name, data in test_games.modules().items()}
 
 
 def _edge_id(params) -> str:
@@ -709,12 +659,8 @@ def _edge_cases(slow_unless=lambda name, params: False):
 
 
 def _fast_edge_case(name, params) -> bool:
-    """Every size and Nume option in the fast set; Migong: each border once (the other
-    group sizes and pies are slow), alternating the other options."""
-    if name != "migong":
-        return True
-    i = MIGONG_BORDERS.index(params["border"])
-    return (params["group_size"], params["pie"]) == (("extent", "wedges")[i % 2], i < 2)
+    """In the fast set unless the game's test data says otherwise (its ``fast_edge``)."""
+    return getattr(test_games.module(name), "fast_edge", lambda params: True)(params)
 
 
 def play_every_listed_move(native, ref, moves, on_reference: bool) -> None:

@@ -46,7 +46,6 @@ REGISTRATIONS: dict[str, tuple[int, str]] = {
 #: Files that may name games on any number of lines but are not registrations: a new game
 #: needs no line in them (documentation text, test data, a default), and why.
 MENTIONS: dict[str, str] = {
-    "tests/make_perft.py": "test data: the option sets whose perft counts are recorded",
     "python/territory/cli.py": "command-line help: its examples name games",
     "python/territory/cli_search.py": "command-line help: its examples name games",
     "python/territory/cli_crosscheck.py": "command-line help: its examples name games",
@@ -203,9 +202,10 @@ def test_game_modules_are_found_by_name_and_give_their_hooks():
 
     assert games.hook("no-such-game", "diagram") is None and games.hook("no-such-game", "HAND_WORKED", []) == []
     for game in territory.GAMES:
-        module = games.module(game)
-        assert module is not None and module.__name__ == f"territory.games.{game}"
-        assert any(hasattr(module, name) for name in games.HOOKS)
+        module = games.module(game)  # optional: a game without one gets every default
+        if module is not None:
+            assert module.__name__ == f"territory.games.{game}"
+            assert any(hasattr(module, name) for name in games.HOOKS)
     with pytest.raises(ValueError, match="not a hook"):
         games.hook(next(iter(territory.GAMES)), "diagramm")
 

@@ -11,14 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import territory
-from territory.reference.migong import Migong as RefMigong
+from territory import reference
 from territory.reference.nume import Nume as RefNume
 from territory.reference.tabik import Tabik as RefTabik
-from strategies import migong_params, nume_params, tabik_params
 
-NATIVE = {"tabik": territory.Tabik, "migong": territory.Migong, "nume": territory.Nume}
-REFERENCE = {"tabik": RefTabik, "migong": RefMigong, "nume": RefNume}
-PARAMS = {"tabik": tabik_params, "migong": migong_params, "nume": nume_params()}
+import games as test_games
+
+NATIVE = territory.GAMES
+REFERENCE = reference.GAMES
+PARAMS = {name: data.PARAMS for name, data in test_games.modules().items()}
 
 
 def observables(s):

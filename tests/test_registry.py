@@ -10,16 +10,24 @@ import pickle
 
 import pytest
 
+import games as test_games
 import territory
 import territory._core as core
 from territory import reference
 
-#: Each game's parameters and defaults, in the order of docs/conventions.md.
-DEFAULTS = {
-    "migong": {"pie": True, "border": "alternate", "group_size": "extent"},
-    "nume": {"n": 4, "square": None, "komi": 0.5, "komi_to": "black", "komi_phase": False},
-    "tabik": {"size": 8, "pie": True},
-}
+#: Each game's parameters and defaults, in the order of docs/conventions.md (its test
+#: data, tests/games/<game>.py).
+DEFAULTS = {name: data.DEFAULTS for name, data in test_games.modules().items()}
+
+
+def test_every_game_has_its_test_data():
+    """The games are the registry's, in name order, and each has its test module
+    (tests/games/<game>.py) with every piece of test data the shared tests read."""
+    assert list(core.GAMES) == sorted(core.GAMES)
+    assert test_games.names() == list(core.GAMES)
+    for name, data in test_games.modules().items():
+        missing = [piece for piece in test_games.REQUIRED if not hasattr(data, piece)]
+        assert not missing, f"tests/games/{name}.py lacks {', '.join(missing)}"
 
 
 def test_games_come_from_the_engine():
@@ -71,7 +79,7 @@ def test_new_game_names_the_problem(name, params, message):
         territory.new_game(name, **params)
 
 
-@pytest.mark.parametrize("name", ["migong", "nume", "tabik"])
+@pytest.mark.parametrize("name", list(territory.GAMES))
 def test_attached_presentation_keeps_the_native_class(name):
     state = territory.new_game(name)
     move = state.legal_moves()[0]
