@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from territory import games, geometry, record
-from territory.record import Seats
+from territory import games, geometry
 from territory.types import GameState, Group
 
 if TYPE_CHECKING:
+    from territory.record import Seats
     from territory.svg import Highlight, SvgText
 
 #: The letters of the stones in text diagrams.
@@ -26,6 +26,8 @@ def status(state: GameState) -> str:
     head = f"{state.game.capitalize()}({params}), {len(state.history)} actions"
     seat = state.to_move
     if state.is_over or seat is None:
+        from territory import record
+
         return f"{head}; over: {record.result_text(state)}"
     return f"{head}; seat {seat} ({state.color_of(seat)}) to move"
 
@@ -88,6 +90,8 @@ def hex_grid(board: geometry.Board, tokens: dict[str, str]) -> str:
 
 
 def to_record(state: GameState, seats: Seats | None = None, comment: str | None = None) -> str:
+    from territory import record
+
     return record.dumps(state, seats=(None, None) if seats is None else seats, comment=comment)
 
 

@@ -27,12 +27,16 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from territory import _core, distributed
+from territory import _core, distributed, matches
 from territory._checks import available_memory, check_int, check_memory, check_threads
 from territory._seeds import mix
-from territory.errors import IllegalMoveError
+from territory.errors import (  # noqa: F401 (their old home: ``territory.agents.X`` keeps working)
+    AgentError, IllegalMoveError, NodeLimitError, SolveLimitError, StoppedError, TimeLimitError,
+)
 from territory._results import rate_text, results_repr
-from territory.playouts import BYTES_PER_GAME, FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
+from territory.matches import MATCH_FIELDS, play_agents  # noqa: F401 (play_agents: its old home)
+from territory.matches import random_choice as _random_choice
+from territory.playouts import BYTES_PER_GAME, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 from territory.registry import GAMES, game_names, is_native
 
 #: The most iterations a UCT search may be given (the engine's bound).
@@ -57,39 +61,11 @@ __all__ = [
     "solve",
 ]
 
-#: The per-game arrays of a match: those of random playouts, plus the winning agent
-#: (0, 1, or -1 for a draw) and whether agent 0 sat in seat 1.
-MATCH_FIELDS = FIELDS + ("agent_winner", "seats_swapped")
 #: The memory a kept match game takes at the peak (``playouts.BYTES_PER_GAME`` and the
 #: two more arrays, twice), and more with its actions (their array object, its offset
 #: and at least one action).
 BYTES_PER_MATCH_GAME = BYTES_PER_GAME + 4
 BYTES_PER_ACTIONS = 128
-
-
-class SolveLimitError(RuntimeError):
-    """``solve`` stopped at a limit before solving the position. ``nodes`` (positions
-    searched), ``table_bytes`` (transposition table memory) and ``seconds`` tell how far
-    it got."""
-
-    def __init__(self, message: str, nodes: int = 0, table_bytes: int = 0, seconds: float = 0.0) -> None:
-        super().__init__(message)
-        self.nodes, self.table_bytes, self.seconds = nodes, table_bytes, seconds
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
-class NodeLimitError(SolveLimitError):
-    """``solve`` visited more positions than its ``max_nodes`` allowed."""
-
-
-class TimeLimitError(SolveLimitError):
-    """``solve`` ran longer than its ``time_limit``."""
-
-
-class StoppedError(RuntimeError):
-    """A search (``Uct.analyse``, ``solve``) stopped because its ``stop`` was set."""
 
 
 #: A flag to stop searches from another thread: ``stop = Stop()``, pass ``stop=stop`` to
@@ -102,11 +78,6 @@ def _check_stop(stop: Any) -> Optional[_core.Stop]:
     if stop is not None and not isinstance(stop, Stop):
         raise ValueError(f"stop must be a territory.Stop or None, got {type(stop).__name__}")
     return stop
-
-
-class AgentError(RuntimeError):
-    """An agent of a match failed: it raised, returned a non-string or an illegal move.
-    The message names the agent, the game index and the position (its move list)."""
 
 
 @dataclass(frozen=True)
@@ -141,15 +112,13 @@ class RandomAgent:
     def _spec(self) -> tuple[Any, ...]:
         return ("random",)
 
+    def _match_move(self, state: Any, rng: random.Random) -> str:
+        """Its move in a match's game played in Python (``matches``): drawn from the
+        game's generator."""
+        return _random_choice(state, rng.random())
+
     def __repr__(self) -> str:
         return "RandomAgent()"
-
-
-def _random_choice(state: Any, u: float) -> str:
-    moves = state.legal_moves()
-    if not moves:
-        raise ValueError("the game is over: there is no move to choose")
-    return str(moves[int(u * len(moves))])
 
 
 class Uct:
@@ -185,6 +154,11 @@ class Uct:
 
     def _spec(self) -> tuple[Any, ...]:
         return ("uct", self.iterations, self.c, self.seed, self.threads)
+
+    def _match_move(self, state: Any, rng: random.Random) -> str:
+        """Its move in a match's game played in Python (``matches``): searched with a
+        seed drawn from the game's generator."""
+        return self.analyse(state, seed=mix(self.seed, rng.getrandbits(64))).best
 
     def __repr__(self) -> str:
         return f"Uct(iterations={self.iterations}, c={self.c}, seed={self.seed}, threads={self.threads})"
@@ -329,94 +303,23 @@ def match_games(
     pair = [parse_agent(a) for a in agents]
     if not 0 <= first <= stop:
         raise ValueError(f"need 0 <= first <= stop, got {first} and {stop}")
-    if all(_is_native(a) for a in pair):
-        specs = (pair[0]._spec(), pair[1]._spec())
-        return dict(_core.run_match(start, specs, seed, first, stop - first, swap_seats, threads, keep_actions))
-    return _python_match(start, pair, seed, first, stop, swap_seats, keep_actions)
+    return matches.match_shard(start, players(pair), seed, swap_seats, threads, keep_actions, first, stop)
 
 
 def match_shard(
     start: Any, agents: Sequence[Any], seed: int, swap_seats: bool, threads: Optional[int], keep_actions: bool, first: int, stop: int
 ) -> dict[str, np.ndarray]:
-    """``match_games`` with the range last: the unit of work ``play_match`` gives an
-    executor (``distributed.run_sharded``). A pure function of its arguments."""
+    """``match_games`` with the range last, for parsed agents. ``play_match`` itself gives
+    an executor ``matches.match_shard`` (which calls nothing above it)."""
     return match_games(start, agents, seed, first, stop, swap_seats, threads, keep_actions)
 
 
-def _python_match(start: Any, agents: list[Any], seed: int, first: int, stop: int, swap_seats: bool, keep_actions: bool = False) -> dict[str, np.ndarray]:
-    """The games of a match with a Python agent, one at a time in a Python loop."""
-    rows = []
-    played: list[int] = []
-    offsets = [0]
-    before = len(start.history)
-    for index in range(first, stop):
-        seat0 = 1 if swap_seats and index % 2 == 1 else 0
-        state = play_agents(start, agents, index, seat0, random.Random(mix(seed, index)))
-        moves = state.history[before:]
-        length = len(moves)
-        passes = sum(state.is_pass(m) for m in moves)
-        swapped = any(state.is_swap(m) for m in moves)
-        winner = -1 if state.winner is None else state.winner
-        agent_winner = -1 if winner == -1 else int(winner != seat0)
-        rows.append((winner, length, passes, swapped, state.scores(), agent_winner, seat0 == 1))
-        if keep_actions:
-            played.extend(state.move_to_action(m) for m in moves)
-            offsets.append(len(played))
-    columns = list(zip(*rows)) if rows else [()] * 7
-    extra: dict[str, np.ndarray] = {}
-    if keep_actions:
-        extra = {"actions": np.array(played, dtype=np.uint32), "offsets": np.array(offsets, dtype=np.uint64)}
-    return {
-        **extra,
-        "winner": np.array(columns[0], dtype=np.int8),
-        "length": np.array(columns[1], dtype=np.uint32),
-        "passes": np.array(columns[2], dtype=np.uint32),
-        "swapped": np.array(columns[3], dtype=bool),
-        "scores": np.array(columns[4], dtype=np.float64).reshape(len(rows), 2),
-        "agent_winner": np.array(columns[5], dtype=np.int8),
-        "seats_swapped": np.array(columns[6], dtype=bool),
-    }
-
-
-def play_agents(start: Any, agents: Sequence[Any], index: int, seat0: int = 0, rng: Optional[random.Random] = None) -> Any:
-    """The Python layer's one play-game loop (for agents that are Python objects; native
-    pairs play in the engine, ``arena::play_game``): from a copy of ``start`` to the end,
-    agent 0 playing seat ``seat0`` and agent 1 the other; returns the finished state.
-    With ``rng`` (a match's game generator) ``RandomAgent`` and ``Uct`` draw their moves
-    and search seeds from it, as in a match; without, every agent's ``choose`` is asked.
-    A failing agent raises ``AgentError`` naming it, the game ``index`` and the
-    position."""
-    state = start.copy()
-    while not state.is_over:
-        k = 0 if state.to_move == seat0 else 1
-        _agent_move(agents[k], k, state, rng, index)
-    return state
-
-
-def _agent_move(agent: Any, k: int, state: Any, rng: Optional[random.Random], index: int) -> str:
-    """Asks agent ``k`` for its move in ``state`` and plays it; any failure is an
-    AgentError naming the agent, the game and the position."""
-
-    def where() -> str:
-        moves = " ".join(state.history) or "(none)"
-        return f"in game {index} after the moves: {moves}"
-
-    if rng is not None and type(agent) is RandomAgent:
-        move = _random_choice(state, rng.random())
-    elif rng is not None and type(agent) is Uct:
-        move = agent.analyse(state, seed=mix(agent.seed, rng.getrandbits(64))).best
-    else:
-        try:
-            move = agent.choose(state.copy())
-        except Exception as error:
-            raise AgentError(f"agent {k} ({agent!r}) raised {type(error).__name__}: {error} {where()}") from error
-        if not isinstance(move, str):
-            raise AgentError(f"agent {k} ({agent!r}) returned {move!r}, not a move string, {where()}")
-    try:
-        state.play(move)
-    except IllegalMoveError as error:
-        raise AgentError(f"agent {k} ({agent!r}) chose the illegal move {move!r} {where()}: {error}") from error
-    return move
+def players(pair: Sequence[Any]) -> Any:
+    """What ``matches.match_shard`` plays for two parsed agents: the engine's specs when
+    it plays both (``matches.Native``), else the agents themselves."""
+    if all(_is_native(a) for a in pair):
+        return matches.Native((pair[0]._spec(), pair[1]._spec()))
+    return list(pair)
 
 
 def play_match(
@@ -492,18 +395,19 @@ def play_match(
     if executor is not None and games:
         native_random = all(type(a) is RandomAgent for a in pair)
         distributed.run_sharded(
-            executor, match_shard, (start, pair, seed, swap_seats, 1 if threads is None else threads, keep),
+            executor, matches.match_shard, (start, players(pair), seed, swap_seats, 1 if threads is None else threads, keep),
             games, each=take, shard_size=shard_size, progress=progress,
             max_shard=distributed.MAX_SHARD if native_random else 64,
         )
     else:
+        playing = players(pair)
         for part in distributed.in_batches(
-            lambda first, stop: match_games(start, pair, seed, first, stop, swap_seats, threads, keep),
+            lambda first, stop: matches.match_shard(start, playing, seed, swap_seats, threads, keep, first, stop),
             games, first=2, largest=1 << 16, slow=0.5, progress=progress,
         ):
             take(part)
     if keep_games:
-        merged = concat_match_parts(kept or [match_games(start, pair, seed, 0, 0, swap_seats, 1, keep)])
+        merged = concat_match_parts(kept or [matches.match_shard(start, players(pair), seed, swap_seats, 1, keep, 0, 0)])
         for name in MATCH_FIELDS:
             setattr(result, name, merged[name])
         if keep:

@@ -16,7 +16,7 @@ from territory.agents import parse_agent
 from territory.evaluate import (
     DEFAULT_KOMI, DEFAULT_OPENING_SAMPLE, MAX_DEFAULT_OPENINGS, evaluate, fair_komi, openings,
 )
-from territory.evaluate_plots import _pyplot
+from territory.evaluate.plots import _pyplot
 
 AGENT_HELP = ("random | uct:N (UCT with N iterations per move) | puct:MODEL[:N] (a trained model, a .npz file "
               "or a shipped name such as tabik-6, with N simulations per move, default 400; played with root "

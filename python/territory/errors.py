@@ -1,4 +1,7 @@
-"""Exceptions shared by the native engine and the reference implementation."""
+"""The package's exceptions: those the native engine and the reference share, and those
+of searches and matches. A leaf: it imports nothing of the package, so the native module
+reaches its exceptions without loading anything heavy (``territory.agents`` re-exports
+the search ones from their old home)."""
 
 from __future__ import annotations
 
@@ -72,6 +75,36 @@ class RecordError(ValueError):
     def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class SolveLimitError(RuntimeError):
+    """``solve`` stopped at a limit before solving the position. ``nodes`` (positions
+    searched), ``table_bytes`` (transposition table memory) and ``seconds`` tell how far
+    it got."""
+
+    def __init__(self, message: str, nodes: int = 0, table_bytes: int = 0, seconds: float = 0.0) -> None:
+        super().__init__(message)
+        self.nodes, self.table_bytes, self.seconds = nodes, table_bytes, seconds
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class NodeLimitError(SolveLimitError):
+    """``solve`` visited more positions than its ``max_nodes`` allowed."""
+
+
+class TimeLimitError(SolveLimitError):
+    """``solve`` ran longer than its ``time_limit``."""
+
+
+class StoppedError(RuntimeError):
+    """A search (``Uct.analyse``, ``solve``) stopped because its ``stop`` was set."""
+
+
+class AgentError(RuntimeError):
+    """An agent of a match failed: it raised, returned a non-string or an illegal move.
+    The message names the agent, the game index and the position (its move list)."""
 
 
 def excerpt(text: object, limit: int = EXCERPT_LIMIT) -> str:

@@ -15,7 +15,8 @@ import time
 from importlib import resources
 from typing import IO, Any, Callable, Iterable
 
-from territory import __version__, games
+from territory import games
+from territory._core import __version__
 from territory.registry import GAMES, new_game
 
 #: The ``format`` and ``version`` of the first line of a vectors file.

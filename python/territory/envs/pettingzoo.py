@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-import territory
+from territory.registry import new_game
 from territory.errors import InvalidMoveError
 
 AGENTS = ["player_0", "player_1"]
@@ -33,7 +33,7 @@ class TerritoryAEC(AECEnv):  # type: ignore[misc]
         super().__init__()
         start: Any
         if isinstance(game, str):
-            start = territory.new_game(game, **params)
+            start = new_game(game, **params)
         else:
             if params:
                 raise ValueError("give game parameters only with a game name, not with a state")

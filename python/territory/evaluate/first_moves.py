@@ -93,9 +93,9 @@ class Openings:
     def plot(self, path: Any) -> None:
         """A heat map of seat 0's win rate per first-move cell on the game's board (and a
         second one after the pie swap); SVG or PNG by the suffix."""
-        from territory import evaluate_plots
+        from territory.evaluate import plots
 
-        evaluate_plots.plot_openings(self, path)
+        plots.plot_openings(self, path)
 
 
 def default_opening_moves(state: Any) -> list[str]:

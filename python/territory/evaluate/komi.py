@@ -127,9 +127,9 @@ class FairKomi:
     def plot(self, path: Any) -> None:
         """Black's win rate against komi, with Wilson intervals, the fitted logistic
         curve and its 95% band, and the fair komi; SVG or PNG by the suffix."""
-        from territory import evaluate_plots
+        from territory.evaluate import plots
 
-        evaluate_plots.plot_komi(self, path)
+        plots.plot_komi(self, path)
 
 
 DEFAULT_KOMI = tuple(k + 0.5 for k in range(-21, 21))  # -20.5 .. 20.5

@@ -101,9 +101,9 @@ class Evaluation:
     def plot(self, path: Any) -> None:
         """Histograms of game length and final score difference, and the main rates with
         their intervals; SVG or PNG by the suffix of ``path``."""
-        from territory import evaluate_plots
+        from territory.evaluate import plots
 
-        evaluate_plots.plot_evaluation(self, path)
+        plots.plot_evaluation(self, path)
 
 
 def evaluate(

@@ -2,7 +2,7 @@
 
 Shared pieces: splitting the fields, writing and reading boards row by row with runs of
 empty cells, the turn fields of Migong and Tabik (to move, pie, passes, last mover), and
-the turn bookkeeping of a game set up from a position.
+the turn bookkeeping of a game set up from a position, and equality (``SameGame``).
 """
 
 from __future__ import annotations
@@ -109,7 +109,26 @@ def seat_text(seat):
     return "-" if seat is None else str(seat)
 
 
-class SetUpTurns:
+class SameGame:
+    """What every reference state shares: equality, as the native classes' (equal when
+    the parameters, the histories and the set-up position, ``_base["text"]``, None from
+    the start, agree; states are mutable, hence unhashable)."""
+
+    _base = None
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return (
+            self.params == other.params
+            and self._history == other._history
+            and (self._base or {}).get("text") == (other._base or {}).get("text")
+        )
+
+    __hash__ = None
+
+
+class SetUpTurns(SameGame):
     """Turn order for Migong and Tabik, starting at the start position or at a set-up
     position (``_base``: a dict with ply, passes, last_mover, swapped and the board)."""
 

@@ -466,17 +466,6 @@ class Migong(_position.SetUpTurns, Presentation):
         letter = COLOR_LETTER[color]
         return sorted(p for p in ALL_PIECES if letter in p and p not in self._used[letter])
 
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return (
-            self.params == other.params
-            and self._history == other._history
-            and (self._base or {}).get("text") == (other._base or {}).get("text")
-        )
-
-    __hash__ = None
-
     # --- positions ----------------------------------------------------------------------
 
     @staticmethod

@@ -43,7 +43,7 @@ def _cell_name(col: int, row: int) -> str:
     return f"{chr(ord('a') + col)}{row + 1}"
 
 
-class Nume(Presentation):
+class Nume(_position.SameGame, Presentation):
     """Nume on a hexagonal board (parameter n) or a k x k square board."""
 
     game = "nume"
@@ -502,15 +502,6 @@ class Nume(Presentation):
                 self._names[c]: self._board[c] for c in range(self._N) if c in self._board
             }
         }
-
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        mine = (getattr(self, "_base", None) or {}).get("text")
-        theirs = (getattr(other, "_base", None) or {}).get("text")
-        return self.params == other.params and self._history == other._history and mine == theirs
-
-    __hash__ = None
 
     # ------------------------------------------------------------------ positions
     def _rows(self):

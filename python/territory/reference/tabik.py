@@ -415,17 +415,6 @@ class Tabik(_position.SetUpTurns, Presentation):
             other._do(a)
         return other
 
-    def __eq__(self, other):
-        if type(other) is not type(self):
-            return NotImplemented
-        return (
-            self.params == other.params
-            and self._history == other._history
-            and (self._base or {}).get("text") == (other._base or {}).get("text")
-        )
-
-    __hash__ = None
-
     # ------------------------------------------------------------------ positions
 
     def _rows(self):

@@ -27,7 +27,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use territory::rules::run::Stop;
 
-pyo3::import_exception!(territory.agents, StoppedError);
+pyo3::import_exception!(territory.errors, StoppedError);
 
 /// How often the calling thread looks for signals while the work runs.
 pub const POLL: Duration = Duration::from_millis(50);

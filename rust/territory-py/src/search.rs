@@ -17,8 +17,8 @@ use territory::Game;
 use crate::interrupt::{interruptible, interruptible_with, stopped, PyStop, Tick};
 use crate::playouts::{run_error, with_native_game, MAX_THREADS};
 
-pyo3::import_exception!(territory.agents, NodeLimitError);
-pyo3::import_exception!(territory.agents, TimeLimitError);
+pyo3::import_exception!(territory.errors, NodeLimitError);
+pyo3::import_exception!(territory.errors, TimeLimitError);
 
 /// Checks a required `threads` argument (a search runs on at least one thread).
 fn check_search_threads(threads: usize) -> PyResult<()> {
