@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import games as test_games
 import territory
 from perft import GAMES as PERFT_GAMES
 from perft import position, read
@@ -110,14 +111,7 @@ def test_perft_bad_input_is_one_line(args, words):
 
 #: Tags every game's shipped vectors must have.
 COMMON_TAGS = {"start", "over", "border-move", "corner-move"}
-TAGS = {
-    "tabik": COMMON_TAGS | {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
-                            "over-by-two-passes", "tie-last-mover-loses", "equal-group-counts", "equal-counts-above-score"},
-    "migong": COMMON_TAGS | {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
-                             "over-by-two-passes", "equal-group-counts", "tie-last-mover-loses"},
-    "nume": COMMON_TAGS | {"numbered-stone", "numbered-stone-0", "group-price-0", "group-with-two-numbers",
-                           "komi-chosen", "side-chosen", "komi-decides", "draw"},
-}
+TAGS = {name: COMMON_TAGS | set(data.VECTOR_TAGS) for name, data in test_games.modules().items()}
 
 
 @pytest.mark.parametrize("game", sorted(territory.GAMES))

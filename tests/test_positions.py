@@ -85,11 +85,7 @@ def test_observables_agree_at_every_step(name, data):
         assert t.position() == s.position() and t == NATIVE[name].from_position(s.position(), **params)
 
 
-SMALL = {
-    "tabik": [{"size": 2, "pie": True}, {"size": 3, "pie": False}, {"size": 4, "pie": True}],
-    "migong": [{}, {"pie": False, "border": "blue", "group_size": "wedges"}],
-    "nume": [{"n": 1, "komi_phase": True}, {"square": 3, "komi": None}, {"n": 2, "komi_to": "white"}],
-}
+SMALL = {name: data.POSITIONS for name, data in test_games.modules().items()}
 
 
 @pytest.mark.parametrize("name", list(NATIVE))
@@ -139,72 +135,7 @@ def test_vecenv_starts_from_a_set_up_state():
     assert all(env.state(i).position() == s.position() for i in range(4))
 
 
-BAD = {
-    "tabik": [
-        ("", {}),
-        ("8/8/8/8/8/8/8/8 0 w 0", {}),  # a field missing
-        ("8/8/8/8/8/8/8/8 0 w 0 - x", {}),  # a field too many
-        ("8/8/8/8/8/8/8/8  0 w 0 -", {}),  # two spaces
-        ("8/8/8/8/8/8/8 0 w 0 -", {}),  # a row missing
-        ("9/8/8/8/8/8/8/8 0 w 0 -", {}),  # a row too long
-        ("7/8/8/8/8/8/8/8 0 w 0 -", {}),  # a row too short
-        ("08/8/8/8/8/8/8/8 0 w 0 -", {}),  # a leading zero
-        ("x7/8/8/8/8/8/8/8 0 w 0 -", {}),  # an unknown character
-        ("8/8/8/8/8/8/8/8 2 w 0 -", {}),  # seat 2
-        ("8/8/8/8/8/8/8/8 0 q 0 -", {}),  # unknown pie state
-        ("8/8/8/8/8/8/8/8 0 w 3 -", {}),  # passes 3
-        ("8/8/8/8/8/8/8/8 0 w 0 -", {"pie": False}),  # pie field with the pie rule off
-        ("8/8/8/8/8/8/8/8 1 w 0 -", {}),  # 'w' with seat 1 to move
-        ("8/8/8/8/8/8/8/8 0 w 2 -", {}),  # over, yet someone to move
-        ("8/8/8/8/8/8/8/7b> 1 - 0 0", {}),  # a rod off the board
-        ("8/8/8/8/8/8/8/b>7 1 - 0 0", {}),  # a rod to an empty square
-        ("8/8/8/8/8/8/8/bw6 1 - 0 0", {}),  # stones without a rod
-        ("8/8/8/8/8/8/8/b>b6 1 - 0 0", {}),  # two black stones, no white
-        ("8/8/8/8/8/8/8/b>w6 1 - 0 -", {}),  # stones but no last mover
-        ("8/8/8/8/8/8/8/b>w6 1 - 0 1", {}),  # last mover is the seat to move
-        ("8/8/8/8/8/8/8/b>w6 0 - 1 0", {}),  # a pass while moves are available
-        ("8/8/8/8/8/8/8/8 1 s 0 0", {}),  # a swap on an empty board
-        ("8/8/8/8/8/8/8/w>w6 1 - 0 0", {}),  # two white stones, no black
-        ("8/8/8/8/8/8/8/w>w6/ 1 - 0 0", {}),  # (and a row too many)
-        ("8/8/8/8/8/8/8/8 1 - 0 -", {}),  # an empty board but seat 1 to move
-        ("8/8/8/8/8/8/8/8 1 - 0 0", {}),  # an empty board with a last mover
-        ("8/8/8/8/8/8/8/8 0 - 0 -", {}),  # the pie rule on, seat 1's first turn gone
-        ("8/8/8/8/8/8/8/8 0 - 1 1", {"pie": False}),  # a pass on an empty board
-        ("8/8/8/8/8/8/8/b>w6 - - 2 0", {}),  # two passes while moves are available
-    ],
-    "migong": [
-        ("7/8/9/10/11/12/13/12/11/10/9/8/7 0 w 0 -", {}),  # no '*'
-        ("7/8/9/10/11/12/6*7/12/11/10/9/8/7 0 w 0 -", {}),  # a row too long
-        ("BBBBBB6/8/9/10/11/12/6*6/12/11/10/9/8/7 1 a 0 0", {}),  # g1 E wedge vs border
-        ("7/8/9/10/11/12/6*BBBBBB5/12/11/10/9/8/7 1 a 0 0", {}),  # W wedge vs the centre
-        ("7/8/9/10/11/12/6*bbbbyb5/12/11/10/9/8/7 1 a 0 0", {"border": "yellow"}),  # fits? no: yellow border
-        ("7/8/9/10/11/12/6*YYYYYY5/12/11/10/9/8/7 1 a 0 0", {"border": "yellow"}),  # YYYYYY by Blue
-        ("7/8/9/10/11/12/6*BBBYBBBBBYBB4/12/11/10/9/8/7 0 - 0 1", {}),  # used twice, misfit
-        ("7/8/9/10/11/12/6*BBBYBX5/12/11/10/9/8/7 1 a 0 0", {}),  # not a piece
-        ("7/8/9/10/11/12/6*BbBYBB5/12/11/10/9/8/7 1 a 0 0", {}),  # mixed case
-        ("7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 a 0 1", {}),  # last mover is to move
-        ("7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 - 1 1", {}),  # a pass with moves left
-        ("7/8/9/10/11/12/6*6/12/11/10/9/8/7 1 - 0 -", {}),  # an empty board, seat 1 to move
-        ("7/8/9/10/11/12/6*6/12/11/10/9/8/7 1 - 0 0", {}),  # an empty board with a last mover
-    ],
-    "nume": [
-        ("3/3/3 0 - 0.5b bw x", {"square": 3}),
-        ("3/3/3 0 - 1.5b bw", {"square": 3}),  # not the game's komi
-        ("3/3/3 0 - 0.5b wb", {"square": 3}),  # colours without a komi phase
-        ("3/3/3 1 - 0.5b bw", {"square": 3}),  # wrong seat to move
-        ("3/3/3 0 k - bw", {"square": 3}),  # komi phase without komi_phase
-        ("3/3/3 0 k 0.5b bw", {"square": 3, "komi_phase": True}),  # komi in phase k
-        ("3/3/3 1 s 10.5b bw", {"square": 3, "komi_phase": True}),  # komi above N + 0.5
-        ("3/3/b2 1 - 0.5b bw", {"square": 3}),  # a group without a number
-        ("3/3/b(1)b(2)1 1 - 0.5b bw", {"square": 3}),  # two numbers side by side
-        ("3/3/b(1)1b(2) 0 - 0.5b bw", {"square": 3}),  # two black, no white
-        ("3/3/b(2147483648)2 1 - 0.5b bw", {"square": 3}),  # number too big
-        ("3/3/b(01)2 1 - 0.5b bw", {"square": 3}),  # a leading zero
-        ("3/3/b(1 1 - 0.5b bw", {"square": 3}),  # an unclosed parenthesis
-        ("3/3/b(1)2 1 - 0.5 bw", {"square": 3}),  # komi without colour
-        ("3/3/3 0 - 0.5b bw", {}),  # a square board for a hex game
-    ],
-}
+BAD = {name: data.BAD_POSITIONS for name, data in test_games.modules().items()}
 
 
 @pytest.mark.parametrize("name", list(NATIVE))

@@ -19,6 +19,12 @@ A game's module defines:
     the differential tests' parameter sets: a few for the odd-type checks, a strategy of
     good and bad parameters (``bad_values``), every board size and option (those for which
     ``fast_edge`` is false are marked slow);
+``POSITIONS``, ``BAD_POSITIONS``
+    parameter sets whose positions engine and reference write and read alike, and
+    malformed or impossible positions with their parameters (tests/test_positions.py);
+``VECTOR_TAGS``
+    the edge cases its shipped vectors must have, beside every game's
+    (tests/test_crosscheck.py);
 ``PERFT``
     its option sets for perft (tests/make_perft.py writes ``tests/data/<game>.perft``);
 ``PINS``
@@ -35,7 +41,7 @@ from typing import Any
 
 #: What every game's module must define.
 REQUIRED = ("DEFAULTS", "PARAMS", "max_length", "ALPHABET", "SPECIALS", "COST", "PLAY_COST", "SAMPLES",
-            "BAD_PARAMS", "EDGES", "PERFT", "PINS")
+            "BAD_PARAMS", "EDGES", "POSITIONS", "BAD_POSITIONS", "VECTOR_TAGS", "PERFT", "PINS")
 
 HERE = Path(__file__).parent
 

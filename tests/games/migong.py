@@ -75,6 +75,31 @@ def fast_edge(params: dict[str, Any]) -> bool:
     i = BORDERS.index(params["border"])
     return (params["group_size"], params["pie"]) == (("extent", "wedges")[i % 2], i < 2)
 
+#: a few parameter sets whose positions engine and reference write and read alike
+#: (tests/test_positions.py)
+POSITIONS = [{}, {"pie": False, "border": "blue", "group_size": "wedges"}]
+
+#: malformed or impossible positions, each with its parameters (tests/test_positions.py)
+BAD_POSITIONS = [
+    ("7/8/9/10/11/12/13/12/11/10/9/8/7 0 w 0 -", {}),  # no '*'
+    ("7/8/9/10/11/12/6*7/12/11/10/9/8/7 0 w 0 -", {}),  # a row too long
+    ("BBBBBB6/8/9/10/11/12/6*6/12/11/10/9/8/7 1 a 0 0", {}),  # g1 E wedge vs border
+    ("7/8/9/10/11/12/6*BBBBBB5/12/11/10/9/8/7 1 a 0 0", {}),  # W wedge vs the centre
+    ("7/8/9/10/11/12/6*bbbbyb5/12/11/10/9/8/7 1 a 0 0", {"border": "yellow"}),  # fits? no: yellow border
+    ("7/8/9/10/11/12/6*YYYYYY5/12/11/10/9/8/7 1 a 0 0", {"border": "yellow"}),  # YYYYYY by Blue
+    ("7/8/9/10/11/12/6*BBBYBBBBBYBB4/12/11/10/9/8/7 0 - 0 1", {}),  # used twice, misfit
+    ("7/8/9/10/11/12/6*BBBYBX5/12/11/10/9/8/7 1 a 0 0", {}),  # not a piece
+    ("7/8/9/10/11/12/6*BbBYBB5/12/11/10/9/8/7 1 a 0 0", {}),  # mixed case
+    ("7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 a 0 1", {}),  # last mover is to move
+    ("7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 1 - 1 1", {}),  # a pass with moves left
+    ("7/8/9/10/11/12/6*6/12/11/10/9/8/7 1 - 0 -", {}),  # an empty board, seat 1 to move
+    ("7/8/9/10/11/12/6*6/12/11/10/9/8/7 1 - 0 0", {}),  # an empty board with a last mover
+]
+
+#: the edge cases its shipped vectors must have, beside every game's (tests/test_crosscheck.py)
+VECTOR_TAGS = {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
+               "over-by-two-passes", "equal-group-counts", "tie-last-mover-loses"}
+
 PERFT = ([{"border": b, "pie": pie} for b in ("alternate", "blue", "yellow", EXPLICIT_BORDER)
           for pie in (True, False)]
          + [{"border": "alternate", "group_size": "wedges"}])

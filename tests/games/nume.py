@@ -90,6 +90,33 @@ EDGES = ([{"n": n} for n in HEX_SIZES]
          + [dict(board, **komi) for board in ({"n": 1}, {"square": 2}, {"n": 3}, {"square": 5})
             for komi in KOMI_OPTIONS])
 
+#: a few parameter sets whose positions engine and reference write and read alike
+#: (tests/test_positions.py)
+POSITIONS = [{"n": 1, "komi_phase": True}, {"square": 3, "komi": None}, {"n": 2, "komi_to": "white"}]
+
+#: malformed or impossible positions, each with its parameters (tests/test_positions.py)
+BAD_POSITIONS = [
+    ("3/3/3 0 - 0.5b bw x", {"square": 3}),
+    ("3/3/3 0 - 1.5b bw", {"square": 3}),  # not the game's komi
+    ("3/3/3 0 - 0.5b wb", {"square": 3}),  # colours without a komi phase
+    ("3/3/3 1 - 0.5b bw", {"square": 3}),  # wrong seat to move
+    ("3/3/3 0 k - bw", {"square": 3}),  # komi phase without komi_phase
+    ("3/3/3 0 k 0.5b bw", {"square": 3, "komi_phase": True}),  # komi in phase k
+    ("3/3/3 1 s 10.5b bw", {"square": 3, "komi_phase": True}),  # komi above N + 0.5
+    ("3/3/b2 1 - 0.5b bw", {"square": 3}),  # a group without a number
+    ("3/3/b(1)b(2)1 1 - 0.5b bw", {"square": 3}),  # two numbers side by side
+    ("3/3/b(1)1b(2) 0 - 0.5b bw", {"square": 3}),  # two black, no white
+    ("3/3/b(2147483648)2 1 - 0.5b bw", {"square": 3}),  # number too big
+    ("3/3/b(01)2 1 - 0.5b bw", {"square": 3}),  # a leading zero
+    ("3/3/b(1 1 - 0.5b bw", {"square": 3}),  # an unclosed parenthesis
+    ("3/3/b(1)2 1 - 0.5 bw", {"square": 3}),  # komi without colour
+    ("3/3/3 0 - 0.5b bw", {}),  # a square board for a hex game
+]
+
+#: the edge cases its shipped vectors must have, beside every game's (tests/test_crosscheck.py)
+VECTOR_TAGS = {"numbered-stone", "numbered-stone-0", "group-price-0", "group-with-two-numbers",
+               "komi-chosen", "side-chosen", "komi-decides", "draw"}
+
 PERFT = ([{"n": n} for n in (1, 2, 3, 4, 8)]
          + [{"square": k} for k in (2, 3, 4, 9, 16)]
          + [{"n": 1, "komi_phase": True}, {"n": 2, "komi_phase": True},

@@ -40,6 +40,48 @@ BAD_PARAMS = st.fixed_dictionaries({}, optional={
 SIZES = range(2, 17)
 EDGES = [{"size": k, "pie": pie} for k in SIZES for pie in (True, False)]
 
+#: a few parameter sets whose positions engine and reference write and read alike
+#: (tests/test_positions.py)
+POSITIONS = [{"size": 2, "pie": True}, {"size": 3, "pie": False}, {"size": 4, "pie": True}]
+
+#: malformed or impossible positions, each with its parameters (tests/test_positions.py)
+BAD_POSITIONS = [
+    ("", {}),
+    ("8/8/8/8/8/8/8/8 0 w 0", {}),  # a field missing
+    ("8/8/8/8/8/8/8/8 0 w 0 - x", {}),  # a field too many
+    ("8/8/8/8/8/8/8/8  0 w 0 -", {}),  # two spaces
+    ("8/8/8/8/8/8/8 0 w 0 -", {}),  # a row missing
+    ("9/8/8/8/8/8/8/8 0 w 0 -", {}),  # a row too long
+    ("7/8/8/8/8/8/8/8 0 w 0 -", {}),  # a row too short
+    ("08/8/8/8/8/8/8/8 0 w 0 -", {}),  # a leading zero
+    ("x7/8/8/8/8/8/8/8 0 w 0 -", {}),  # an unknown character
+    ("8/8/8/8/8/8/8/8 2 w 0 -", {}),  # seat 2
+    ("8/8/8/8/8/8/8/8 0 q 0 -", {}),  # unknown pie state
+    ("8/8/8/8/8/8/8/8 0 w 3 -", {}),  # passes 3
+    ("8/8/8/8/8/8/8/8 0 w 0 -", {"pie": False}),  # pie field with the pie rule off
+    ("8/8/8/8/8/8/8/8 1 w 0 -", {}),  # 'w' with seat 1 to move
+    ("8/8/8/8/8/8/8/8 0 w 2 -", {}),  # over, yet someone to move
+    ("8/8/8/8/8/8/8/7b> 1 - 0 0", {}),  # a rod off the board
+    ("8/8/8/8/8/8/8/b>7 1 - 0 0", {}),  # a rod to an empty square
+    ("8/8/8/8/8/8/8/bw6 1 - 0 0", {}),  # stones without a rod
+    ("8/8/8/8/8/8/8/b>b6 1 - 0 0", {}),  # two black stones, no white
+    ("8/8/8/8/8/8/8/b>w6 1 - 0 -", {}),  # stones but no last mover
+    ("8/8/8/8/8/8/8/b>w6 1 - 0 1", {}),  # last mover is the seat to move
+    ("8/8/8/8/8/8/8/b>w6 0 - 1 0", {}),  # a pass while moves are available
+    ("8/8/8/8/8/8/8/8 1 s 0 0", {}),  # a swap on an empty board
+    ("8/8/8/8/8/8/8/w>w6 1 - 0 0", {}),  # two white stones, no black
+    ("8/8/8/8/8/8/8/w>w6/ 1 - 0 0", {}),  # (and a row too many)
+    ("8/8/8/8/8/8/8/8 1 - 0 -", {}),  # an empty board but seat 1 to move
+    ("8/8/8/8/8/8/8/8 1 - 0 0", {}),  # an empty board with a last mover
+    ("8/8/8/8/8/8/8/8 0 - 0 -", {}),  # the pie rule on, seat 1's first turn gone
+    ("8/8/8/8/8/8/8/8 0 - 1 1", {"pie": False}),  # a pass on an empty board
+    ("8/8/8/8/8/8/8/b>w6 - - 2 0", {}),  # two passes while moves are available
+]
+
+#: the edge cases its shipped vectors must have, beside every game's (tests/test_crosscheck.py)
+VECTOR_TAGS = {"pie-swap-legal", "after-pie-swap", "over-after-pie-swap", "pass-forced", "after-pass",
+               "over-by-two-passes", "tie-last-mover-loses", "equal-group-counts", "equal-counts-above-score"}
+
 PERFT = ([{"size": k, "pie": True} for k in (2, 3, 4, 5, 6, 8, 12, 16)]
          + [{"size": k, "pie": False} for k in (2, 3, 8, 16)])
 
