@@ -396,11 +396,9 @@ def test_a_model_with_features_plays_trains_and_searches_as_numpy_does(tmp_path)
 
 
 def test_tabik_symmetries_map_inputs_and_actions_as_the_board_turns():
-    from territory.games import hook
-
     for size, pie in ((3, True), (4, False), (5, True)):
         start = territory.Tabik(size=size, pie=pie)
-        symmetries = hook("tabik", "symmetries")(start)
+        symmetries = start.symmetries()
         assert len(symmetries) == 8
         inputs_of = lambda s: np.concatenate([s.observation().ravel(), s.features()])  # noqa: E731
         rng = np.random.default_rng(size)

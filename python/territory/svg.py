@@ -285,7 +285,7 @@ def _title(state: GameState) -> str:
     """The position in words, for the picture's <title> (a tooltip in browsers)."""
     params = ", ".join(f"{key}={value!r}" for key, value in state.params.items())
     text = f"{state.game.capitalize()}({params}), {len(state.history)} actions"
-    moves = [m for m in state.history if m != "pass"]
+    moves = [m for m in state.history if not state.is_pass(m)]
     if moves:
         text += f", last {moves[-1]}"
     seat = state.to_move

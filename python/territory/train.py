@@ -31,7 +31,6 @@ import numpy as np
 
 from territory._checks import check_memory
 from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match
-from territory.games import hook
 from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
 from territory.puct import Puct
@@ -68,7 +67,7 @@ class TrainConfig:
     #: random playout before (1: at once), in self-play and in the evaluations.
     expansion_visits: int = 1
     #: Each minibatch is turned by one of the board's symmetries, drawn at random (the
-    #: game's ``symmetries`` hook in ``territory.games``; games without one: no effect).
+    #: engine's ``state.symmetries()``; games without any: no effect).
     augment: bool = False
     #: Threads of the self-play games (None: every core); the data do not depend on it.
     threads: Optional[int] = None
@@ -287,7 +286,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     optimiser = Adam(model, config.lr, config.weight_decay)
     symmetries = []
     if config.augment:
-        turns = hook(config.game, "symmetries", lambda state: [])(start)
+        turns = start.symmetries()  # type: ignore[attr-defined]  # the engine's (a native state; none for a game without any)
         # A model without features reads the planes only: the first part of the inputs.
         symmetries = [(source[:model.input_size], actions) for source, actions in turns]
     buffer = Buffer(config.buffer)

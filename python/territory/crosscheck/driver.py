@@ -247,8 +247,9 @@ def random_game(game: str, params: dict[str, Any], rng: random.Random, swap_rate
     state = new_game(game, **params)
     while not state.is_over:
         moves = state.legal_moves()
-        if "swap" in moves and rng.random() < swap_rate:
-            move = "swap"
+        swap = next((m for m in moves if state.is_swap(m)), None)
+        if swap is not None and rng.random() < swap_rate:
+            move = swap
         else:
             move = moves[rng.randrange(len(moves))]
         state.play(move)

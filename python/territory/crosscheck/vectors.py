@@ -87,13 +87,15 @@ def tags_of(state: Any) -> list[str]:
     tags = []
     if not history:
         tags.append("start")
-    if "swap" in moves:
+    passes = [state.is_pass(m) for m in moves]
+    last_pass, last_swap = last is not None and state.is_pass(last), last is not None and state.is_swap(last)
+    if any(state.is_swap(m) for m in moves):
         tags.append("pie-swap-legal")
-    if last == "swap":
+    if last_swap:
         tags.append("after-pie-swap")
-    if moves == ["pass"]:
+    if passes == [True]:
         tags.append("pass-forced")
-    if last == "pass":
+    if last_pass:
         tags.append("after-pass" if not state.is_over else "over-by-two-passes")
     if last is not None and last.startswith("komi "):
         tags.append("komi-chosen")
@@ -101,12 +103,12 @@ def tags_of(state: Any) -> list[str]:
         tags.append("side-chosen")
     if last is not None and "=" in last:
         tags.append("numbered-stone-0" if last.endswith("=0") else "numbered-stone")
-    if last is not None and last not in ("pass", "swap"):
+    if last is not None and not (last_pass or last_swap):
         tags += _border_tags(state, last)
     tags += _scoring_tags(state)
     if state.is_over:
         tags.append("over")
-        if "swap" in history:
+        if any(state.is_swap(m) for m in history):
             tags.append("over-after-pie-swap")
         if state.winner is None:
             tags.append("draw")

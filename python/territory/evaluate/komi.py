@@ -1,6 +1,7 @@
 """``fair_komi``: Black's win rate in Nume over a sweep of komi values, a logistic fit,
-and the komi at which Black wins half the games. The game is the one whose class takes a
-komi (``komi_game``): no game is named here."""
+and the komi at which Black wins half the games. The game is the one that declares a
+komi (its ``komi_params`` hook, ``territory.games``; ``komi_game``): no game and none of
+its parameters is named here."""
 
 from __future__ import annotations
 
@@ -17,19 +18,26 @@ from territory._results import results_repr
 from territory.evaluate.runs import MAX_GAMES, Progress, _agent_name, _parse, _traces
 from territory.evaluate.stats import Z95
 from territory.playouts import new_game, wilson_interval
+from territory.games import hook
 from territory.registry import GAMES
 
-#: The parameters of a game with a komi: its size and the colour it is added to.
-KOMI_PARAMETERS = ("komi", "komi_to")
-
-
 def komi_game() -> str:
-    """The game whose komi ``fair_komi`` sweeps: the first whose class takes
-    ``KOMI_PARAMETERS`` (Nume)."""
-    for name, cls in GAMES.items():
-        if set(KOMI_PARAMETERS) <= {p["name"] for p in cls.parameters()}:  # type: ignore[attr-defined]
+    """The game whose komi ``fair_komi`` sweeps: the first that declares one (its
+    ``komi_params`` hook in ``territory.games``: Nume)."""
+    for name in GAMES:
+        if hook(name, "komi_params") is not None:
             return name
-    raise LookupError("no game takes a komi")
+    raise LookupError("no game declares a komi")
+
+
+def _komi_params(params: dict[str, Any], komi: float) -> dict[str, Any]:
+    """The komi game's parameters ``params`` with the signed komi ``komi`` (its hook)."""
+    return dict(hook(komi_game(), "komi_params")(params, komi))
+
+
+def _swept() -> tuple[str, ...]:
+    """The parameters the sweep sets (the komi game's ``KOMI_PARAMETERS``)."""
+    return tuple(hook(komi_game(), "KOMI_PARAMETERS"))
 
 
 def fit_logistic(x: np.ndarray, wins: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -135,10 +143,6 @@ class FairKomi:
 DEFAULT_KOMI = tuple(k + 0.5 for k in range(-21, 21))  # -20.5 .. 20.5
 
 
-def _komi_params(params: dict[str, Any], komi: float) -> dict[str, Any]:
-    return {**params, "komi": abs(komi), "komi_to": "black" if komi > 0 else "white"}
-
-
 def _komi_start(params: dict[str, Any], value: Any) -> tuple[float, Any]:
     """A komi value of the sweep (signed: positive for Black) and Nume's start with it;
     the engine checks the komi, as for ``Nume(komi=...)``."""
@@ -170,11 +174,10 @@ def fair_komi(
     one fit each). Games at the j-th komi value are games ``j * games .. (j + 1) *
     games - 1`` of the run seeded with ``seed``, so komi values are independent samples.
     """
-    for key in KOMI_PARAMETERS:
+    for key in _swept():
         if key in game_params:
             raise ValueError(f"fair_komi sweeps {key} itself; do not pass {key}=")
-    if game_params.get("komi_phase"):
-        raise ValueError("fair_komi needs komi_phase=False: with a komi phase the players choose the komi")
+    _komi_params(game_params, DEFAULT_KOMI[0])  # the game's own objections to a fixed komi
     agents = [_parse(a, "fair_komi") for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
     if not agents:
         raise ValueError("agent list is empty")
@@ -185,7 +188,7 @@ def fair_komi(
     values = list(starts)
     if len(values) < 2:
         raise ValueError(f"komi_values must hold at least two distinct values k + 0.5 to fit a curve, got {values}")
-    params = {k: v for k, v in starts[values[0]].params.items() if k not in KOMI_PARAMETERS}
+    params = {k: v for k, v in starts[values[0]].params.items() if k not in _swept()}
     began = time.perf_counter()
     total = len(agents) * len(values) * games
     fits = []

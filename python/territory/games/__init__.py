@@ -30,11 +30,11 @@ default. The hooks (all optional):
     ``[(name, params, moves), ...]``;
 ``mirror_game(params, rng) -> moves | None``
     a game of special shape added to the random games of the vectors.
-``symmetries(state) -> [(input_source, action_source), ...]``
-    the board's symmetries as index arrays for training a network on transformed
-    examples: for each symmetry, the network input (observation planes then features)
-    of the transformed position is ``inputs[input_source]`` and its policy over actions
-    ``policy[action_source]`` (``territory.train``; default: none).
+``komi_params(params, komi) -> params`` and ``KOMI_PARAMETERS``
+    a game with a komi: its parameters with the signed komi ``komi`` (positive: added to
+    the first colour's score, negative: to the second's; a ValueError for parameters
+    that allow no fixed komi), and the parameters that sets (``territory.evaluate``'s
+    ``fair_komi`` sweeps the first game that has them; default: no komi);
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from territory.registry import GAMES
 
 #: The hooks a game's module may define (the module's docstring says what each is).
 HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "deciding_groups", "HAND_WORKED",
-         "mirror_game", "symmetries")
+         "mirror_game", "komi_params", "KOMI_PARAMETERS")
 
 
 @lru_cache(maxsize=None)

@@ -9,6 +9,18 @@ from typing import Any
 from territory import geometry
 from territory._presentation import STONE, hex_grid, square_grid
 
+#: Fair komi (``territory.evaluate.fair_komi``): the parameters its sweep sets.
+KOMI_PARAMETERS = ("komi", "komi_to")
+
+
+def komi_params(params: dict[str, Any], komi: float) -> dict[str, Any]:
+    """``params`` with the komi ``komi`` (positive: added to Black's score, negative: to
+    White's); a ValueError if they let the players choose the komi."""
+    if params.get("komi_phase"):
+        raise ValueError("fair_komi needs komi_phase=False: with a komi phase the players choose the komi")
+    return {**params, "komi": abs(komi), "komi_to": "black" if komi > 0 else "white"}
+
+
 #: Nume's square variant is played on intersections.
 ON_POINTS = True
 

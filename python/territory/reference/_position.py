@@ -112,9 +112,21 @@ def seat_text(seat):
 class SameGame:
     """What every reference state shares: equality, as the native classes' (equal when
     the parameters, the histories and the set-up position, ``_base["text"]``, None from
-    the start, agree; states are mutable, hence unhashable)."""
+    the start, agree; states are mutable, hence unhashable), and whether a move is the
+    pass or the pie swap (docs/conventions.md: every game writes them ``pass`` and
+    ``swap``)."""
 
     _base = None
+
+    def is_pass(self, move):
+        """Whether ``move`` (a move of the game: InvalidMoveError otherwise) is ``pass``."""
+        self.move_cells(move)
+        return move == "pass"
+
+    def is_swap(self, move):
+        """Whether ``move`` (a move of the game: InvalidMoveError otherwise) is ``swap``."""
+        self.move_cells(move)
+        return move == "swap"
 
     def __eq__(self, other):
         if type(other) is not type(self):

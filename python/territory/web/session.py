@@ -314,8 +314,8 @@ class Session:
             "paths": [{"clicks": list(p), "count": len(ms), **({"move": ms[0]} if len(ms) == 1 else {})} for p, ms in paths.items()],
             "buttons": buttons,
             "legal_count": len(moves),
-            "forced_pass": moves == ["pass"],
-            "swap_legal": "swap" in moves,
+            "forced_pass": [state.is_pass(m) for m in moves] == [True],
+            "swap_legal": any(state.is_swap(m) for m in moves),
             "over": state.is_over,
             "winner": state.winner,
             "result": record.result_text(state),
@@ -422,7 +422,7 @@ class Session:
         ``state``) and shows it if that position is still the one shown: the player may
         have stepped elsewhere in the game meanwhile, and stays there."""
         self.record_evaluation(node, state.to_move, value)
-        forced = state.legal_moves() == ["pass"]
+        forced = [state.is_pass(m) for m in state.legal_moves()] == [True]
         if node == self.current:
             self._advance(self.state, move)
             self.note = f"agent played {move}" + (" (forced: no other move)" if forced else f" {how}" if how else "")

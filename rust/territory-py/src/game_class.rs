@@ -689,6 +689,25 @@ macro_rules! native_class {
                     Ok(numpy::PyArray1::from_vec(py, values))
                 }
 
+                /// The board's symmetries for training a network on transformed examples,
+                /// as index arrays (int64): for each, `(input_source, action_source)`, so
+                /// that the network input (observation planes, then features) of the
+                /// transformed position is `inputs[input_source]` and its policy over
+                /// actions `policy[action_source]` (docs/learning.md; empty for a game
+                /// without any).
+                fn symmetries<'py>(
+                    &self,
+                    py: Python<'py>,
+                ) -> Vec<(Bound<'py, numpy::PyArray1<i64>>, Bound<'py, numpy::PyArray1<i64>>)> {
+                    let array = |v: &[usize]| {
+                        numpy::PyArray1::from_vec(py, v.iter().map(|&i| i as i64).collect())
+                    };
+                    Learn::training_symmetries(&self.game)
+                        .iter()
+                        .map(|[input, actions]| (array(input), array(actions)))
+                        .collect()
+                }
+
                 /// (r0, r1): +1 for the winner and -1 for the loser once over; (0, 0) after
                 /// a draw or while the game runs.
                 fn returns(&self) -> (f64, f64) {

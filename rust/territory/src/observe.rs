@@ -70,6 +70,15 @@ pub trait Learn: Game + Configurable {
     /// (of length [`Learn::feature_len`]).
     fn features_as(&self, _seat: Seat, _out: &mut [f32]) {}
 
+    /// The board's symmetries for training a network on transformed examples (none by
+    /// default): for each, `[input_source, action_source]`, so that the network input
+    /// (observation planes, then features) of the transformed position is
+    /// `input[input_source[i]]` at `i` and its policy over actions `policy[action_source[a]]`
+    /// at `a` (docs/learning.md).
+    fn training_symmetries(&self) -> Vec<[Vec<usize>; 2]> {
+        Vec::new()
+    }
+
     /// The length of [`Learn::network_input`]: the observation, and the features when
     /// `with_features`.
     fn network_input_len(&self, with_features: bool) -> usize {

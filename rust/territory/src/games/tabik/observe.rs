@@ -2,6 +2,7 @@
 
 use super::{Tabik, TabikConfig, TabikMove, MAX_SIZE};
 use crate::observe::{fill_flag_planes, Learn};
+use crate::rules::board::Cell;
 use crate::rules::game::{Color, Game, Seat};
 use crate::rules::position::PositionError;
 use crate::rules::scoring::Tally;
@@ -72,6 +73,74 @@ impl Learn for Tabik {
             self.last_mover() == Some(seat),
         ];
         fill_flag_planes(out, 4, area, flags);
+    }
+
+    /// The eight symmetries of the k x k square: the observation and feature planes are
+    /// planes of squares, the rod planes hold the rod east and north of each square (a
+    /// rod goes where its edge goes), the score features do not move, and a move's
+    /// squares move with the board (`pass` and `swap` stay).
+    fn training_symmetries(&self) -> Vec<[Vec<usize>; 2]> {
+        let (k, m) = (self.k, self.k - 1);
+        let area = k * k;
+        let inputs = PLANES * area + self.feature_len();
+        let transforms: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+            |_, c, r| (c, r),
+            |m, c, r| (m - r, c),
+            |m, c, r| (m - c, m - r),
+            |m, c, r| (r, m - c),
+            |m, c, r| (m - c, r),
+            |m, c, r| (c, m - r),
+            |_, c, r| (r, c),
+            |m, c, r| (m - r, m - c),
+        ];
+        transforms
+            .iter()
+            .map(|transform| {
+                let t = |c: usize, r: usize| transform(m, c, r);
+                let mut source: Vec<usize> = (0..inputs).collect();
+                for row in 0..k {
+                    for col in 0..k {
+                        let (c2, r2) = t(col, row);
+                        for plane in (0..PLANES).filter(|&p| p != 2 && p != 3) {
+                            source[plane * area + r2 * k + c2] = plane * area + row * k + col;
+                        }
+                        for plane in 0..FEATURE_PLANES {
+                            let at = (PLANES + plane) * area;
+                            source[at + r2 * k + c2] = at + row * k + col;
+                        }
+                        for (plane, dc, dr) in [(2, 1, 0), (3, 0, 1)] {
+                            if col + dc < k && row + dr < k {
+                                let (a, b) = (t(col, row), t(col + dc, row + dr));
+                                // The edge's first square: the lower row, then column.
+                                let (low, high) = if (a.1, a.0) <= (b.1, b.0) { (a, b) } else { (b, a) };
+                                let to_plane = if low.1 == high.1 { 2 } else { 3 };
+                                source[to_plane * area + low.1 * k + low.0] = plane * area + row * k + col;
+                            }
+                        }
+                    }
+                }
+                let square = |cell: Cell| {
+                    let (c2, r2) = t(usize::from(cell) % k, usize::from(cell) / k);
+                    (r2 * k + c2) as Cell
+                };
+                let mut actions: Vec<usize> = (0..self.num_actions()).collect();
+                for action in 0..self.num_actions() {
+                    let moved = match self.move_of(action) {
+                        Some(TabikMove::Place { black, white }) => TabikMove::Place {
+                            black: square(black),
+                            white: square(white),
+                        },
+                        Some(TabikMove::StoneSwap { first, second }) => TabikMove::StoneSwap {
+                            first: square(first),
+                            second: square(second),
+                        },
+                        _ => continue,
+                    };
+                    actions[self.action_of(moved).expect("a symmetry keeps adjacency")] = action;
+                }
+                [source, actions]
+            })
+            .collect()
     }
 
     fn feature_len(&self) -> usize {
