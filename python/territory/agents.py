@@ -35,6 +35,7 @@ from territory.errors import (  # noqa: F401 (their old home: ``territory.agents
 )
 from territory._results import rate_text, results_repr
 from territory.matches import MATCH_FIELDS, play_agents  # noqa: F401 (play_agents: its old home)
+from territory.matches import native as _is_native
 from territory.matches import random_choice as _random_choice
 from territory.playouts import BYTES_PER_GAME, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 from territory.registry import GAMES, game_names, is_native
@@ -208,12 +209,6 @@ def _is_deterministic(agent: Any) -> bool:
             and agent.expansion_visits == 1)
 
 
-def _is_native(agent: Any) -> bool:
-    """Whether the engine plays ``agent`` by itself (``RandomAgent``, ``Uct``,
-    ``territory.Puct``): it describes itself with ``_spec()``."""
-    return callable(getattr(agent, "_spec", None))
-
-
 @dataclass
 class MatchResults(PlayoutResults):
     """The outcome of a match: the arrays of ``PlayoutResults`` by seat (``winner`` is a
@@ -303,23 +298,15 @@ def match_games(
     pair = [parse_agent(a) for a in agents]
     if not 0 <= first <= stop:
         raise ValueError(f"need 0 <= first <= stop, got {first} and {stop}")
-    return matches.match_shard(start, players(pair), seed, swap_seats, threads, keep_actions, first, stop)
+    return matches.match_shard(start, pair, seed, swap_seats, threads, keep_actions, first, stop)
 
 
 def match_shard(
     start: Any, agents: Sequence[Any], seed: int, swap_seats: bool, threads: Optional[int], keep_actions: bool, first: int, stop: int
 ) -> dict[str, np.ndarray]:
-    """``match_games`` with the range last, for parsed agents. ``play_match`` itself gives
-    an executor ``matches.match_shard`` (which calls nothing above it)."""
+    """``match_games`` with the range last. ``play_match`` itself gives an executor
+    ``matches.match_shard``, for parsed agents, which calls nothing above it."""
     return match_games(start, agents, seed, first, stop, swap_seats, threads, keep_actions)
-
-
-def players(pair: Sequence[Any]) -> Any:
-    """What ``matches.match_shard`` plays for two parsed agents: the engine's specs when
-    it plays both (``matches.Native``), else the agents themselves."""
-    if all(_is_native(a) for a in pair):
-        return matches.Native((pair[0]._spec(), pair[1]._spec()))
-    return list(pair)
 
 
 def play_match(
@@ -395,19 +382,18 @@ def play_match(
     if executor is not None and games:
         native_random = all(type(a) is RandomAgent for a in pair)
         distributed.run_sharded(
-            executor, matches.match_shard, (start, players(pair), seed, swap_seats, 1 if threads is None else threads, keep),
+            executor, matches.match_shard, (start, pair, seed, swap_seats, 1 if threads is None else threads, keep),
             games, each=take, shard_size=shard_size, progress=progress,
             max_shard=distributed.MAX_SHARD if native_random else 64,
         )
     else:
-        playing = players(pair)
         for part in distributed.in_batches(
-            lambda first, stop: matches.match_shard(start, playing, seed, swap_seats, threads, keep, first, stop),
+            lambda first, stop: matches.match_shard(start, pair, seed, swap_seats, threads, keep, first, stop),
             games, first=2, largest=1 << 16, slow=0.5, progress=progress,
         ):
             take(part)
     if keep_games:
-        merged = concat_match_parts(kept or [matches.match_shard(start, players(pair), seed, swap_seats, 1, keep, 0, 0)])
+        merged = concat_match_parts(kept or [matches.match_shard(start, pair, seed, swap_seats, 1, keep, 0, 0)])
         for name in MATCH_FIELDS:
             setattr(result, name, merged[name])
         if keep:

@@ -3,15 +3,15 @@
 this module imports neither ``agents`` nor ``distributed``, so a sharded match goes
 down from ``agents.play_match`` through ``distributed`` to here and never back.
 
-``match_shard(start, players, ...)`` plays games ``first .. stop``: in the engine when
-``players`` is ``Native`` (the two agents' specs), else in the Python layer's one
-play-game loop (``play_agents``), asking each agent object for its moves.
+``match_shard(start, agents, ...)`` plays games ``first .. stop`` between two parsed
+agents (objects, which pickle to the executor's workers): in the engine when both describe
+themselves to it (``agent._spec()``: ``RandomAgent``, ``Uct``, ``Puct``), else in the
+Python layer's one play-game loop (``play_agents``), asking each agent for its moves.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -26,22 +26,22 @@ from territory.playouts import FIELDS
 MATCH_FIELDS = FIELDS + ("agent_winner", "seats_swapped")
 
 
-@dataclass(frozen=True)
-class Native:
-    """Two agents the engine plays by itself, as their specs (``agent._spec()``)."""
-
-    specs: tuple[Any, Any]
+def native(agent: Any) -> bool:
+    """Whether the engine plays ``agent`` by itself (``RandomAgent``, ``Uct``,
+    ``territory.Puct``): it describes itself with ``_spec()``."""
+    return callable(getattr(agent, "_spec", None))
 
 
 def match_shard(
-    start: Any, players: Any, seed: int, swap_seats: bool, threads: Optional[int], keep_actions: bool, first: int, stop: int
+    start: Any, agents: Sequence[Any], seed: int, swap_seats: bool, threads: Optional[int], keep_actions: bool, first: int, stop: int
 ) -> dict[str, np.ndarray]:
-    """Games ``first .. stop`` of a match from ``start`` between ``players`` (``Native``
-    specs, or two agent objects), as per-game arrays (``MATCH_FIELDS``, and ``actions``
-    and ``offsets`` with ``keep_actions``). A pure function of its arguments."""
-    if isinstance(players, Native):
-        return dict(_core.run_match(start, players.specs, seed, first, stop - first, swap_seats, threads, keep_actions))
-    return _python_match(start, list(players), seed, first, stop, swap_seats, keep_actions)
+    """Games ``first .. stop`` of a match from ``start`` between two parsed ``agents``, as
+    per-game arrays (``MATCH_FIELDS``, and ``actions`` and ``offsets`` with
+    ``keep_actions``). A pure function of its arguments."""
+    if all(native(a) for a in agents):
+        specs = (agents[0]._spec(), agents[1]._spec())
+        return dict(_core.run_match(start, specs, seed, first, stop - first, swap_seats, threads, keep_actions))
+    return _python_match(start, list(agents), seed, first, stop, swap_seats, keep_actions)
 
 
 def random_choice(state: Any, u: float) -> str:
