@@ -24,6 +24,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
 from interrupting import thread_running  # noqa: E402
+from serving import serving  # noqa: E402
 from territory import svg  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
 from territory.web import app as app_module  # noqa: E402
@@ -560,24 +561,8 @@ def test_the_body_limit_is_one_million_bytes(client):
 @pytest.fixture
 def live_server():
     """The app under uvicorn on a free loopback port (real connections, keep-alive)."""
-    import socket
-    import threading
-
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield port
-    server.should_exit = True
-    thread.join(10)
+    with serving(create_app()) as port:
+        yield port
 
 
 def test_deeply_nested_json_gets_400_and_the_connection_still_works(live_server):
