@@ -854,6 +854,7 @@ def test_an_agent_s_ownership_and_margin_are_drawn_on_the_board(server, browser,
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .owner")
     browser.find_element(By.ID, "show-ownership").click()
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .owner")) == len(cells)
+    browser.execute_script("document.activeElement.blur()")  # the keys go to the page, not the checkbox
     key(browser, "ARROW_LEFT")  # another position: the finished analysis, and its ownership, cleared
     settle(browser, "s.busy === '0' && s.ply === '1'")
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .owner") and body(browser, "ownership") == "0"
