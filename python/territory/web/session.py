@@ -556,19 +556,19 @@ def search(agent: Any, state: Any, stop: Optional[Stop] = None, thinking: Option
     if isinstance(agent, Uct):
         a = agent.analyse(state, **watch)
         return RootStats(a.moves, a.visits, list(a.values), a.value, a.best)
-    return puct_stats(state, agent, agent._search(state, **watch))
+    return puct_stats(state, agent.analyse(state, **watch))
 
 
-def puct_stats(state: Any, agent: Any, found: Any) -> RootStats:
-    """``RootStats`` of a Puct's search (visits by action, value, best action, and the
-    ownership and margin where the model predicts them)."""
-    visits, value, action = found[:3]
+def puct_stats(state: Any, found: Any) -> RootStats:
+    """``RootStats`` of ``Puct.analyse``'s answer: the visits by action and the value,
+    and its ``margin`` and ``ownership`` where the model predicts them. The move chosen
+    is the most visited (ties: the first in legal-move order)."""
+    visits, value = found[0], found[1]
     moves = state.legal_moves()
-    extra = found[3] if len(found) > 3 and isinstance(found[3], dict) else {}
-    return RootStats(
-        moves, [int(visits[state.move_to_action(m)]) for m in moves], [None] * len(moves), float(value),
-        str(state.action_to_move(action)), *prediction(state, extra.get("ownership"), extra.get("margin")),
-    )
+    counts = [int(visits[state.move_to_action(m)]) for m in moves]
+    best = moves[max(range(len(moves)), key=lambda i: (counts[i], -i))]
+    ownership, margin = prediction(state, getattr(found, "ownership", None), getattr(found, "margin", None))
+    return RootStats(moves, counts, [None] * len(moves), float(value), best, ownership, margin)
 
 
 def prediction(state: Any, ownership: Any, margin: Any) -> tuple[Optional[dict[str, float]], Optional[float]]:
