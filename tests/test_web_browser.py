@@ -782,6 +782,7 @@ def test_move_now_makes_a_thinking_agent_move_at_once(server, browser):
     wait(browser, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
     assert time.monotonic() - began < 10
     assert re.search(r"at once, after [\d,]+ of 100,000 iterations", browser.find_element(By.ID, "status").text)
+    shoot(browser, "migong-moved-now")
 
 
 def test_playing_the_learned_model_shows_its_progress_and_it_moves_now(server, browser):
@@ -802,6 +803,32 @@ def test_playing_the_learned_model_shows_its_progress_and_it_moves_now(server, b
     wait(browser, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
     assert re.search(r"at once, after [\d,]+ of 20,000 simulations", browser.find_element(By.ID, "status").text)
     assert shown_history(browser)[0] in territory.Nume(n=3).legal_moves()
+
+
+def test_on_a_phone_the_thinking_agent_and_the_ownership_fit_the_screen(server, phone, monkeypatch):
+    """At 390 px: the learned model's progress line, then an analysis with an ownership
+    map and a margin (a stand-in prediction), and nothing wider than the screen."""
+    from territory.web import app as app_module
+    from territory.web import session as session_module
+
+    start(phone, server, "nume", {"n": 3}, mode="agent0", strength="20000", idle=False, agent="puct")
+    wait(phone, 30).until(lambda d: "simulations, best so far" in d.find_element(By.ID, "thinking").text)
+    assert phone.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    shoot(phone, "nume-model-thinking-phone")
+    phone.find_element(By.ID, "move-now").click()
+    wait(phone, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
+    real = app_module.search
+
+    def predicting(agent, state, stop=None, thinking=None):
+        found = real(agent, state, stop, thinking)
+        found.ownership, found.margin = session_module.prediction(state, {"d4": 0.9, "c1": -0.6}, 12.5)
+        return found
+
+    monkeypatch.setattr(app_module, "search", predicting)
+    analyse(phone, 500)
+    assert len(phone.find_elements(By.CSS_SELECTOR, "#board .owner")) == 2
+    assert phone.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    assert "Predicted margin: +12.5 points for" in phone.find_element(By.ID, "margin").text
 
 
 def test_a_tabik_game_against_the_learned_model_by_clicks(server, browser):
