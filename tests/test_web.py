@@ -877,6 +877,9 @@ def think_then_move_now(client, view, session, strength):
         if report is not None:
             reports.append(report)
         time.sleep(0.15)
+    again = post(client, view, "agent")  # a second page asking meanwhile
+    assert again.status_code == 409 and "already thinking" in again.json()["error"]
+    assert client.get(f"/api/sessions/{view['id']}").json()["thinking"]["of"] == strength
     told = time.monotonic()
     assert post(client, view, "agent/now").json() == {"moving": True}
     worker.join(60)

@@ -243,6 +243,8 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
         session = session_of(request)
         if not session.agent_to_move():
             raise Conflict("it is not the agent's turn")
+        if session.thinking is not None:
+            raise Conflict("the agent is already thinking (asked from another page)")
         await agent_move(request, session)
         return session.view()
 

@@ -329,7 +329,8 @@ function renderActions() {
   if (view.over) return;
   if (view.agent_to_move) {
     // Stepped back to a position where the agent is to move: it waits to be asked.
-    if (!thinking) box.append(button("Let the agent move", agentMove, { id: "agent-move" }));
+    // (Not while it thinks, asked here or from another page following the game.)
+    if (!thinking && !view.thinking) box.append(button("Let the agent move", agentMove, { id: "agent-move" }));
     return;
   }
   if (view.forced_pass) {
