@@ -30,7 +30,7 @@ from territory import registry
 from territory.agents import Stop, Uct
 from territory.web.store import Store
 from territory.web.session import (
-    MAX_ITERATIONS, MAX_SIMULATIONS, MODEL_STRENGTHS, STRENGTHS, Conflict, Session, SessionError, Thinking,
+    MAX_ITERATIONS, MAX_SIMULATIONS, MODEL_STRENGTHS, STRENGTHS, Conflict, Session, SessionError, Thinking, UNITS,
     analysis_view, models_offered, search, solve_view,
 )
 
@@ -213,7 +213,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
 
     async def agent_move(request: Request, session: Session) -> None:
         (state, _), agent, node = session.snapshot(), session.agent(session.strength), session.current
-        unit = "simulations" if session.agent_kind == "puct" else "iterations"
+        unit = UNITS[session.agent_kind]
         thinking = session.thinking = Thinking(node, session.strength, unit)
         try:
             found = await run_search(request, lambda stop: search(agent, state, thinking=thinking), thinking.stop)

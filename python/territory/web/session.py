@@ -28,6 +28,8 @@ MODEL_STRENGTHS = {"1": 100, "2": 1_000, "3": 5_000, "4": 20_000}
 #: The agents a game can be played against: UCT, or PUCT with a shipped model that
 #: plays the game's parameters.
 AGENTS = ("uct", "puct")
+#: What each agent's strength counts.
+UNITS = {"uct": "iterations", "puct": "simulations"}
 #: Largest number of UCT iterations an analysis may ask for.
 MAX_ITERATIONS = 200_000
 #: Largest number of PUCT simulations a move or an analysis may ask for (each expanded
@@ -91,8 +93,11 @@ def models_offered() -> str:
     from territory.model import shipped_models
 
     def words(name: str) -> str:
+        # The game and the parameters that differ from its defaults.
         meta = shipped_model(name).meta
-        return " ".join([meta.get("game", name)] + [f"{k}={v}" for k, v in meta.get("params", {}).items()])
+        game = meta.get("game", name)
+        defaults = registry.GAMES[game].default_params() if game in registry.GAMES else {}  # type: ignore[attr-defined]
+        return " ".join([game] + [f"{k}={v}" for k, v in meta.get("params", {}).items() if defaults.get(k) != v])
 
     return "; ".join(words(n) for n in shipped_models()) or "none"
 
@@ -237,8 +242,7 @@ class Session:
         strength = request.get("strength", STRENGTHS["2"] if agent_kind == "uct" else MODEL_STRENGTHS["2"])
         most = MAX_ITERATIONS if agent_kind == "uct" else MAX_SIMULATIONS
         if isinstance(strength, bool) or not isinstance(strength, int) or not 1 <= strength <= most:
-            unit = "iterations" if agent_kind == "uct" else "simulations"
-            raise SessionError(f"strength must be a number of {unit} from 1 to {most:,}, got {strength!r}")
+            raise SessionError(f"strength must be a number of {UNITS[agent_kind]} from 1 to {most:,}, got {strength!r}")
         seed = request.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise SessionError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")

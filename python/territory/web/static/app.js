@@ -116,7 +116,7 @@ function renderThinking() {
   const box = $("thinking");
   if (!thinking || !view) { box.textContent = ""; return; }
   const r = thinking.report;
-  const seconds = ((r && r.seconds * 1000 > Date.now() - thinking.since ? r.seconds * 1000 : Date.now() - thinking.since) / 1000).toFixed(1);
+  const seconds = ((Date.now() - thinking.since) / 1000).toFixed(1);
   const where = thinking.node === view.node ? "" : " (on the position you left)";
   if (!box.querySelector("span")) {
     box.innerHTML = "<span></span> ";
