@@ -47,7 +47,7 @@ def test_import_territory_imports_neither_openspiel_nor_the_kit():
     code = (
         "import sys, territory; territory.Tabik().play('a1-a2');"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pyspiel', 'open_spiel')"
-        " or m in ('territory.openspiel', 'territory.crosscheck', 'territory.cli_crosscheck')))"
+        " or m in ('territory.openspiel', 'territory.crosscheck', 'territory.cli.crosscheck')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -46,12 +46,12 @@ REGISTRATIONS: dict[str, tuple[int, str]] = {
 #: Files that may name games on any number of lines but are not registrations: a new game
 #: needs no line in them (documentation text, test data, a default), and why.
 MENTIONS: dict[str, str] = {
-    "python/territory/cli.py": "command-line help: its examples name games",
-    "python/territory/cli_search.py": "command-line help: its examples name games",
-    "python/territory/cli_crosscheck.py": "command-line help: its examples name games",
-    "python/territory/cli_serve.py": "command-line help: its examples name games",
-    "python/territory/cli_train.py": "command-line help: its examples name games",
-    "python/territory/cli_evaluate.py": "command-line help: its examples name games; the komi command's options are Nume's",
+    "python/territory/cli/__init__.py": "command-line help: its examples name games",
+    "python/territory/cli/search.py": "command-line help: its examples name games",
+    "python/territory/cli/crosscheck.py": "command-line help: its examples name games",
+    "python/territory/cli/serve.py": "command-line help: its examples name games",
+    "python/territory/cli/train.py": "command-line help: its examples name games",
+    "python/territory/cli/evaluate.py": "command-line help: its examples name games; the komi command's options are Nume's",
     "python/territory/puct.py": "an error message's example: a shipped model's name",
     "python/territory/train.py": "the default game of a training run",
     "python/territory/crosscheck/wrong_tie_break.py": "docs/crosscheck.md's example of a wrong engine: a Tabik adapter with a planted bug",

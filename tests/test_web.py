@@ -426,7 +426,8 @@ def test_serve_binds_to_loopback_unless_told(monkeypatch):
 
     import uvicorn
 
-    from territory import cli, cli_serve
+    from territory import cli
+    from territory.cli import serve as cli_serve
 
     seen = []
     monkeypatch.setattr(cli_serve, "listen", lambda host, port: seen.append((host, port)) or socket.socket())

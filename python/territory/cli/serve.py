@@ -1,5 +1,5 @@
 """The ``territory serve`` command (a local web app to play and analyse, docs/web.md),
-registered by ``cli.py`` with ``register(commands)``; it follows the conventions of
+registered by ``territory.cli`` with ``register(commands)``; it follows the conventions of
 :mod:`territory.cli`."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import socket
 import sys
 from typing import Any
 
-from territory.cli import UsageError, add_command, integer
+from territory.cli.common import UsageError, add_command, integer
 
 MISSING_EXTRA = "territory serve needs the web extra: pip install 'territory-games[web]' (Starlette and uvicorn)"
 

@@ -1,4 +1,4 @@
-"""The ``territory train`` command, registered by ``cli.py`` with ``register(commands)``:
+"""The ``territory train`` command, registered by ``territory.cli`` with ``register(commands)``:
 self-play training of a model for ``territory.Puct`` (docs/learning.md)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import sys
 from typing import Any
 
-from territory import cli
-from territory.cli import add_command, integer
+from territory.cli import common as cli
+from territory.cli.common import add_command, integer
 
 
 def positive(text: str) -> float:

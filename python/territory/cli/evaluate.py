@@ -10,8 +10,9 @@ import math
 import sys
 from typing import Any
 
-from territory import cli, distributed
-from territory.cli import UsageError, add_command, integer
+from territory import distributed
+from territory.cli import common as cli
+from territory.cli.common import UsageError, add_command, integer
 from territory.agents import parse_agent
 from territory.evaluate import (
     DEFAULT_KOMI, DEFAULT_OPENING_SAMPLE, MAX_DEFAULT_OPENINGS, evaluate, fair_komi, openings,

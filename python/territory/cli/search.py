@@ -1,4 +1,4 @@
-"""The ``territory match`` and ``territory solve`` commands, registered by ``cli.py``
+"""The ``territory match`` and ``territory solve`` commands, registered by ``territory.cli``
 with ``register(commands)``; they follow the conventions of :mod:`territory.cli`."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import time
 from typing import Any
 
 from territory import agents as agents_module
-from territory import cli, distributed
-from territory.cli import UsageError, add_command, integer
+from territory import distributed
+from territory.cli import common as cli
+from territory.cli.common import UsageError, add_command, integer
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 

@@ -1,5 +1,5 @@
 """The cross-check kit's commands, ``territory perft``, ``territory vectors`` and
-``territory crosscheck`` (docs/crosscheck.md), registered by ``cli.py`` with
+``territory crosscheck`` (docs/crosscheck.md), registered by ``territory.cli`` with
 ``register(commands)``; they follow the conventions of :mod:`territory.cli`."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import sys
 import time
 from typing import Any
 
-from territory import cli
-from territory.cli import UsageError, add_command, integer
+from territory.cli import common as cli
+from territory.cli.common import UsageError, add_command, integer
 from territory.registry import new_game
 
 
