@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import math
 import os
-from typing import Any, Optional, Sequence, Union
+from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -21,10 +21,26 @@ from territory._checks import check_int
 from territory.agents import MAX_UCT_ITERATIONS
 from territory.model import Model
 
-__all__ = ["Puct", "run_search", "ANALYSIS_NOISE"]
+__all__ = ["Puct", "PuctAnalysis", "run_search", "ANALYSIS_NOISE"]
 
 #: The root noise (``noise_fraction``) a ``Puct`` plays with in the analyses by default.
 ANALYSIS_NOISE = 0.25
+
+
+class PuctAnalysis(NamedTuple):
+    """What ``Puct.analyse`` gives: the search's ``visits`` by action (float32, one per
+    action) and ``value`` (the root's mean, in [-1, 1] for the player to move), and the
+    network's own reading of the position where the model has the heads (else None):
+    ``margin``, the predicted final score margin in points for the player to move
+    (positive: ahead; ``state.score_margin()`` at the end), and ``ownership``, one value
+    per cell in [-1, 1] (float32, the board's cell order): +1 the cell is predicted to end
+    with the colour the player to move plays, -1 with the other's (``state.ownership()``
+    at the end; ``state.svg(ownership=...)`` draws it)."""
+
+    visits: np.ndarray
+    value: float
+    margin: Optional[float]
+    ownership: Optional[np.ndarray]
 
 
 def run_search(model: Model, states: Sequence[Any], iterations: int, c_puct: float = 1.5,
@@ -109,11 +125,18 @@ class Puct:
             self._network = self.model.network()
         return self._network
 
-    def analyse(self, state: Any) -> tuple[np.ndarray, float]:
-        """(visit counts by action, the root's value for the player to move) of a
-        search from ``state`` (not changed)."""
+    def analyse(self, state: Any) -> PuctAnalysis:
+        """A search from ``state`` (not changed): the visit counts by action and the
+        root's value for the player to move, and the network's predicted score margin
+        and ownership map of the position where the model has those heads (None
+        otherwise; see ``PuctAnalysis``)."""
         visits, value, _ = self._search(state)
-        return visits, float(value)
+        margin = ownership = None
+        if self.model.has_margin or self.model.ownership_cells:
+            _, _, margins, owners = self.network.evaluate_heads(self.model.inputs(state)[None, :])
+            margin = None if margins is None else float(margins[0])
+            ownership = None if owners is None else owners[0]
+        return PuctAnalysis(visits, float(value), margin, ownership)
 
     def choose(self, state: Any) -> str:
         """The most visited move of a search from ``state`` (ties: the higher mean
