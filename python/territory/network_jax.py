@@ -14,6 +14,7 @@ This module imports JAX, so only training, its tests and the benches import it; 
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional
 
 import numpy as np
@@ -110,6 +111,34 @@ def _loss(module: MLP, batch: tuple[Any, ...], margin_weight: float, ownership_w
     return total, jnp.stack([policy_loss, value_loss, margin_loss, ownership_loss])
 
 
+@functools.lru_cache(maxsize=None)
+def _optimiser(lr: float, weight_decay: float) -> Any:
+    # One object per setting, so that jitted steps of later trainers reuse the compiled code.
+    return optax.adamw(lr, weight_decay=weight_decay, eps=1e-8)
+
+
+@eqx.filter_jit
+def _step(module: MLP, state: Any, batch: tuple[Any, ...], optimiser: Any, weights: tuple[float, float, float]
+          ) -> tuple[MLP, Any, Any]:
+    grads, losses = eqx.filter_grad(_loss, has_aux=True)(module, batch, *weights)
+    updates, state = optimiser.update(grads, state, eqx.filter(module, eqx.is_array))
+    return eqx.apply_updates(module, updates), state, losses
+
+
+@eqx.filter_jit
+def _losses(module: MLP, batch: tuple[Any, ...], weights: tuple[float, float, float]) -> Any:
+    return _loss(module, batch, *weights)[1]
+
+
+def _batch(inputs: np.ndarray, policy: np.ndarray, mask: np.ndarray, values: np.ndarray,
+           margins: Optional[np.ndarray], ownership: Optional[np.ndarray]) -> tuple[Any, ...]:
+    n = len(inputs)
+    return (jnp.asarray(inputs, jnp.float32), jnp.asarray(policy, jnp.float32), jnp.asarray(mask, bool),
+            jnp.asarray(values, jnp.float32),
+            jnp.asarray(np.zeros(n, np.float32) if margins is None else margins, jnp.float32),
+            jnp.asarray(np.zeros((n, 1), np.float32) if ownership is None else ownership, jnp.float32))
+
+
 class Trainer:
     """Gradient steps on a model: optax's ``adamw`` (Adam with decoupled weight decay),
     the loss policy cross-entropy (softmax over the legal actions) + value squared error
@@ -120,32 +149,26 @@ class Trainer:
     def __init__(self, model: Model, lr: float, weight_decay: float, margin_weight: float = 0.0,
                  ownership_weight: float = 0.0, margin_scale: float = 1.0) -> None:
         self.module = to_jax(model)
-        self.optimiser = optax.adamw(lr, weight_decay=weight_decay, eps=1e-8)
+        self.optimiser = _optimiser(float(lr), float(weight_decay))
         self.state = self.optimiser.init(eqx.filter(self.module, eqx.is_array))
         self.steps = 0
-        weights = (float(margin_weight), float(ownership_weight), float(margin_scale))
-        optimiser = self.optimiser
-
-        @eqx.filter_jit
-        def step(module: MLP, state: Any, batch: tuple[Any, ...]) -> tuple[MLP, Any, Any]:
-            grads, losses = eqx.filter_grad(_loss, has_aux=True)(module, batch, *weights)
-            updates, state = optimiser.update(grads, state, eqx.filter(module, eqx.is_array))
-            return eqx.apply_updates(module, updates), state, losses
-
-        self._step = step
+        self.loss_weights = (float(margin_weight), float(ownership_weight), float(margin_scale))
 
     def step(self, inputs: np.ndarray, policy: np.ndarray, mask: np.ndarray, values: np.ndarray,
              margins: Optional[np.ndarray] = None, ownership: Optional[np.ndarray] = None) -> np.ndarray:
-        """One gradient step on a minibatch; returns its losses (``LOSSES``: those of
+        """One gradient step on a minibatch (inputs, visit distributions, legal masks,
+        value targets, margins, ownership); returns its losses (``LOSSES``: those of
         heads the model lacks are 0) before the step."""
-        n = len(inputs)
-        batch = (jnp.asarray(inputs, jnp.float32), jnp.asarray(policy, jnp.float32), jnp.asarray(mask, bool),
-                 jnp.asarray(values, jnp.float32),
-                 jnp.asarray(np.zeros(n, np.float32) if margins is None else margins, jnp.float32),
-                 jnp.asarray(np.zeros((n, 1), np.float32) if ownership is None else ownership, jnp.float32))
-        self.module, self.state, losses = self._step(self.module, self.state, batch)
+        batch = _batch(inputs, policy, mask, values, margins, ownership)
+        self.module, self.state, losses = _step(self.module, self.state, batch, self.optimiser, self.loss_weights)
         self.steps += 1
         return np.asarray(losses)
+
+    def losses(self, inputs: np.ndarray, policy: np.ndarray, mask: np.ndarray, values: np.ndarray,
+               margins: Optional[np.ndarray] = None, ownership: Optional[np.ndarray] = None) -> np.ndarray:
+        """The losses (``LOSSES``) of the current weights on a batch, without a step."""
+        return np.asarray(_losses(self.module, _batch(inputs, policy, mask, values, margins, ownership),
+                                  self.loss_weights))
 
     def weights(self) -> dict[str, np.ndarray]:
         """The trained weights, for ``Model``."""
