@@ -264,13 +264,12 @@ def _check_buffer(config: TrainConfig, start: Any) -> None:
 
 
 def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]]) -> Path:
-    from territory import network_jax  # JAX: the train extra, imported only to train
-
     out = Path(config.out)
     start = new_game(config.game, **config.params)
     _check_buffer(config, start)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out {str(out)!r} is a file: give a directory for the checkpoints and the log")
+    from territory import network_jax  # JAX: the train extra, imported only to train
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
