@@ -54,9 +54,9 @@ class Model:
         missing = [n for n in NAMES if n not in weights]
         if missing:
             raise ValueError(f"a model needs the weights {', '.join(NAMES)}; missing {', '.join(missing)}")
-        for w, b in (("wm", "bm"), ("wo", "bo")):
-            if (w in weights) != (b in weights):
-                raise ValueError(f"a model's head needs both {w} and {b}, or neither")
+        for wn, bn in (("wm", "bm"), ("wo", "bo")):
+            if (wn in weights) != (bn in weights):
+                raise ValueError(f"a model's head needs both {wn} and {bn}, or neither")
         self.weights = {n: _engine_array(weights[n]) for n in NAMES + HEAD_NAMES if n in weights}
         self.meta = dict(meta)
         format_ = self.meta.get("format", 1)

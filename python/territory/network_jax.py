@@ -23,7 +23,7 @@ try:
     import equinox as eqx
     import jax
     import jax.numpy as jnp
-    import optax
+    import optax  # type: ignore[import-untyped, unused-ignore]
 except ImportError as error:  # pragma: no cover - the message is what is tested
     raise ImportError(
         'training needs JAX, optax and equinox: pip install "territory-games[train]" '

@@ -278,7 +278,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
                       margin=config.margin_weight > 0, ownership=config.ownership_weight > 0,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})
-    cells = len(start.ownership())
+    cells = len(start.geometry()[1])  # the ownership head's: one value per cell
     optimiser = network_jax.Trainer(model, config.lr, config.weight_decay, config.margin_weight,
                                     config.ownership_weight, margin_scale=cells)
     symmetries = []
