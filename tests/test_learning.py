@@ -265,11 +265,11 @@ def test_analyse_proves_the_2x2_swap():
     zero = Model.new(state, hidden=4)
     for w in zero.weights.values():
         w[...] = 0
-    visits, value, best = zero.network().analyse(state, 400, rollout_weight=1.0)
+    visits, value, best, means = zero.network().analyse(state, 400, rollout_weight=1.0)
     # With the pie rule, the swap is the only winning answer (docs/solved.md): the search
     # proves it (value exactly 1) and stops before its 400 simulations.
     assert state.action_to_move(best) == "swap" and value == 1.0
-    assert 0 < visits.sum() < 399
+    assert 0 < visits.sum() < 399 and means[best] == 1.0
     agent = Puct(zero, 400, rollout_weight=1.0)
     assert agent.choose(state) == "swap" and agent.choose(state) == "swap"
 

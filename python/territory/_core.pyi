@@ -407,7 +407,7 @@ class Network:
         seed: int = 0,
         rollout_weight: float = 0.0,
         expansion_visits: int = 1,
-    ) -> tuple[np.ndarray[Any, np.dtype[np.float32]], float, int]: ...
+    ) -> tuple[np.ndarray[Any, np.dtype[np.float32]], float, int, np.ndarray[Any, np.dtype[np.float32]]]: ...
     def self_play(
         self,
         state: GameState,

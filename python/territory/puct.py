@@ -12,13 +12,14 @@ from __future__ import annotations
 import copy
 import math
 import os
-from typing import Any, NamedTuple, Optional, Sequence, Union
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
 from territory import _core
 from territory._checks import check_int
-from territory.agents import MAX_UCT_ITERATIONS
+from territory.agents import MAX_UCT_ITERATIONS, Analysis
 from territory.model import Model
 
 __all__ = ["Puct", "PuctAnalysis", "run_search", "ANALYSIS_NOISE"]
@@ -27,20 +28,20 @@ __all__ = ["Puct", "PuctAnalysis", "run_search", "ANALYSIS_NOISE"]
 ANALYSIS_NOISE = 0.25
 
 
-class PuctAnalysis(NamedTuple):
-    """What ``Puct.analyse`` gives: the search's ``visits`` by action (float32, one per
-    action) and ``value`` (the root's mean, in [-1, 1] for the player to move), and the
-    network's own reading of the position where the model has the heads (else None):
-    ``margin``, the predicted final score margin in points for the player to move
-    (positive: ahead; ``state.score_margin()`` at the end), and ``ownership``, one value
-    per cell in [-1, 1] (float32, the board's cell order): +1 the cell is predicted to end
-    with the colour the player to move plays, -1 with the other's (``state.ownership()``
-    at the end; ``state.svg(ownership=...)`` draws it)."""
+@dataclass(frozen=True)
+class PuctAnalysis(Analysis):
+    """What ``Puct.analyse`` gives: as ``Uct.analyse``'s ``Analysis``, per legal move (in
+    legal-move order) its ``visits`` and mean result ``values`` in [-1, 1] for the
+    player to move (0 for a move not visited), the root's ``value`` and the most visited
+    move ``best``; and the network's own reading of the position where the model has
+    the heads (else None): ``margin``, the predicted final score margin in points for
+    the player to move (positive: ahead; ``state.score_margin()`` at the end), and
+    ``ownership``, one value per cell in [-1, 1] (float32, the board's cell order): +1
+    the cell is predicted to end with the colour the player to move plays, -1 with the
+    other's (``state.ownership()`` at the end; ``state.svg(ownership=...)`` draws it)."""
 
-    visits: np.ndarray
-    value: float
-    margin: Optional[float]
-    ownership: Optional[np.ndarray]
+    margin: Optional[float] = None
+    ownership: Optional[np.ndarray] = None
 
 
 def run_search(model: Model, states: Sequence[Any], iterations: int, c_puct: float = 1.5,
@@ -126,24 +127,26 @@ class Puct:
         return self._network
 
     def analyse(self, state: Any) -> PuctAnalysis:
-        """A search from ``state`` (not changed): the visit counts by action and the
-        root's value for the player to move, and the network's predicted score margin
-        and ownership map of the position where the model has those heads (None
-        otherwise; see ``PuctAnalysis``)."""
-        visits, value, _ = self._search(state)
+        """A search from ``state`` (not changed): per legal move its visits and mean
+        value, the root's value for the player to move, and the network's predicted
+        score margin and ownership map of the position where the model has those heads
+        (None otherwise; see ``PuctAnalysis``)."""
+        visits, value, _, means = self._search(state)
+        actions = state.legal_actions()
         margin = ownership = None
         if self.model.has_margin or self.model.ownership_cells:
             _, _, margins, owners = self.network.evaluate_heads(self.model.inputs(state)[None, :])
             margin = None if margins is None else float(margins[0])
             ownership = None if owners is None else owners[0]
-        return PuctAnalysis(visits, float(value), margin, ownership)
+        return PuctAnalysis([str(state.action_to_move(a)) for a in actions], [int(visits[a]) for a in actions],
+                            [float(means[a]) for a in actions], float(value), margin, ownership)
 
     def choose(self, state: Any) -> str:
         """The most visited move of a search from ``state`` (ties: the higher mean
         value, then the higher prior)."""
         return str(state.action_to_move(self._search(state)[2]))
 
-    def _search(self, state: Any) -> tuple[np.ndarray, float, int]:
+    def _search(self, state: Any) -> tuple[np.ndarray, float, int, np.ndarray]:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.model.check_fits(state)

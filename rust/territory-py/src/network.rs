@@ -237,7 +237,9 @@ impl PyNetwork {
     }
 
     /// (visit counts by action, the root's value for the player to move, the most
-    /// visited action, ties going to the higher mean then the higher prior) of a PUCT
+    /// visited action, ties going to the higher mean then the higher prior, the mean
+    /// value of each action's child for the player to move, 0 where not visited or not
+    /// legal) of a PUCT
     /// search of `iterations` simulations from `state` (not changed), evaluated by
     /// this network (mixed with random playouts' results by `rollout_weight`; a leaf
     /// is evaluated and expanded on its `expansion_visits`-th visit, valued by a
@@ -253,18 +255,20 @@ impl PyNetwork {
         seed: u64,
         rollout_weight: f32,
         expansion_visits: u32,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize)> {
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize, Bound<'py, PyArray1<f32>>)> {
         let player = guided(self, iteration_count(iterations)?, c_puct, seed, rollout_weight, expansion_visits, 0.0, 0.3)?;
         with_native_game!(state, |_Class, root| {
             check_fits(&self.inner, &root)?;
             let tree = interruptible(py, true, |stop| player.search(&root, &mut Buffers::default(), stop))?
                 .map_err(|_| PyKeyboardInterrupt::new_err("interrupted"))?;
             let mut visits = vec![0.0f32; root.num_actions()];
-            for (action, n, _, _) in tree.root_stats() {
+            let mut means = vec![0.0f32; root.num_actions()];
+            for (action, n, mean, _) in tree.root_stats() {
                 visits[action] = n as f32;
+                means[action] = mean;
             }
             let best = tree.best_action().expect("a running game has a move");
-            Ok((PyArray1::from_vec(py, visits), tree.root_value(), best))
+            Ok((PyArray1::from_vec(py, visits), tree.root_value(), best, PyArray1::from_vec(py, means)))
         })
     }
 
