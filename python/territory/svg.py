@@ -280,11 +280,13 @@ def _ownership_map(d: _Drawing, state: GameState, board: geometry.Board, owners:
     for name, value in owners.items():
         if abs(value) < OWNERSHIP_MIN:
             continue
-        color = colors[0] if value > 0 else colors[1]
+        color, other = colors if value > 0 else colors[::-1]
+        # Outlined in the other colour, so that a square shows on a stone of its own colour.
         attrs = {
             "class": "ownership", "data-cell": name, "data-value": f"{value:.3f}", "data-color": color,
             "fill": fills.get(color.lower(), GRID), "fill-opacity": f"{OWNERSHIP_OPACITY * abs(value):.3f}",
-            "stroke": GRID, "stroke-width": 0.6, "stroke-opacity": f"{OWNERSHIP_OPACITY * abs(value):.3f}",
+            "stroke": fills.get(other.lower(), GRID), "stroke-width": 1.2,
+            "stroke-opacity": f"{min(1.0, 0.3 + abs(value)):.3f}",
         }
         cell = names[name]
         if board.kind == "hex":
