@@ -120,11 +120,11 @@ def test_analysis_gives_the_margin_and_the_ownership_map(trained):
     state = territory.Tabik(size=4)
     state.play("b2-b3")
     analysis = Puct(model, 50).analyse(state)
-    assert isinstance(analysis, PuctAnalysis) and analysis.moves == state.legal_moves()
-    assert sum(analysis.visits) == 49 and -1 <= analysis.value <= 1
-    assert analysis.best == Puct(model, 50).choose(state)
-    assert all(-1 <= v <= 1 for v in analysis.values)
-    assert all(v == 0 for n, v in zip(analysis.visits, analysis.values) if n == 0)
+    visits, value = analysis
+    assert isinstance(analysis, PuctAnalysis) and visits is analysis.visits and value == analysis.value
+    assert visits.shape == (74,) and visits.sum() == 49 and -1 <= value <= 1
+    assert state.action_to_move(int(np.argmax(visits))) == Puct(model, 50).choose(state)
+    assert np.all(np.abs(analysis.values) <= 1) and np.all(analysis.values[visits == 0] == 0)
     inputs = model.inputs(state)[None, :]
     _, _, j_margin, j_owner = network_jax.forward(network_jax.to_jax(model), inputs)
     assert analysis.margin == pytest.approx(float(j_margin[0]), abs=1e-4)
@@ -133,7 +133,7 @@ def test_analysis_gives_the_margin_and_the_ownership_map(trained):
     assert picture.count('class="ownership"') == int((np.abs(analysis.ownership) >= 0.05).sum())
     # A shipped model has neither head.
     plain = Puct("tabik-4", 20).analyse(territory.Tabik(size=4))
-    assert plain.margin is None and plain.ownership is None and len(plain.visits) == len(plain.moves)
+    assert plain.margin is None and plain.ownership is None and plain.visits.shape == (74,)
 
 
 def test_import_territory_does_not_import_jax():
