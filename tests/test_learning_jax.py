@@ -149,3 +149,14 @@ def test_training_without_jax_says_what_to_install(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode != 0 and 'pip install "territory-games[train]"' in run.stderr
     assert not (tmp_path / "x").exists()
+
+
+def test_the_web_analysis_carries_a_trained_models_ownership_and_margin(trained):
+    session = pytest.importorskip("territory.web.session")
+    state = territory.Tabik(size=4)
+    state.play("b2-b3")
+    stats = session.search(Puct(trained[0], 30), state)
+    analysis = Puct(trained[0], 30).analyse(state)
+    cells = [c.name for c in territory.geometry.board_of(state).cells]
+    assert stats.margin == pytest.approx(analysis.margin)
+    assert list(stats.ownership) == cells and stats.ownership[cells[5]] == pytest.approx(float(analysis.ownership[5]))
