@@ -37,10 +37,11 @@ TRACE_FIELDS = (
 MAX_GAMES = 10**8
 
 
-def _parse(agent: Any, what: str = "an analysis") -> Any:
-    """``agents.parse_agent`` taking factories ``f(seed) -> agent`` too; a ``Puct`` as
-    the analysis ``what`` plays it (with root noise: ``Puct.for_analysis``)."""
-    agent = parse_agent(agent, factories=True)
+def _parse(agent: Any, what: str = "an analysis", start: Any = None) -> Any:
+    """``agents.parse_agent`` taking factories ``f(seed) -> agent`` too (``start``: the
+    state the games start from); a ``Puct`` as the analysis ``what`` plays it (with root
+    noise: ``Puct.for_analysis``)."""
+    agent = parse_agent(agent, factories=True, start=start)
     return agent.for_analysis(what) if type(agent) is Puct else agent
 
 
