@@ -166,3 +166,13 @@ def test_match_command_takes_options_and_best():
         [sys.executable, "-m", "territory", "match", "tabik", "--agents", "uct:20:c=-2", "random", "--games", "2"],
         capture_output=True, text=True)
     assert bad.returncode == 2 and "--agents: agent 'uct:20:c=-2': c=-2: must be a number >= 0, got '-2'" in bad.stderr
+
+
+def test_board_keys():
+    from territory.agents import board_key
+
+    assert board_key(territory.Tabik(size=5)) == ("tabik", 5)
+    assert board_key(territory.Nume(n=3)) == ("nume", 3)
+    assert board_key(territory.Nume(square=4)) == ("nume square", 4)  # not the hex n=4
+    assert board_key(territory.Migong()) == ("migong", None)
+    assert tuned_uct_c(territory.Nume(square=4)) == TUNED_UCT_C[("nume", 4)]  # not swept: the default board's

@@ -222,9 +222,11 @@ _DEFAULT_BOARD = {"tabik": 8, "nume": 4, "migong": None}
 
 def board_key(state: Any) -> tuple[str, Optional[int]]:
     """``state``'s key in ``TUNED_UCT_C``: its game and board size (Tabik's ``size``,
-    Nume's ``n`` or ``square``; Migong: None)."""
+    Nume's ``n``; Migong: None). Nume's square boards are ``("nume square", side)``."""
     params = state.params
-    size = params.get("size", params.get("square") or params.get("n"))
+    if params.get("square"):
+        return f"{state.game} square", int(params["square"])
+    size = params.get("size", params.get("n"))
     return state.game, None if size is None else int(size)
 
 

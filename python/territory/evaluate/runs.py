@@ -62,8 +62,7 @@ def _agent_name(agent: Any) -> str:
     if type(agent) is RandomAgent:
         return "random"
     if type(agent) is Uct:
-        plain = (agent.c, agent.seed, agent.threads) == (1.4, 0, 1)
-        return f"uct:{agent.iterations}" if plain else repr(agent)
+        return agent.spec() if (agent.seed, agent.threads) == (0, 1) else repr(agent)
     if type(agent) is Puct and agent.source:
         return f"puct:{agent.source}:{agent.iterations}"
     return str(getattr(agent, "name", type(agent).__name__))
