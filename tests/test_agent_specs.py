@@ -158,10 +158,10 @@ def test_puct_spec_round_trips(tmp_path):
 
 def test_match_command_takes_options_and_best():
     out = subprocess.run(
-        [sys.executable, "-m", "territory", "match", "tabik", "--size", "5", "--agents", "uct:20:c=0.5", "best:20",
+        [sys.executable, "-m", "territory", "match", "tabik", "--size", "5", "--agents", "uct:20:c=0.3", "best:20",
          "--games", "2", "--threads", "1"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "c=0.5" in out.stdout and f"c={TUNED_UCT_C[('tabik', 8)]}" in out.stdout
+    assert "c=0.3" in out.stdout and f"c={TUNED_UCT_C[('tabik', 8)]}" in out.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "territory", "match", "tabik", "--agents", "uct:20:c=-2", "random", "--games", "2"],
         capture_output=True, text=True)

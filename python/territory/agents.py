@@ -208,10 +208,10 @@ AgentLike = Union[str, RandomAgent, Uct, Any]
 #: docs/strength.md (``python benches/learning.py sweep``): keyed by (game, board size:
 #: Tabik's ``size``, Nume's ``n``, None for Migong). ``tuned_uct_c`` looks it up.
 TUNED_UCT_C: dict[tuple[str, Optional[int]], float] = {
-    ("tabik", 8): 1.4,
-    ("tabik", 6): 1.4,
-    ("nume", 4): 1.4,
-    ("nume", 3): 1.4,
+    ("tabik", 8): 0.5,
+    ("tabik", 6): 0.7,
+    ("nume", 4): 0.5,
+    ("nume", 3): 0.5,
     ("migong", None): 1.4,
 }
 
