@@ -4,6 +4,8 @@ game's default board and on every shipped model's board.
 
     python benches/strength.py --games 40 --seed 0                       # prints the list
     python benches/strength.py --games 40 --write docs/strength.md --plot docs/img/strength.png
+    python benches/strength.py --games-only tabik,nume --json a.json     # some games only, kept
+    python benches/strength.py --from-json a.json b.json --write docs/strength.md   # runs put together
 
 Ratings come from a chain of matches: UCT at the smallest budget against random, each
 budget against the one below it, each PUCT model (``--puct-simulations`` per move, the
@@ -104,7 +106,7 @@ def rate_board(game: str, params: dict[str, Any], args: argparse.Namespace) -> d
         row["rating_ci95"] = [low, high]
         row["anchor"] = index == anchor
         rows.append(row)
-    return {"game": game, "params": dict(start.params), "uct_c": c, "best": repr(best_agent(start)), "rows": rows,
+    return {"game": game, "params": dict(start.params), "games": args.games, "uct_c": c, "best": repr(best_agent(start)), "rows": rows,
             "cpu_seconds": round(time.process_time() - began, 1)}
 
 
@@ -117,12 +119,13 @@ def board_name(game: str, params: dict[str, Any]) -> str:
     return f"{game.capitalize()} ({shown})"
 
 
-def markdown(lists: list[dict[str, Any]], args: argparse.Namespace, command: str) -> str:
-    lines = [BEGIN, "", f"Made by `{command}` ({sum(x['cpu_seconds'] for x in lists):.0f} CPU seconds, "
-             f"{args.games} games per match: small samples, wide intervals).", ""]
+def markdown(lists: list[dict[str, Any]], commands: list[str]) -> str:
+    made = " and ".join(f"`{c}`" for c in commands)
+    lines = [BEGIN, "", f"Made by {made} ({sum(x['cpu_seconds'] for x in lists):,.0f} CPU seconds in all; "
+             "small game counts, wide intervals).", ""]
     for board in lists:
-        lines += [f"**{board_name(board['game'], board['params'])}**, UCT c = {board['uct_c']} (tuned); "
-                  f"`best` here: `{board['best']}`", "",
+        lines += [f"**{board_name(board['game'], board['params'])}**: {board['games']} games a match, UCT c = "
+                  f"{board['uct_c']} (tuned), `best` here: `{board['best']}`", "",
                   "| agent | rating (95%) | played | wins-losses-draws | Elo over it (95%) |",
                   "| --- | --- | --- | --- | --- |"]
         for row in sorted(board["rows"], key=lambda r: -r["rating"] if not math.isnan(r["rating"]) else 0):
@@ -174,17 +177,24 @@ def main() -> int:
     parser.add_argument("--write", default=None, help="replace the rating list in this markdown file")
     parser.add_argument("--plot", default=None, help="write a plot (needs matplotlib)")
     parser.add_argument("--json", default=None, help="write the results as JSON")
+    parser.add_argument("--from-json", nargs="+", default=None, metavar="FILE",
+                        help="play nothing: the list from the --json files of earlier runs, in order")
     args = parser.parse_args()
-    chosen = boards()
-    if args.games_only:
-        chosen = [b for b in chosen if b[0] in args.games_only.split(",")]
-    lists = [rate_board(game, params, args) for game, params in chosen]
-    command = "python benches/strength.py " + " ".join(sys.argv[1:])
-    text = markdown(lists, args, command)
+    if args.from_json:
+        runs = [json.load(open(path)) for path in args.from_json]
+        lists = [board for run in runs for board in run["boards"]]
+        commands = [run["command"] for run in runs]
+    else:
+        chosen = boards()
+        if args.games_only:
+            chosen = [b for b in chosen if b[0] in args.games_only.split(",")]
+        lists = [rate_board(game, params, args) for game, params in chosen]
+        commands = ["python benches/strength.py " + " ".join(sys.argv[1:])]
+    text = markdown(lists, commands)
     print(text)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(lists, f, indent=1)
+            json.dump({"command": commands[0], "boards": lists}, f, indent=1)
     if args.write:
         doc = open(args.write).read()
         pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
