@@ -176,3 +176,11 @@ def test_board_keys():
     assert board_key(territory.Nume(square=4)) == ("nume square", 4)  # not the hex n=4
     assert board_key(territory.Migong()) == ("migong", None)
     assert tuned_uct_c(territory.Nume(square=4)) == TUNED_UCT_C[("nume", 4)]  # not swept: the default board's
+
+
+def test_huge_specs_are_refused_briefly():
+    for spec in ("uct:" + "9" * 5000, "uct:10:c=" + "1" * 5000, "best:" + "9" * 5000, "uct:10:" + "k" * 5000 + "=1",
+                 "puct:tabik-6:" + "9" * 5000):
+        with pytest.raises(ValueError) as error:
+            parse_agent(spec, start=TABIK6)
+        assert len(str(error.value)) < 600, str(error.value)[:200]

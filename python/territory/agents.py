@@ -30,7 +30,7 @@ import numpy as np
 from territory import _core, distributed
 from territory._checks import available_memory, check_int, check_memory, check_threads
 from territory._seeds import mix
-from territory.errors import IllegalMoveError
+from territory.errors import IllegalMoveError, excerpt
 from territory._results import rate_text, results_repr
 from territory.playouts import BYTES_PER_GAME, FIELDS, MAX_THREADS, PlayoutResults, new_game, wilson_interval
 from territory.registry import GAMES, game_names, is_native
@@ -259,15 +259,15 @@ def spec_options(spec: str, text: str, allowed: dict[str, Callable[[str], Any]])
     for item in text.split(","):
         key, sep, value = (part.strip() for part in item.partition("="))
         if not sep or not key or not value:
-            raise ValueError(f"agent {spec!r}: options are key=value separated by commas (keys: {names}), got {item.strip()!r}")
+            raise ValueError(f"agent {excerpt(spec)}: options are key=value separated by commas (keys: {names}), got {excerpt(item.strip())}")
         if key not in allowed:
-            raise ValueError(f"agent {spec!r}: unknown option {key!r}; the options are {names}")
+            raise ValueError(f"agent {excerpt(spec)}: unknown option {excerpt(key)}; the options are {names}")
         if key in options:
-            raise ValueError(f"agent {spec!r}: option {key!r} given twice")
+            raise ValueError(f"agent {excerpt(spec)}: option {excerpt(key)} given twice")
         try:
             options[key] = allowed[key](value)
         except ValueError as error:
-            raise ValueError(f"agent {spec!r}: {key}={value}: {error}") from None
+            raise ValueError(f"agent {excerpt(spec)}: {key}={value if len(value) <= 40 else excerpt(value)}: {error}") from None
     return options
 
 
@@ -276,17 +276,17 @@ def spec_number(value: str, low: float = -math.inf, high: float = math.inf) -> f
     try:
         number = float(value)
     except ValueError:
-        raise ValueError(f"not a number: {value!r}") from None
+        raise ValueError(f"not a number: {excerpt(value)}") from None
     if not (math.isfinite(number) and low <= number <= high):
         bounds = f">= {low:g}" if high == math.inf else f"from {low:g} to {high:g}"
-        raise ValueError(f"must be a number {bounds}, got {value!r}")
+        raise ValueError(f"must be a number {bounds}, got {excerpt(value)}")
     return number
 
 
 def spec_count(value: str, low: int = 1, high: int = MAX_UCT_ITERATIONS) -> int:
     """A whole number of an agent spec's option, from ``low`` to ``high``."""
-    if not (value.isdigit() and low <= int(value) <= high):
-        raise ValueError(f"must be a whole number from {low:,} to {high:,}, got {value!r}")
+    if not (value.isdigit() and len(value) <= 18 and low <= int(value) <= high):
+        raise ValueError(f"must be a whole number from {low:,} to {high:,}, got {excerpt(value)}")
     return int(value)
 
 
@@ -296,7 +296,7 @@ def _uct_c(value: str) -> Any:
 
 def _need_start(spec: str, start: Any, what: str) -> Any:
     if start is None:
-        raise ValueError(f"agent {spec!r}: {what} depends on the game and board, which are not known here "
+        raise ValueError(f"agent {excerpt(spec)}: {what} depends on the game and board, which are not known here "
                          "(give parse_agent a start state, start=...)")
     return start
 
@@ -307,11 +307,11 @@ def _parse_uct(spec: str, arg: str, start: Any) -> Uct:
     parts = arg.split(":")
     count = parts.pop(0) if "=" not in parts[0] else ""
     if len(parts) > 1 or (not count and not parts and "=" not in arg):
-        raise ValueError(f"agent {spec!r}: expected 'uct', 'uct:N', 'uct:N:c=C' or 'uct:c=C' (N iterations)")
+        raise ValueError(f"agent {excerpt(spec)}: expected 'uct', 'uct:N', 'uct:N:c=C' or 'uct:c=C' (N iterations)")
     options = spec_options(spec, parts[0], {"c": _uct_c}) if parts else {}
-    if count and not (count.isdigit() and 1 <= int(count) <= MAX_UCT_ITERATIONS):
-        raise ValueError(f"agent {spec!r}: the iterations after 'uct:' must be a whole number from 1 to "
-                         f"{MAX_UCT_ITERATIONS:,}, like 'uct:2000', got {count!r}")
+    if count and not (count.isdigit() and len(count) <= 18 and 1 <= int(count) <= MAX_UCT_ITERATIONS):
+        raise ValueError(f"agent {excerpt(spec)}: the iterations after 'uct:' must be a whole number from 1 to "
+                         f"{MAX_UCT_ITERATIONS:,}, like 'uct:2000', got {excerpt(count)}")
     c = options.get("c", 1.4)
     if c == "tuned":
         c = tuned_uct_c(_need_start(spec, start, "c=tuned"))
@@ -348,7 +348,7 @@ def parse_agent(spec: AgentLike, *, factories: bool = False, start: Any = None) 
         if callable(getattr(spec, "choose", None)) or (factories and callable(spec)):
             return spec
         what = "an object with choose(state)" + (", or a factory f(seed) -> agent" if factories else "")
-        raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or {what}, got {spec!r}")
+        raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or {what}, got {excerpt(spec)}")
     kind, sep, arg = spec.strip().lower().partition(":")
     try:
         if kind == "random" and not sep:
@@ -356,9 +356,9 @@ def parse_agent(spec: AgentLike, *, factories: bool = False, start: Any = None) 
         if kind == "uct":
             return _parse_uct(spec, arg, start) if sep else Uct()
         if kind == "best":
-            if sep and not (arg.isdigit() and 1 <= int(arg) <= MAX_UCT_ITERATIONS):
-                raise ValueError(f"agent {spec!r}: the budget after 'best:' must be a whole number from 1 to "
-                                 f"{MAX_UCT_ITERATIONS:,}, got {arg!r}")
+            if sep and not (arg.isdigit() and len(arg) <= 18 and 1 <= int(arg) <= MAX_UCT_ITERATIONS):
+                raise ValueError(f"agent {excerpt(spec)}: the budget after 'best:' must be a whole number from 1 to "
+                                 f"{MAX_UCT_ITERATIONS:,}, got {excerpt(arg)}")
             return best_agent(_need_start(spec, start, "'best'"), int(arg) if sep else None)
         if kind == "puct" and sep:
             from territory.puct import parse_puct
@@ -367,9 +367,9 @@ def parse_agent(spec: AgentLike, *, factories: bool = False, start: Any = None) 
     except ValueError as error:
         message = str(error)
         if not message.startswith("agent "):
-            message = f"agent {spec!r}: {message}"
+            message = f"agent {excerpt(spec)}: {message}"
         raise ValueError(message) from None
-    raise ValueError(f"unknown agent spec {spec!r}: expected {SPEC_GRAMMAR}")
+    raise ValueError(f"unknown agent spec {excerpt(spec)}: expected {SPEC_GRAMMAR}")
 
 
 def _is_deterministic(agent: Any) -> bool:

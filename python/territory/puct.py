@@ -18,6 +18,7 @@ import numpy as np
 
 from territory import _core
 from territory._checks import check_int
+from territory.errors import excerpt
 from territory.agents import MAX_UCT_ITERATIONS, spec_count, spec_number, spec_options
 from territory.model import Model
 
@@ -199,10 +200,10 @@ def parse_puct(spec: str, arg: str) -> Puct:
     if not sep or not (count.isdigit() or _is_model(model)) or _is_model(arg):
         model, count = arg, ""
     if not model:
-        raise ValueError(f"agent {spec!r}: give a model after 'puct:', like 'puct:tabik-6:400' or 'puct:model.npz'")
-    if count and not (count.isdigit() and 1 <= int(count) <= MAX_UCT_ITERATIONS):
-        raise ValueError(f"agent {spec!r}: the simulations after the model must be a whole number from 1 to "
-                         f"{MAX_UCT_ITERATIONS:,}, got {count!r}")
+        raise ValueError(f"agent {excerpt(spec)}: give a model after 'puct:', like 'puct:tabik-6:400' or 'puct:model.npz'")
+    if count and not (count.isdigit() and len(count) <= 18 and 1 <= int(count) <= MAX_UCT_ITERATIONS):
+        raise ValueError(f"agent {excerpt(spec)}: the simulations after the model must be a whole number from 1 to "
+                         f"{MAX_UCT_ITERATIONS:,}, got {excerpt(count)}")
     return Puct(model, int(count) if count else 400, **options)
 
 
