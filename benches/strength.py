@@ -169,7 +169,7 @@ def plot(lists: list[dict[str, Any]], path: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40, help="games per match (pairs: both seats)")
-    parser.add_argument("--budgets", default="100,1000,10000", help="UCT's three iteration budgets")
+    parser.add_argument("--budgets", default="300,1000,3000", help="UCT's three iteration budgets")
     parser.add_argument("--puct-simulations", type=int, default=400)
     parser.add_argument("--opening-moves", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)

@@ -212,7 +212,7 @@ TUNED_UCT_C: dict[tuple[str, Optional[int]], float] = {
     ("tabik", 6): 0.7,
     ("nume", 4): 0.5,
     ("nume", 3): 0.5,
-    ("migong", None): 1.4,
+    ("migong", None): 0.3,
 }
 
 #: The default board of each game in ``TUNED_UCT_C``: the board a size not swept takes
