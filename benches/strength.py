@@ -5,7 +5,7 @@ game's default board and on every shipped model's board.
     python benches/strength.py --games 40 --seed 0                       # prints the list
     python benches/strength.py --games 40 --write docs/strength.md --plot docs/img/strength.png
     python benches/strength.py --games-only tabik,nume --json a.json     # some games only, kept
-    python benches/strength.py --from-json a.json b.json --write docs/strength.md   # runs put together
+    python benches/strength.py --from-json a.json b.json --write docs/strength.md   # runs put together, in board order
 
 Ratings come from a chain of matches: UCT at the smallest budget against random, each
 budget against the one below it, each PUCT model (``--puct-simulations`` per move, the
@@ -158,9 +158,12 @@ def plot(lists: list[dict[str, Any]], path: str) -> None:
             low, high = (max(v, r["rating"] - 1000) for v in r["rating_ci95"])
             high = min(high, r["rating"] + 1000)  # an infinite end drawn 1000 Elo out
             ax.errorbar([r["rating"]], [y], xerr=[[r["rating"] - low], [high - r["rating"]]], fmt="o", capsize=3)
-        ax.set_yticks(list(ys), [r["agent"] for r in rows], fontsize=8)
+        ax.set_yticks(list(ys), [r["agent"].split(":c=")[0] if r["agent"].startswith("puct:") else r["agent"]
+                                 for r in rows], fontsize=8)
         ax.axvline(0, color="grey", lw=0.5)
-        ax.set_title(board_name(board["game"], board["params"]), fontsize=9)
+        left_out = [r["agent"] for r in board["rows"] if not math.isfinite(r["rating"])]
+        ax.set_title(board_name(board["game"], board["params"])
+                     + (f"; not drawn: {', '.join(left_out)} (infinite)" if left_out else ""), fontsize=8)
     axes[-1, 0].set_xlabel("Elo (UCT at the middle budget, tuned c: 0)")
     fig.tight_layout()
     fig.savefig(path, dpi=80)
@@ -182,14 +185,18 @@ def main() -> int:
     args = parser.parse_args()
     if args.from_json:
         runs = [json.load(open(path)) for path in args.from_json]
-        lists = [board for run in runs for board in run["boards"]]
+        order = [json.dumps([game, params], sort_keys=True) for game, params in boards()]
+        lists = sorted((board for run in runs for board in run["boards"]),  # the order of boards()
+                       key=lambda b: order.index(json.dumps([b["game"], b["params"]], sort_keys=True)))
         commands = [run["command"] for run in runs]
     else:
         chosen = boards()
         if args.games_only:
             chosen = [b for b in chosen if b[0] in args.games_only.split(",")]
         lists = [rate_board(game, params, args) for game, params in chosen]
-        commands = ["python benches/strength.py " + " ".join(sys.argv[1:])]
+        shown = [f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
+                 if k in ("games", "budgets", "puct_simulations", "opening_moves", "seed", "games_only") and v is not None]
+        commands = ["python benches/strength.py " + " ".join(shown)]
     text = markdown(lists, commands)
     print(text)
     if args.json:
