@@ -330,7 +330,7 @@ def _parse_uct(spec: str, arg: str, start: Any) -> Uct:
     options = spec_options(spec, parts[0], {"c": _uct_c}) if parts else {}
     if count and not (count.isdigit() and len(count) <= 18 and 1 <= int(count) <= MAX_UCT_ITERATIONS):
         raise ValueError(f"agent {excerpt(spec)}: the iterations after 'uct:' must be a whole number from 1 to "
-                         f"{MAX_UCT_ITERATIONS:,}, like 'uct:2000', got {excerpt(count)}")
+                         f"{MAX_UCT_ITERATIONS}, like 'uct:2000', got {excerpt(count)}")
     c = options.get("c", 1.4)
     if c == "tuned":
         c = tuned_uct_c(_need_start(spec, start, "c=tuned"))
@@ -377,7 +377,7 @@ def parse_agent(spec: AgentLike, *, factories: bool = False, start: Any = None) 
         if kind == "best":
             if sep and not (arg.isdigit() and len(arg) <= 18 and 1 <= int(arg) <= MAX_UCT_ITERATIONS):
                 raise ValueError(f"agent {excerpt(spec)}: the budget after 'best:' must be a whole number from 1 to "
-                                 f"{MAX_UCT_ITERATIONS:,}, got {excerpt(arg)}")
+                                 f"{MAX_UCT_ITERATIONS}, got {excerpt(arg)}")
             return best_agent(_need_start(spec, start, "'best'"), int(arg) if sep else None)
         if kind == "puct" and sep:
             from territory.puct import parse_puct
