@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from territory._checks import check_memory
-from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match
+from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match, tuned_uct_c
 from territory.games import hook
 from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
@@ -359,7 +359,8 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
                                          expansion_visits=config.expansion_visits)],
                         config.eval_games, seed)
                     record["vs_uct"] = {
-                        **match_from_openings(start, [puct, Uct(iterations=uct_iterations)], config.eval_games, seed),
+                        **match_from_openings(start, [puct, Uct(iterations=uct_iterations, c=tuned_uct_c(start))],
+                                               config.eval_games, seed),
                         "uct_iterations": uct_iterations}
                     previous = current
                 record["eval_seconds"] = round(time.perf_counter() - began - record["seconds"], 2)
