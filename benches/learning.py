@@ -1,8 +1,10 @@
 """Measures a trained Puct model (docs/learning.md): Elo against UCT given the same time
 per move, the optimal-move rate on positions the solver settles, and the curves of a
-training log.
+training log; and tunes UCT's exploration constant (docs/strength.md).
 
     python benches/learning.py elo tabik-6 --games 400 --iterations 200
+    python benches/learning.py elo puct:tabik-6:400:c=2,expand=8 --games 400 --uct-c 0.7
+    python benches/learning.py sweep tabik --size 6 --c 0.3,0.5,0.7,1.0,1.4,2.0 --iterations 500 --games 100
     python benches/learning.py optimal tabik-4 --positions 500 --iterations 400
     python benches/learning.py speed tabik-6
     python benches/learning.py plot runs/tabik-6/log.jsonl docs/img/learning-tabik-6.png
@@ -16,7 +18,7 @@ import sys
 import time
 
 import territory
-from territory.agents import Uct
+from territory.agents import Uct, parse_agent, tuned_uct_c
 from territory.model import Model, single_threaded_blas
 from territory.puct import Puct
 from territory.train import equal_time_uct_iterations, match_from_openings, optimal_move_rate, random_positions
@@ -27,34 +29,90 @@ def start_of(model: Model):
 
 
 def run_elo(args: argparse.Namespace) -> dict:
-    model = Model.load(args.model)
+    """PUCT (a model, or a whole ``puct:`` agent spec) against UCT with the same CPU time
+    per move, UCT's ``c`` tuned for the board unless ``--uct-c`` says otherwise."""
+    if args.model.lower().startswith("puct:"):
+        puct = parse_agent(args.model)
+        if args.c_puct is not None or args.rollout_weight is not None or args.expansion_visits is not None:
+            raise SystemExit("elo: give the search settings in the spec (puct:MODEL:N:c=C,...) or as options, not both")
+        model = puct.model
+    else:
+        model = Model.load(args.model)
+        puct = Puct(model, args.iterations, c_puct=args.c_puct, rollout_weight=args.rollout_weight,
+                    expansion_visits=args.expansion_visits)
     start = start_of(model)
-    puct = Puct(model, args.iterations, c_puct=args.c_puct, rollout_weight=args.rollout_weight,
-                expansion_visits=args.expansion_visits)
+    c = tuned_uct_c(start) if args.uct_c == "tuned" else float(args.uct_c)
     uct_iterations = args.uct_iterations or equal_time_uct_iterations(puct, start, seed=args.seed)
-    began = time.perf_counter()
-    result = match_from_openings(start, [puct, Uct(iterations=uct_iterations)], args.games, args.seed, args.opening_moves)
+    began = time.process_time()
+    uct = Uct(iterations=uct_iterations, c=c)
+    result = match_from_openings(start, [puct, uct], args.games, args.seed, args.opening_moves)
     return {"model": args.model, "game": model.meta["game"], "params": model.meta["params"],
-            "puct_iterations": args.iterations, "rollout_weight": puct.rollout_weight,
+            "puct_iterations": puct.iterations, "rollout_weight": puct.rollout_weight,
             "expansion_visits": puct.expansion_visits, "c_puct": puct.c_puct, "uct_iterations": uct_iterations,
-            "opening_moves": args.opening_moves, "seed": args.seed, **result,
-            "seconds": round(time.perf_counter() - began, 1)}
+            "uct_c": c, "opening_moves": args.opening_moves, "seed": args.seed, **result,
+            "cpu_seconds": round(time.process_time() - began, 1)}
+
+
+def game_params(args: argparse.Namespace) -> dict:
+    """The game parameters of ``--size``, ``--n`` and ``--param KEY=VALUE`` (VALUE read as
+    JSON when it can be: numbers, true, false, null; else a string)."""
+    params = {}
+    for item in args.param:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--param {item!r}: expected KEY=VALUE")
+        try:
+            params[key] = json.loads(value)
+        except ValueError:
+            params[key] = value
+    for key in ("size", "n"):
+        if getattr(args, key) is not None:
+            params[key] = getattr(args, key)
+    return params
+
+
+def run_sweep(args: argparse.Namespace) -> dict:
+    """UCT at each exploration constant of ``--c`` against UCT at ``--reference`` (both
+    with ``--iterations`` per move: the same CPU time, c does not change an iteration's
+    cost), ``--games`` games each in pairs from random openings, both seats
+    (``match_from_openings``): each c's Elo over the reference with its 95% interval,
+    and the best c."""
+    start = territory.new_game(args.game, **game_params(args))
+    values = [float(v) for v in args.c.split(",")]
+    reference = Uct(iterations=args.iterations, c=args.reference)
+    began = time.process_time()
+    rows = []
+    for k, c in enumerate(values):
+        if c == args.reference:
+            rows.append({"c": c, "elo": 0.0, "elo_ci95": [0.0, 0.0], "reference": True})
+            continue
+        result = match_from_openings(start, [Uct(iterations=args.iterations, c=c), reference], args.games,
+                                     args.seed, args.opening_moves)
+        rows.append({"c": c, **result})
+        print(f"c {c:<5g} {result['wins']} Elo {result['elo']:+.0f} ({result['elo_ci95'][0]:+.0f} .. "
+              f"{result['elo_ci95'][1]:+.0f})", file=sys.stderr)
+    best = max(rows, key=lambda r: r["elo"])
+    return {"game": args.game, "params": dict(start.params), "iterations": args.iterations,
+            "reference_c": args.reference, "games": args.games, "opening_moves": args.opening_moves,
+            "seed": args.seed, "rows": rows, "best_c": best["c"],
+            "cpu_seconds": round(time.process_time() - began, 1)}
 
 
 def run_optimal(args: argparse.Namespace) -> dict:
     model = Model.load(args.model)
     puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight)
-    began = time.perf_counter()
+    began = time.process_time()
     result = optimal_move_rate(puct, start_of(model), args.positions, seed=args.seed, min_moves=args.min_moves,
                                max_nodes=args.max_nodes)
     return {"model": args.model, "puct_iterations": args.iterations, "rollout_weight": puct.rollout_weight,
             "seed": args.seed, **result,
-            "seconds": round(time.perf_counter() - began, 1)}
+            "cpu_seconds": round(time.process_time() - began, 1)}
 
 
 def run_speed(args: argparse.Namespace) -> dict:
-    """Microseconds per network evaluation, per PUCT simulation (with and without
-    rollouts) and per UCT iteration, from the start position, side by side."""
+    """CPU microseconds per network evaluation, per PUCT simulation (with and without
+    rollouts) and per UCT iteration, from the start position, side by side (one thread:
+    the process's CPU time, which other work on the machine does not inflate)."""
     import numpy as np
 
     model = Model.load(args.model)
@@ -67,9 +125,9 @@ def run_speed(args: argparse.Namespace) -> dict:
         run()
         times = []
         for _ in range(3):
-            began = time.perf_counter()
+            began = time.process_time()
             run()
-            times.append(time.perf_counter() - began)
+            times.append(time.process_time() - began)
         return round(min(times) / count * 1e6, 2)
 
     n = args.iterations
@@ -129,6 +187,8 @@ def main() -> int:
     p.add_argument("--expansion-visits", type=int, default=None)
     p.add_argument("--c-puct", type=float, default=None)
     p.add_argument("--uct-iterations", type=int, default=None)
+    p.add_argument("--uct-c", default="tuned", help="UCT's exploration constant, or 'tuned' (default: the board's, "
+                   "territory.agents.TUNED_UCT_C)")
     p.add_argument("--opening-moves", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=run_elo)
@@ -146,6 +206,18 @@ def main() -> int:
     p.add_argument("--iterations", type=int, default=5000)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=run_speed)
+    p = commands.add_parser("sweep", help="UCT's exploration constant: each c's Elo against a reference c")
+    p.add_argument("game")
+    p.add_argument("--size", type=int, default=None, help="Tabik's board size")
+    p.add_argument("--n", type=int, default=None, help="Nume's board size")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="another game parameter")
+    p.add_argument("--c", default="0.3,0.5,0.7,1.0,1.4,2.0", help="the values of c, separated by commas")
+    p.add_argument("--reference", type=float, default=1.4, help="the c every other plays against (default 1.4)")
+    p.add_argument("--iterations", type=int, default=1000)
+    p.add_argument("--games", type=int, default=100, help="games per c (pairs of games, both seats)")
+    p.add_argument("--opening-moves", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(run=run_sweep)
     p = commands.add_parser("plot", help="loss and score curves of a training log")
     p.add_argument("log")
     p.add_argument("out")

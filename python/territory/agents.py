@@ -31,7 +31,7 @@ from territory import _core, distributed, matches
 from territory._checks import available_memory, check_int, check_memory, check_threads
 from territory._seeds import mix
 from territory.errors import (  # noqa: F401 (their old home: ``territory.agents.X`` keeps working)
-    AgentError, IllegalMoveError, NodeLimitError, SolveLimitError, StoppedError, TimeLimitError,
+    AgentError, IllegalMoveError, NodeLimitError, SolveLimitError, StoppedError, TimeLimitError, excerpt,
 )
 from territory._results import rate_text, results_repr
 from territory.matches import MATCH_FIELDS, play_agents  # noqa: F401 (play_agents: its old home)
@@ -56,6 +56,9 @@ __all__ = [
     "Solution",
     "MatchResults",
     "parse_agent",
+    "best_agent",
+    "tuned_uct_c",
+    "TUNED_UCT_C",
     "play_match",
     "match_games",
     "match_shard",
@@ -129,6 +132,10 @@ class RandomAgent:
         game's generator."""
         return _random_choice(state, rng.random())
 
+    def spec(self) -> str:
+        """The agent spec string, ``"random"``."""
+        return "random"
+
     def __repr__(self) -> str:
         return "RandomAgent()"
 
@@ -180,42 +187,183 @@ class Uct:
         seed drawn from the game's generator."""
         return self.analyse(state, seed=mix(self.seed, rng.getrandbits(64))).best
 
+    def spec(self) -> str:
+        """The agent spec string of this search (``parse_agent(uct.spec())`` searches the
+        same way; the seed and threads are not part of a spec)."""
+        return f"uct:{self.iterations}" + ("" if self.c == 1.4 else f":c={self.c!r}")
+
     def __repr__(self) -> str:
         return f"Uct(iterations={self.iterations}, c={self.c}, seed={self.seed}, threads={self.threads})"
 
 
 AgentLike = Union[str, RandomAgent, Uct, Any]
 
+#: UCT's exploration constant ``c`` per game and board, found by the sweep in
+#: docs/strength.md (``python benches/learning.py sweep``): keyed by (game, board size:
+#: Tabik's ``size``, Nume's ``n``, None for Migong). ``tuned_uct_c`` looks it up.
+TUNED_UCT_C: dict[tuple[str, Optional[int]], float] = {
+    ("tabik", 8): 0.5,
+    ("tabik", 6): 0.7,
+    ("nume", 4): 0.5,
+    ("nume", 3): 0.5,
+    ("migong", None): 0.3,
+}
 
-def parse_agent(spec: AgentLike, *, factories: bool = False) -> Any:
-    """An agent from a spec string: ``"random"``, ``"uct"`` (1000 iterations),
-    ``"uct:N"`` (N iterations) or ``"puct:MODEL:N"`` (``territory.Puct`` with a model
-    file or shipped model name and N simulations, default 400), case (except the
-    model's path) and surrounding spaces ignored; an object with
-    ``choose`` is returned as it is. With ``factories=True`` (``evaluate``), a callable
-    without ``choose`` (a factory ``f(seed) -> agent``) is returned as it is too."""
+#: The default board of each game in ``TUNED_UCT_C``: the board a size not swept takes
+#: its ``c`` from.
+_DEFAULT_BOARD = {"tabik": 8, "nume": 4, "migong": None}
+
+
+def board_key(state: Any) -> tuple[str, Optional[int]]:
+    """``state``'s key in ``TUNED_UCT_C``: its game and board size (Tabik's ``size``,
+    Nume's ``n``; Migong: None). Nume's square boards are ``("nume square", side)``."""
+    params = state.params
+    if params.get("square"):
+        return f"{state.game} square", int(params["square"])
+    size = params.get("size", params.get("n"))
+    return state.game, None if size is None else int(size)
+
+
+def tuned_uct_c(state: Any) -> float:
+    """UCT's tuned exploration constant for ``state``'s game and board (``TUNED_UCT_C``;
+    a board not swept takes its game's default board's, any other game 1.4)."""
+    key = board_key(state)
+    if key in TUNED_UCT_C:
+        return TUNED_UCT_C[key]
+    return TUNED_UCT_C.get((state.game, _DEFAULT_BOARD.get(state.game)), 1.4)
+
+
+#: The budget of ``best`` when a shipped model plays (PUCT simulations) and when UCT does
+#: (iterations): the defaults of ``puct:MODEL`` and ``uct``.
+BEST_SIMULATIONS, BEST_ITERATIONS = 400, 1000
+
+SPEC_GRAMMAR = (
+    "'random', 'uct[:N][:c=C]' (N iterations, default 1000; C a number >= 0 or 'tuned'), "
+    "'puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F]' (a trained model, N simulations, default 400) "
+    "or 'best[:N]' (the strongest agent for the board)"
+)
+
+
+def spec_options(spec: str, text: str, allowed: dict[str, Callable[[str], Any]]) -> dict[str, Any]:
+    """The ``key=value,key=value`` options of an agent spec (``text``), each read by its
+    converter in ``allowed`` (which raises ValueError on a bad value); a clear
+    ValueError naming ``spec`` for an unknown, repeated or malformed option."""
+    options: dict[str, Any] = {}
+    names = ", ".join(allowed)
+    for item in text.split(","):
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep or not key or not value:
+            raise ValueError(f"agent {excerpt(spec)}: options are key=value separated by commas (keys: {names}), got {excerpt(item.strip())}")
+        if key not in allowed:
+            raise ValueError(f"agent {excerpt(spec)}: unknown option {excerpt(key)}; the options are {names}")
+        if key in options:
+            raise ValueError(f"agent {excerpt(spec)}: option {excerpt(key)} given twice")
+        try:
+            options[key] = allowed[key](value)
+        except ValueError as error:
+            raise ValueError(f"agent {excerpt(spec)}: {key}={value if len(value) <= 40 else excerpt(value)}: {error}") from None
+    return options
+
+
+def spec_number(value: str, low: float = -math.inf, high: float = math.inf) -> float:
+    """A number of an agent spec's option, from ``low`` to ``high``."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValueError(f"not a number: {excerpt(value)}") from None
+    if not (math.isfinite(number) and low <= number <= high):
+        bounds = f">= {low:g}" if high == math.inf else f"from {low:g} to {high:g}"
+        raise ValueError(f"must be a number {bounds}, got {excerpt(value)}")
+    return number
+
+
+def spec_count(value: str, low: int = 1, high: int = MAX_UCT_ITERATIONS) -> int:
+    """A whole number of an agent spec's option, from ``low`` to ``high``."""
+    if not (value.isdigit() and len(value) <= 18 and low <= int(value) <= high):
+        raise ValueError(f"must be a whole number from {low:,} to {high:,}, got {excerpt(value)}")
+    return int(value)
+
+
+def _uct_c(value: str) -> Any:
+    return "tuned" if value == "tuned" else spec_number(value, 0.0)
+
+
+def _need_start(spec: str, start: Any, what: str) -> Any:
+    if start is None:
+        raise ValueError(f"agent {excerpt(spec)}: {what} depends on the game and board, which are not known here "
+                         "(give parse_agent a start state, start=...)")
+    return start
+
+
+def _parse_uct(spec: str, arg: str, start: Any) -> Uct:
+    """``Uct`` from the part after ``uct:``: ``N``, ``N:OPTIONS`` or ``OPTIONS``
+    (``c=C``, C a number >= 0 or ``tuned``)."""
+    parts = arg.split(":")
+    count = parts.pop(0) if "=" not in parts[0] else ""
+    if len(parts) > 1 or (not count and not parts and "=" not in arg):
+        raise ValueError(f"agent {excerpt(spec)}: expected 'uct', 'uct:N', 'uct:N:c=C' or 'uct:c=C' (N iterations)")
+    options = spec_options(spec, parts[0], {"c": _uct_c}) if parts else {}
+    if count and not (count.isdigit() and len(count) <= 18 and 1 <= int(count) <= MAX_UCT_ITERATIONS):
+        raise ValueError(f"agent {excerpt(spec)}: the iterations after 'uct:' must be a whole number from 1 to "
+                         f"{MAX_UCT_ITERATIONS}, like 'uct:2000', got {excerpt(count)}")
+    c = options.get("c", 1.4)
+    if c == "tuned":
+        c = tuned_uct_c(_need_start(spec, start, "c=tuned"))
+    return Uct(iterations=int(count) if count else 1000, c=c)
+
+
+def best_agent(start: Any, budget: Optional[int] = None) -> Any:
+    """The strongest agent for ``start``'s game and board: a shipped model trained on
+    this board (its game and parameters all equal), as ``Puct`` with ``budget``
+    simulations (default ``BEST_SIMULATIONS``), else ``Uct`` with the tuned ``c``
+    (``tuned_uct_c``) and ``budget`` iterations (default ``BEST_ITERATIONS``)."""
+    from territory.model import Model, shipped_models
+
+    for name in shipped_models():
+        model = Model.load(name)
+        if model.meta.get("game") == start.game and model.meta.get("params") == dict(start.params) and model.fits(start):
+            from territory.puct import Puct
+
+            return Puct(name, BEST_SIMULATIONS if budget is None else budget)
+    return Uct(iterations=BEST_ITERATIONS if budget is None else budget, c=tuned_uct_c(start))
+
+
+def parse_agent(spec: AgentLike, *, factories: bool = False, start: Any = None) -> Any:
+    """An agent from a spec string (docs/search.md, "Agent specs"): ``"random"``,
+    ``"uct[:N][:c=C]"`` (N iterations, default 1000; ``c=tuned``: ``tuned_uct_c``),
+    ``"puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F]"`` (``territory.Puct`` with a
+    model file or shipped model name and N simulations, default 400) or
+    ``"best[:N]"`` (``best_agent``), case (except the model's path) and surrounding
+    spaces ignored; an object with ``choose`` is returned as it is. ``c=tuned`` and
+    ``best`` need the game: ``start`` (a state of it). With ``factories=True``
+    (``evaluate``), a callable without ``choose`` (a factory ``f(seed) -> agent``) is
+    returned as it is too."""
     if not isinstance(spec, str):
         if callable(getattr(spec, "choose", None)) or (factories and callable(spec)):
             return spec
         what = "an object with choose(state)" + (", or a factory f(seed) -> agent" if factories else "")
-        raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or {what}, got {spec!r}")
+        raise ValueError(f"an agent must be a spec string like 'uct:2000' or 'random', or {what}, got {excerpt(spec)}")
     kind, sep, arg = spec.strip().lower().partition(":")
-    if kind == "random" and not sep:
-        return RandomAgent()
-    if kind == "uct":
-        if not sep:
-            return Uct()
-        if arg.isdigit() and int(arg) >= 1:
-            return Uct(iterations=int(arg))
-        raise ValueError(f"agent {spec!r}: the iterations after 'uct:' must be a positive whole number, like 'uct:2000'")
-    if kind == "puct" and sep:
-        from territory.puct import parse_puct
+    try:
+        if kind == "random" and not sep:
+            return RandomAgent()
+        if kind == "uct":
+            return _parse_uct(spec, arg, start) if sep else Uct()
+        if kind == "best":
+            if sep and not (arg.isdigit() and len(arg) <= 18 and 1 <= int(arg) <= MAX_UCT_ITERATIONS):
+                raise ValueError(f"agent {excerpt(spec)}: the budget after 'best:' must be a whole number from 1 to "
+                                 f"{MAX_UCT_ITERATIONS}, got {excerpt(arg)}")
+            return best_agent(_need_start(spec, start, "'best'"), int(arg) if sep else None)
+        if kind == "puct" and sep:
+            from territory.puct import parse_puct
 
-        return parse_puct(spec, spec.strip().partition(":")[2])
-    raise ValueError(
-        f"unknown agent spec {spec!r}: expected 'random', 'uct', 'uct:N' (N iterations) "
-        "or 'puct:MODEL[:N]' (a trained model, N simulations)"
-    )
+            return parse_puct(spec, spec.strip().partition(":")[2])
+    except ValueError as error:
+        message = str(error)
+        if not message.startswith("agent "):
+            message = f"agent {excerpt(spec)}: {message}"
+        raise ValueError(message) from None
+    raise ValueError(f"unknown agent spec {excerpt(spec)}: expected {SPEC_GRAMMAR}")
 
 
 def _is_deterministic(agent: Any) -> bool:
@@ -314,7 +462,7 @@ def match_games(
     one game after the other, from the start state on) and ``offsets`` (uint64, one more
     than the games: game ``first + i`` is ``actions[offsets[i]:offsets[i + 1]]``)."""
     start = start_state(game, params)
-    pair = [parse_agent(a) for a in agents]
+    pair = [parse_agent(a, start=start) for a in agents]
     if not 0 <= first <= stop:
         raise ValueError(f"need 0 <= first <= stop, got {first} and {stop}")
     return matches.match_shard(start, pair, seed, swap_seats, threads, keep_actions, first, stop)
@@ -370,7 +518,8 @@ def play_match(
         raise ValueError(f"progress must be callable (done, total, seconds), got {type(progress).__name__}")
     if len(agents) != 2:
         raise ValueError(f"agents must be two agents, got {len(agents)}")
-    pair = [parse_agent(a) for a in agents]
+    start = start_state(game, params)
+    pair = [parse_agent(a, start=start) for a in agents]
     distinct = 2 if swap_seats else 1
     if games > distinct and all(_is_deterministic(a) for a in pair):
         raise ValueError(
@@ -378,7 +527,6 @@ def play_match(
             f"{distinct}: give a Puct noise_fraction > 0 (territory.Puct(..., noise_fraction=0.25)), or play "
             "from random openings (territory.train.match_from_openings)"
         )
-    start = start_state(game, params)
     for agent in pair:
         if getattr(agent, "model", None) is not None and _is_native(agent):
             agent.model.check_fits(start)

@@ -12,13 +12,15 @@ from __future__ import annotations
 import copy
 import math
 import os
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
 from territory import _core
 from territory._checks import check_int
-from territory.agents import MAX_UCT_ITERATIONS, SearchProgress, Stop, _check_progress, _check_stop
+from territory.errors import excerpt
+from territory.agents import (MAX_UCT_ITERATIONS, SearchProgress, Stop, _check_progress, _check_stop, spec_count,
+                              spec_number, spec_options)
 from territory.model import Model
 
 __all__ = ["Puct", "PuctAnalysis", "run_search", "ANALYSIS_NOISE"]
@@ -188,6 +190,17 @@ class Puct:
         return ("puct", self.network, self.iterations, self.c_puct, self.seed, self.rollout_weight,
                 self.expansion_visits, self.noise_fraction or 0.0, self.noise_alpha)
 
+    def spec(self) -> str:
+        """The agent spec string of this search, every setting written out
+        (``parse_agent(puct.spec())`` searches the same way; the seed is not part of a
+        spec). A ``Puct`` of a ``Model`` object, not a file or shipped name, has none:
+        ValueError."""
+        if self.source is None:
+            raise ValueError("this Puct plays a Model object, not a model file or shipped name: it has no spec string")
+        text = (f"puct:{self.source}:{self.iterations}:c={self.c_puct!r},rollout={self.rollout_weight!r},"
+                f"expand={self.expansion_visits}")
+        return text + ("" if self.noise_fraction is None else f",noise={self.noise_fraction!r}")
+
     def for_analysis(self, what: str) -> "Puct":
         """This agent as an analysis plays it: with root noise (``ANALYSIS_NOISE`` unless
         its own ``noise_fraction`` is set); refused with ``noise_fraction=0``."""
@@ -221,18 +234,35 @@ def _number(name: str, value: Any, low: float, high: float) -> float:
     return float(value)
 
 
+#: The options of a ``puct:`` agent spec: name -> (``Puct`` keyword, reader).
+PUCT_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "c": ("c_puct", lambda v: spec_number(v, 0.0, 1e6)),
+    "rollout": ("rollout_weight", lambda v: spec_number(v, 0.0, 1.0)),
+    "expand": ("expansion_visits", lambda v: spec_count(v, 1, 1_000_000)),
+    "noise": ("noise_fraction", lambda v: spec_number(v, 0.0, 1.0)),
+}
+
+
 def parse_puct(spec: str, arg: str) -> Puct:
-    """``Puct`` from the part after ``puct:`` of an agent spec: ``MODEL`` or
-    ``MODEL:N`` (N simulations per move, default 400)."""
+    """``Puct`` from the part after ``puct:`` of an agent spec: ``MODEL``,
+    ``MODEL:N`` (N simulations per move, default 400), then optionally
+    ``:c=C,rollout=R,expand=K,noise=F`` (``c_puct``, ``rollout_weight``,
+    ``expansion_visits``, ``noise_fraction``; those not given: the model's own)."""
+    options: dict[str, Any] = {}
+    head, sep, last = arg.rpartition(":")
+    if sep and "=" in last and not _is_model(arg):
+        read = {key: reader for key, (_, reader) in PUCT_OPTIONS.items()}
+        options = {PUCT_OPTIONS[k][0]: v for k, v in spec_options(spec, last.lower(), read).items()}
+        arg = head
     model, sep, count = arg.rpartition(":")
     if not sep or not (count.isdigit() or _is_model(model)) or _is_model(arg):
         model, count = arg, ""
     if not model:
-        raise ValueError(f"agent {spec!r}: give a model after 'puct:', like 'puct:tabik-6:400' or 'puct:model.npz'")
-    if count and not (count.isdigit() and 1 <= int(count) <= MAX_UCT_ITERATIONS):
-        raise ValueError(f"agent {spec!r}: the simulations after the model must be a whole number from 1 to "
-                         f"{MAX_UCT_ITERATIONS:,}, got {count!r}")
-    return Puct(model, int(count) if count else 400)
+        raise ValueError(f"agent {excerpt(spec)}: give a model after 'puct:', like 'puct:tabik-6:400' or 'puct:model.npz'")
+    if count and not (count.isdigit() and len(count) <= 18 and 1 <= int(count) <= MAX_UCT_ITERATIONS):
+        raise ValueError(f"agent {excerpt(spec)}: the simulations after the model must be a whole number from 1 to "
+                         f"{MAX_UCT_ITERATIONS:,}, got {excerpt(count)}")
+    return Puct(model, int(count) if count else 400, **options)
 
 
 def _is_model(name: str) -> bool:

@@ -33,7 +33,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from territory._checks import check_memory
-from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match
+from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match, tuned_uct_c
 from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
 from territory.puct import Puct
@@ -52,7 +52,8 @@ class TrainConfig:
     #: The network reads the game's features (``state.features()``: what scoring makes
     #: of the groups) beside the observation planes.
     features: bool = False
-    #: Stop after this many minutes of training (None: no limit) ...
+    #: Stop after this many minutes of training, in CPU time (the process's, every
+    #: thread counted; None: no limit) ...
     minutes: Optional[float] = 60.0
     #: ... or this many rounds (None: no limit).
     rounds: Optional[int] = None
@@ -298,6 +299,9 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
             progress(record)
 
     began = time.perf_counter()
+    # --minutes is CPU time (every thread of the process), so a run's length does not
+    # depend on what else the machine does; "seconds" in the log stay wall time.
+    cpu_began = time.process_time()
     previous = model.copy()
     last = out / "last.npz"
     model.save(last)
@@ -308,7 +312,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     positions = 0
     try:
         while (config.rounds is None or round_ < config.rounds) and (
-            config.minutes is None or time.perf_counter() - began < 60 * config.minutes
+            config.minutes is None or time.process_time() - cpu_began < 60 * config.minutes
         ):
             round_ += 1
             t0 = time.perf_counter()
@@ -331,6 +335,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
             mean_losses = dict(zip(network_jax.LOSSES, (float(x) for x in np.mean(losses, axis=0))))
             write({
                 "event": "round", "round": round_, "seconds": round(time.perf_counter() - began, 2),
+                "cpu_seconds": round(time.process_time() - cpu_began, 2),
                 "games": config.games, "positions": positions, "steps": optimiser.steps, **mean_losses,
                 "mean_length": round(len(obs) / config.games, 2),
                 "self_play_seconds": round(t1 - t0, 2), "train_seconds": round(time.perf_counter() - t1, 2),
@@ -353,7 +358,8 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
                                          expansion_visits=config.expansion_visits)],
                         config.eval_games, seed)
                     record["vs_uct"] = {
-                        **match_from_openings(start, [puct, Uct(iterations=uct_iterations)], config.eval_games, seed),
+                        **match_from_openings(start, [puct, Uct(iterations=uct_iterations, c=tuned_uct_c(start))],
+                                               config.eval_games, seed),
                         "uct_iterations": uct_iterations}
                     previous = current
                 record["eval_seconds"] = round(time.perf_counter() - began - record["seconds"], 2)

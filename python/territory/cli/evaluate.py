@@ -14,14 +14,16 @@ from territory import distributed
 from territory.cli import common as cli
 from territory.cli.common import UsageError, add_command, integer
 from territory.agents import parse_agent
+from territory.playouts import new_game
 from territory.evaluate import (
     DEFAULT_KOMI, DEFAULT_OPENING_SAMPLE, MAX_DEFAULT_OPENINGS, evaluate, fair_komi, openings,
 )
 from territory.evaluate.plots import _pyplot
 
-AGENT_HELP = ("random | uct:N (UCT with N iterations per move) | puct:MODEL[:N] (a trained model, a .npz file "
+AGENT_HELP = ("random | uct[:N][:c=C] (UCT with N iterations per move, exploration C or c=tuned) | "
+              "puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F] (a trained model, a .npz file "
               "or a shipped name such as tabik-6, with N simulations per move, default 400; played with root "
-              "noise, so that the games differ)")
+              "noise, so that the games differ) | best[:N] (docs/search.md, \"Agent specs\")")
 
 
 def _common(parser: argparse.ArgumentParser, games_default: int, games_help: str, *, several_agents: bool = False) -> None:
@@ -99,9 +101,9 @@ def _prepare(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() if args.progress is None else bool(args.progress)
 
 
-def _agent(spec: str) -> Any:
+def _agent(spec: str, game: str, params: dict[str, Any]) -> Any:
     try:
-        return parse_agent(spec)
+        return parse_agent(spec, start=new_game(game, **params))
     except ValueError as error:
         raise UsageError(f"--agent: {error}") from None
 
@@ -133,7 +135,7 @@ def _finish(result: Any, args: argparse.Namespace, text: str | None = None) -> i
 def run_evaluate(args: argparse.Namespace) -> int:
     show = _prepare(args)
     params = cli.game_params(args, args.game)
-    agent = _agent(args.agent)
+    agent = _agent(args.agent, args.game, params)
     try:
         with _scale_out(args) as executor:
             result = evaluate(args.game, agent, args.games, args.seed, executor=executor, threads=args.threads,
@@ -145,7 +147,6 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
 def run_komi(args: argparse.Namespace) -> int:
     show = _prepare(args)
-    agents = [_agent(a) for a in (args.agent or ["random"])]
     for option, value in (("--komi-min", args.komi_min), ("--komi-max", args.komi_max)):
         if not (math.isfinite(value) and (value - 0.5).is_integer()):
             raise UsageError(f"{option} must be a number k + 0.5 (k a whole number), like -20.5 or 3.5, got {value}")
@@ -160,6 +161,7 @@ def run_komi(args: argparse.Namespace) -> int:
             f"{len(values)} komi value{'' if len(values) == 1 else 's'}: the fit needs at least two"
         )
     params = cli.game_params(args, "nume")
+    agents = [_agent(a, "nume", params) for a in (args.agent or ["random"])]
     try:
         with _scale_out(args) as executor:
             result = fair_komi(agents, args.games, args.seed, executor=executor, komi_values=values, threads=args.threads,
@@ -172,7 +174,7 @@ def run_komi(args: argparse.Namespace) -> int:
 def run_openings(args: argparse.Namespace) -> int:
     show = _prepare(args)
     params = cli.game_params(args, args.game)
-    agent = _agent(args.agent)
+    agent = _agent(args.agent, args.game, params)
     moves = None if args.moves is None else [m.strip() for m in args.moves.split(",") if m.strip()]
     try:
         with _scale_out(args) as executor:

@@ -26,14 +26,17 @@ def register(commands: Any) -> None:
         "is seeded by (seed, i): the same seed gives the same games on any number of threads.",
         "  territory match tabik --agents uct:2000 random --games 40 --size 6\n"
         "  territory match nume --agents uct:500 uct:1000 --games 100 --json match.json\n"
-        "  territory match tabik --agents uct:200 random --games 1000 --scheduler local:2\n",
+        "  territory match tabik --agents uct:200 random --games 1000 --scheduler local:2\n"
+        "  territory match tabik --size 6 --agents best uct:2000:c=0.7 --games 100\n",
         run_match,
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
     parser.add_argument("--agents", nargs=2, required=True, metavar=("AGENT0", "AGENT1"),
-                        help="two agents: 'random', 'uct' or 'uct:N' (UCT with N iterations per move), or "
-                        "'puct:MODEL[:N]' (a trained model, a .npz file or a shipped name such as tabik-6, "
-                        "with N simulations per move, default 400)")
+                        help="two agents: 'random', 'uct[:N][:c=C]' (UCT with N iterations per move, default "
+                        "1000, exploration C, default 1.4, or c=tuned: the tuned value for the board), "
+                        "'puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F]' (a trained model, a .npz file or a "
+                        "shipped name such as tabik-6, with N simulations per move, default 400), or 'best[:N]' "
+                        "(the board's shipped model if there is one, else UCT with the tuned c) (docs/search.md)")
     parser.add_argument("--games", type=cli.games_count(2**40), default=100, help="number of games, at least 1 (default 100)")
     parser.add_argument("--no-swap-seats", dest="swap_seats", action="store_false",
                         help="agent 0 always takes seat 0 (default: seats alternate)")
@@ -145,11 +148,12 @@ def format_match(summary: dict[str, Any]) -> str:
 
 
 def run_match(args: argparse.Namespace) -> int:
+    params = cli.game_params(args, args.game)
+    start = agents_module.start_state(args.game, params)
     try:
-        pair = [agents_module.parse_agent(spec) for spec in args.agents]
+        pair = [agents_module.parse_agent(spec, start=start) for spec in args.agents]
     except ValueError as error:
         raise UsageError(f"--agents: {error}") from None
-    params = cli.game_params(args, args.game)
     cli.check_output(args.json, "--json")
     out = cli.human_stream(args.json)
     show_progress = sys.stderr.isatty() if args.progress is None else args.progress

@@ -49,7 +49,7 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("game", choices=cli.GAME_CHOICES, help="the game")
     parser.add_argument("--out", required=True, metavar="DIR", help="directory of the checkpoints and the log")
-    parser.add_argument("--minutes", type=positive, default=60.0, help="stop after this many minutes (default 60)")
+    parser.add_argument("--minutes", type=positive, default=60.0, help="stop after this many minutes of CPU time, every thread counted (default 60)")
     parser.add_argument("--rounds", type=integer(1), default=None, help="stop after this many rounds (default: no limit)")
     parser.add_argument("--games", type=integer(1, 4096), default=64, help="self-play games per round, played together (default 64)")
     parser.add_argument("--iterations", type=integer(2, 100_000), default=100, help="PUCT simulations per self-play move (default 100)")

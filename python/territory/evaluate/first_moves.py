@@ -136,7 +136,7 @@ def openings(
     """
     start = start_state(game, params)
     name, params = start.game, dict(start.params)
-    agent = _parse(agent, "openings")
+    agent = _parse(agent, "openings", start)
     games = check_int("games_per_opening", games_per_opening, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)

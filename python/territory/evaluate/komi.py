@@ -178,9 +178,6 @@ def fair_komi(
         if key in game_params:
             raise ValueError(f"fair_komi sweeps {key} itself; do not pass {key}=")
     _komi_params(game_params, DEFAULT_KOMI[0])  # the game's own objections to a fixed komi
-    agents = [_parse(a, "fair_komi") for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
-    if not agents:
-        raise ValueError("agent list is empty")
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)
@@ -189,6 +186,9 @@ def fair_komi(
     if len(values) < 2:
         raise ValueError(f"komi_values must hold at least two distinct values k + 0.5 to fit a curve, got {values}")
     params = {k: v for k, v in starts[values[0]].params.items() if k not in _swept()}
+    agents = [_parse(a, "fair_komi", starts[values[0]]) for a in (agent if isinstance(agent, (list, tuple)) else [agent])]
+    if not agents:
+        raise ValueError("agent list is empty")
     began = time.perf_counter()
     total = len(agents) * len(values) * games
     fits = []

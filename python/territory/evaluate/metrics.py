@@ -137,7 +137,7 @@ def evaluate(
     matches with seats swapped).
     """
     start = start_state(game, params)
-    agent = _parse(agent, "evaluate")
+    agent = _parse(agent, "evaluate", start)
     games = check_int("games", games, 1, MAX_GAMES)
     seed = check_int("seed", seed, 0, 2**64 - 1)
     threads = check_threads(threads)

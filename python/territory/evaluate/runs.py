@@ -37,10 +37,11 @@ TRACE_FIELDS = (
 MAX_GAMES = 10**8
 
 
-def _parse(agent: Any, what: str = "an analysis") -> Any:
-    """``agents.parse_agent`` taking factories ``f(seed) -> agent`` too; a ``Puct`` as
-    the analysis ``what`` plays it (with root noise: ``Puct.for_analysis``)."""
-    agent = parse_agent(agent, factories=True)
+def _parse(agent: Any, what: str = "an analysis", start: Any = None) -> Any:
+    """``agents.parse_agent`` taking factories ``f(seed) -> agent`` too (``start``: the
+    state the games start from); a ``Puct`` as the analysis ``what`` plays it (with root
+    noise: ``Puct.for_analysis``)."""
+    agent = parse_agent(agent, factories=True, start=start)
     return agent.for_analysis(what) if type(agent) is Puct else agent
 
 
@@ -61,8 +62,7 @@ def _agent_name(agent: Any) -> str:
     if type(agent) is RandomAgent:
         return "random"
     if type(agent) is Uct:
-        plain = (agent.c, agent.seed, agent.threads) == (1.4, 0, 1)
-        return f"uct:{agent.iterations}" if plain else repr(agent)
+        return agent.spec() if (agent.seed, agent.threads) == (0, 1) else repr(agent)
     if type(agent) is Puct and agent.source:
         return f"puct:{agent.source}:{agent.iterations}"
     return str(getattr(agent, "name", type(agent).__name__))

@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from territory import registry
-from territory.agents import Stop, Uct
+from territory.agents import Stop, Uct, tuned_uct_c
 from territory.web.store import Store
 from territory.web.session import (
     MAX_ITERATIONS, MAX_SIMULATIONS, MODEL_STRENGTHS, STRENGTHS, Conflict, Session, SessionError, Thinking, UNITS,
@@ -288,7 +288,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
             found = []
             for ply in range(len(moves) + 1):
                 if not state.is_over:
-                    value = Uct(iterations=iterations, seed=ply).analyse(state, stop=stop).value
+                    value = Uct(iterations=iterations, c=tuned_uct_c(state), seed=ply).analyse(state, stop=stop).value
                     found.append((ply, state.to_move, value))
                 if ply < len(moves):
                     state.play(moves[ply])

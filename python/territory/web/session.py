@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from territory import games, geometry, record, registry, svg
-from territory.agents import NodeLimitError, Stop, Uct, solve
+from territory.agents import NodeLimitError, Stop, Uct, solve, tuned_uct_c
 from territory.types import GameState
 
 #: Agent strengths offered by the page: name -> UCT iterations per move.
@@ -512,7 +512,7 @@ class Session:
             from territory.puct import Puct
 
             return Puct(shipped_model(self.model), iterations=iterations, seed=seed)
-        return Uct(iterations=iterations, seed=seed)
+        return Uct(iterations=iterations, c=tuned_uct_c(state or self.state), seed=seed)
 
     def record_evaluation(self, node: int, to_move: int, value: float) -> None:
         self.nodes[node].value = value if to_move == 0 else -value
