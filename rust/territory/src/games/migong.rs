@@ -304,6 +304,14 @@ struct Initial {
 /// `CELLS` rounded up to whole blocks of 8 cells (the extra cells never fit anything).
 const PADDED: usize = 128;
 
+/// The cells of a block in the draw: its placements are summed at once (16 counts, one
+/// vector), the block found among the 8 by a binary search, the cell walked to in it.
+const BLOCK: usize = 16;
+
+/// In `need_yellow`, marks a cell that no pattern fits in `drop_pattern`'s test (an
+/// occupied cell or the padding): no pattern has the bit.
+const OCCUPIED: u8 = 0x80;
+
 /// Blue's full set: every pattern with a blue wedge; Yellow's: every one with a yellow.
 const FULL_SETS: [u64; 2] = [!(1 << 63), !1];
 
@@ -327,8 +335,9 @@ pub struct Migong {
     /// (the number of its placements there), kept up to date by play and undo.
     counts: [[u8; PADDED]; 2],
     swapped: bool,
-    /// Bit `cell` is set when the piece on `cell` came from the second colour's set.
-    placed_by_second: u128,
+    /// Bit `cell % 64` of word `cell / 64` is set when the piece on `cell` came from the
+    /// second colour's set.
+    placed_by_second: [u64; 2],
     /// The turn order before `history` (set by `from_position`).
     start: turns::Start,
     /// The position this game was set up from, when not the start position.
@@ -415,7 +424,7 @@ impl Migong {
                 .iter()
                 .fold(0, |m, &(d, _)| m | 1 << d);
         }
-        let mut need_yellow = [0u8; PADDED];
+        let mut need_yellow = [OCCUPIED; PADDED];
         need_yellow[..CELLS].copy_from_slice(&border_yellow);
         let mut fit = [0u64; PADDED];
         for (cell, fit) in fit[..CELLS].iter_mut().enumerate() {
@@ -443,7 +452,7 @@ impl Migong {
             remaining: FULL_SETS,
             counts: [[0; PADDED]; 2],
             swapped: false,
-            placed_by_second: 0,
+            placed_by_second: [0; 2],
             start: turns::Start::default(),
             setup: None,
             initial: Arc::new(initial),
@@ -512,6 +521,7 @@ impl Migong {
         match piece {
             Some(p) => self.place(cell, p.0),
             None => {
+                self.need_yellow[cell] &= !OCCUPIED;
                 self.refresh_fit(cell);
                 self.recount_cell(cell);
                 for (d, neighbour) in neighbours.into_iter().enumerate() {
@@ -535,6 +545,7 @@ impl Migong {
         let (around, facing, narrow) = (&AROUND[cell], &FACING[p as usize & 63], &NARROW[p as usize & 63]);
         let remaining = self.remaining;
         let cell = cell & (PADDED - 1);
+        self.need_yellow[cell] |= OCCUPIED;
         self.fit[cell] = 0;
         self.counts[0][cell] = 0;
         self.counts[1][cell] = 0;
@@ -554,16 +565,16 @@ impl Migong {
     #[inline(always)]
     fn draw<R: Rng + ?Sized>(&self, rng: &mut R, color: usize, pie: bool) -> MigongMove {
         let set = self.remaining[color];
-        // The placements, summed in blocks of 8 cells from the kept counts (written as
+        // The placements, summed in blocks of `BLOCK` cells from the kept counts (written as
         // a plain byte sum, this compiles to one sum-of-bytes instruction per block,
         // `psadbw` on x86-64).
         let counts = &self.counts[color];
-        let mut sums = [0u32; PADDED / 8];
-        for (sum, block) in sums.iter_mut().zip(counts.chunks_exact(8)) {
+        let mut sums = [0u32; PADDED / BLOCK];
+        for (sum, block) in sums.iter_mut().zip(counts.chunks_exact(BLOCK)) {
             *sum = block.iter().map(|&count| u32::from(count)).sum();
         }
         // `ends[b]`: the placements in blocks 0..=b.
-        let mut ends = [0u32; PADDED / 8];
+        let mut ends = [0u32; PADDED / BLOCK];
         let mut end = 0;
         for (e, &sum) in ends.iter_mut().zip(&sums) {
             end += sum;
@@ -578,14 +589,15 @@ impl Migong {
         if r == placements {
             return MigongMove::Swap;
         }
-        // The block holding placement r: the number of blocks ending at or before r, by
-        // a binary search without branches (where a walk would stop is unpredictable).
+        // The block holding placement r: the number of blocks (of the 8) ending at or
+        // before r, by a binary search without branches (where a walk would stop is
+        // unpredictable).
         let mut block = 0;
-        for step in [8, 4, 2, 1] {
+        for step in [4, 2, 1] {
             block += step * (ends[block + step - 1] as usize <= r) as usize;
         }
         r -= block.checked_sub(1).map_or(0, |b| ends[b] as usize);
-        let mut cell = 8 * block;
+        let mut cell = BLOCK * block;
         while r >= counts[cell] as usize {
             r -= counts[cell] as usize;
             cell += 1;
@@ -604,7 +616,7 @@ impl Migong {
         self.remaining[color] &= !(1 << piece.0);
         self.drop_pattern(color, piece.0);
         self.board_key ^= Self::piece_key(cell, piece, Color::BOTH[color & 1]);
-        self.placed_by_second |= (color as u128) << cell;
+        self.placed_by_second[cell >> 6 & 1] |= (color as u64) << (cell & 63);
     }
 
     /// Recounts both colours' placements on `cell` from its fit.
@@ -624,12 +636,12 @@ impl Migong {
 
     /// Updates the counts after `color` used pattern `p` (already out of `remaining`):
     /// one fewer on every empty cell that `p` fits. The test runs on the constraint
-    /// bytes, so it vectorises; occupied cells, at 0, stay at 0.
+    /// bytes, so it vectorises; occupied cells and the padding fit nothing there
+    /// (`OCCUPIED` in `need_yellow`).
     fn drop_pattern(&mut self, color: usize, p: u8) {
         let needs = self.need_yellow.iter().zip(&self.need_mask);
         for (count, (&yellow, &mask)) in self.counts[color].iter_mut().zip(needs) {
-            let hit = (p ^ yellow) & mask == 0;
-            *count = count.saturating_sub(hit as u8);
+            *count -= u8::from(p & mask == yellow);
         }
     }
 
@@ -940,7 +952,7 @@ impl Game for Migong {
                     self.counts[color.index()][c] += (self.fit[c] >> piece.0 & 1) as u8;
                 }
                 self.board_key ^= Self::piece_key(cell, piece, color);
-                self.placed_by_second &= !(1u128 << cell);
+                self.placed_by_second[cell >> 6 & 1] &= !(1 << (cell & 63));
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -956,7 +968,7 @@ impl Game for Migong {
             return;
         }
         self.start = turns::Start::default();
-        self.placed_by_second = 0;
+        self.placed_by_second = [0; 2];
         self.pieces = [None; CELLS];
         self.remaining = FULL_SETS;
         self.swapped = false;
