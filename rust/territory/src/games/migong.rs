@@ -542,7 +542,11 @@ impl Migong {
     /// fits (occupied cells and the padding stay at 0).
     #[inline(always)]
     fn place(&mut self, cell: usize, p: u8) {
-        let (around, facing, narrow) = (&AROUND[cell], &FACING[p as usize & 63], &NARROW[p as usize & 63]);
+        let (around, facing, narrow) = (
+            &AROUND[cell],
+            &FACING[p as usize & 63],
+            &NARROW[p as usize & 63],
+        );
         let remaining = self.remaining;
         let cell = cell & (PADDED - 1);
         self.need_yellow[cell] |= OCCUPIED;
@@ -849,7 +853,7 @@ impl Game for Migong {
         while passes < 2 {
             let played = self.history.len();
             crate::rules::playout::check_length(played, limit, Self::NAME);
-            let color = (self.start.ply as usize + played) % 2 ^ self.swapped as usize;
+            let color = ((self.start.ply as usize + played) % 2) ^ self.swapped as usize;
             let mv = self.draw(rng, color, played == pie_at);
             match mv {
                 MigongMove::Place { cell, piece } => {

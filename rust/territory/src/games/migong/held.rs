@@ -207,7 +207,11 @@ impl Migong {
             let first = first as usize;
             let mut root = |run: usize| find(forest.parent, first + run);
             let (r0, r1, r2, r3) = (root(0), root(1), root(2), root(3));
-            let (r4, r5) = if count == 6 { (root(4), root(5)) } else { (NODES, NODES) };
+            let (r4, r5) = if count == 6 {
+                (root(4), root(5))
+            } else {
+                (NODES, NODES)
+            };
             // One piece counts once in a group: a run of one colour that shares its root
             // with an earlier run of that colour is taken off again.
             for (late, earlier) in [(r2, r0), (r3, r1)] {
