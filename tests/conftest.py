@@ -1,8 +1,10 @@
-"""Shared fixtures: rule tests run against both the native engine and the reference."""
+"""Shared fixtures: rule tests run against both the native engine and the reference; one
+Dask cluster per test module that asks for it."""
 
 from __future__ import annotations
 
 import importlib
+import logging
 
 import pytest
 
@@ -29,3 +31,12 @@ class Implementation:
 def impl(request):
     """Namespace-like access to Tabik, Migong and Nume of one implementation."""
     return Implementation(request.param)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A client of a real two-process Dask ``LocalCluster`` (skips without Dask)."""
+    dd = pytest.importorskip("distributed")
+    with dd.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
+                         silence_logs=logging.ERROR) as cluster, dd.Client(cluster) as client:
+        yield client

@@ -33,6 +33,9 @@ CALLS: dict[str, Callable[[], Any]] = {
     "play_match random": lambda: territory.play_match("migong", ["random", "random"], 10**12, keep_games=False),
     "Uct.analyse": lambda: territory.Uct(10**7).analyse(territory.Tabik()),
     "Uct.analyse threads=2": lambda: territory.Uct(10**7, threads=2).analyse(territory.Migong()),
+    "Puct.analyse": lambda: territory.Puct("tabik-6", 10**7).analyse(territory.Tabik(size=6)),
+    "Puct.choose with finish and progress": lambda: territory.Puct("tabik-6", 10**7).choose(
+        territory.Tabik(size=6), finish=territory.Stop(), progress=lambda *_: None),
     "VecEnv.step loop": _vecenv_loop,
     "evaluate random": lambda: territory.evaluate("migong", games=10**8),
     "evaluate uct": lambda: territory.evaluate("tabik", "uct:20000", games=1000),

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -37,14 +36,6 @@ def summary_without_time(result):
     summary = result.summary()
     del summary["seconds"], summary["games_per_second"]
     return summary
-
-
-@pytest.fixture(scope="module")
-def dask_client():
-    dd = pytest.importorskip("distributed")
-    with dd.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
-                         silence_logs=logging.ERROR) as cluster, dd.Client(cluster) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

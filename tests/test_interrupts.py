@@ -113,6 +113,7 @@ def test_an_interrupt_wrapped_by_python_still_ends_the_command_with_130(monkeypa
         raise RuntimeError("a real error")
 
     monkeypatch.setattr(cli, "main", raise_wrapped)
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # interrupted() replaces it
     try:
         assert territory_cli.main() == territory_cli.INTERRUPTED == 130
     finally:
@@ -121,6 +122,24 @@ def test_an_interrupt_wrapped_by_python_still_ends_the_command_with_130(monkeypa
     monkeypatch.setattr(cli, "main", raise_plain)
     with pytest.raises(RuntimeError, match="a real error"):
         territory_cli.main()
+
+
+def test_after_the_one_line_no_finalizer_error_is_printed() -> None:
+    """An object that Ctrl-C left half-made (a Dask future interrupted inside its
+    ``__init__``) fails in ``__del__`` at exit; the interrupted command prints its one
+    line and nothing after it, while before the interrupt such an error is printed."""
+    code = ("import sys, territory_cli\n"
+            "class HalfMade:\n"
+            "    def __del__(self): raise AttributeError('no _cleared')\n"
+            "HalfMade()\n"
+            "sys.stderr.write('--\\n')\n"
+            "kept = HalfMade()\n"
+            "sys.exit(territory_cli.interrupted())\n")
+    ended = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert ended.returncode == 130
+    before, after = ended.stderr.split("--\n")
+    assert "Exception ignored" in before and "no _cleared" in before
+    assert after == "territory: interrupted\n"
 
 
 @pytest.mark.parametrize("after", [0.15, 0.4])

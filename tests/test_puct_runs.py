@@ -4,7 +4,6 @@ executor with the local results (issue 32)."""
 
 from __future__ import annotations
 
-import logging
 
 import numpy as np
 import pytest
@@ -59,14 +58,6 @@ def test_a_match_of_two_deterministic_agents_is_refused():
     for pair in ([noisy, plain[1]], ["puct:tabik-4:10", "puct:tabik-4:20"]):
         result = territory.play_match("tabik", pair, games=6, size=4, seed=3)
         assert len({tuple(a) for a in result.actions}) >= 5
-
-
-@pytest.fixture(scope="module")
-def dask_client():
-    dd = pytest.importorskip("distributed")
-    with dd.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None,
-                         silence_logs=logging.ERROR) as cluster, dd.Client(cluster) as client:
-        yield client
 
 
 def test_puct_on_a_dask_cluster_gives_the_local_results(dask_client):

@@ -420,6 +420,64 @@ def test_a_stop_set_from_another_thread_ends_a_search_at_once(search):
     assert Uct(500, seed=3).analyse(s, stop=territory.Stop()) == Uct(500, seed=3).analyse(s)
 
 
+@pytest.mark.parametrize("agent", ["uct", "uct threads=2", "puct"])
+def test_finish_set_from_another_thread_ends_a_search_with_a_legal_move(agent):
+    """"Move now": ``finish`` ends a search of minutes within 0.1 s with the move it has,
+    and ``progress`` meanwhile reports growing counts and legal best moves."""
+    state = territory.Tabik(size=6)
+    searcher = {
+        "uct": Uct(10**7), "uct threads=2": Uct(10**7, threads=2), "puct": territory.Puct("tabik-6", 10**7),
+    }[agent]
+    finish, reports, ended = territory.Stop(), [], {}
+
+    def later():
+        time.sleep(0.5)
+        ended["set"] = time.monotonic()
+        finish.set()
+
+    threading.Thread(target=later).start()
+    move = searcher.choose(state, finish=finish, progress=lambda *r: reports.append(r))
+    returned = time.monotonic()
+    assert move in state.legal_moves() and state.history == []
+    assert returned - ended["set"] < 0.1, returned - ended["set"]
+    assert len(reports) >= 3, reports
+    counts = [done for done, _, _ in reports]
+    assert counts == sorted(counts) and counts[-1] > counts[0] > 0
+    assert all(best in state.legal_moves() and -1 <= value <= 1 for _, best, value in reports)
+
+
+def test_a_stop_ends_a_puct_search_with_stopped_error_and_an_unset_finish_changes_nothing():
+    state, stop = territory.Tabik(size=6), territory.Stop()
+    threading.Timer(0.3, stop.set).start()
+    began = time.monotonic()
+    with pytest.raises(territory.StoppedError, match="stopped"):
+        territory.Puct("tabik-6", 10**7).analyse(state, stop=stop)
+    assert time.monotonic() - began < 1.0
+    puct = territory.Puct("tabik-6", 300, seed=2)
+    visits, value = puct.analyse(state)
+    watched = puct.analyse(state, stop=territory.Stop(), finish=territory.Stop(), progress=lambda *_: None)
+    assert (watched[0] == visits).all() and watched[1] == value
+    assert puct.choose(state) == puct.choose(state, finish=territory.Stop())
+    analysis = Uct(2000, seed=2).analyse(state)
+    assert Uct(2000, seed=2).analyse(state, finish=territory.Stop(), progress=lambda *_: None) == analysis
+    for bad in (True, "finish"):
+        with pytest.raises(ValueError, match="finish must be a territory.Stop"):
+            puct.analyse(state, finish=bad)
+        with pytest.raises(ValueError, match="progress must be a function"):
+            Uct(10).analyse(state, progress=bad)
+
+
+def test_a_progress_callback_that_raises_stops_the_search_with_its_error():
+    def fail(*_):
+        raise RuntimeError("enough")
+
+    for searcher in (Uct(10**7), territory.Puct("tabik-6", 10**7)):
+        began = time.monotonic()
+        with pytest.raises(RuntimeError, match="enough"):
+            searcher.analyse(territory.Tabik(size=6), progress=fail)
+        assert time.monotonic() - began < 1.0
+
+
 def test_stop_must_be_a_stop():
     for bad in (True, 1, "stop", object()):
         with pytest.raises(ValueError, match="territory.Stop"):

@@ -24,6 +24,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
 from interrupting import thread_running  # noqa: E402
+from serving import serving  # noqa: E402
 from territory import svg  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
 from territory.web import app as app_module  # noqa: E402
@@ -560,24 +561,8 @@ def test_the_body_limit_is_one_million_bytes(client):
 @pytest.fixture
 def live_server():
     """The app under uvicorn on a free loopback port (real connections, keep-alive)."""
-    import socket
-    import threading
-
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield port
-    server.should_exit = True
-    thread.join(10)
+    with serving(create_app()) as port:
+        yield port
 
 
 def test_deeply_nested_json_gets_400_and_the_connection_still_works(live_server):
@@ -872,27 +857,138 @@ def test_nume_rings_no_deciding_groups():
     assert state.winner is not None and session_module.deciding_groups(state) == []
 
 
-def test_the_agent_told_to_move_now_moves_at_once(endless):
-    """An agent of minutes (the engine's bound of iterations) told to move now: it moves
-    within seconds, with the move of the quick search (seeded as any), and says so."""
+def think_then_move_now(client, view, session, strength):
+    """Asks the agent of ``session`` (given ``strength``: minutes of search) for its move
+    in another thread, reads its progress a few times, tells it to move now; returns the
+    answer, the progress reports read and the seconds from "move now" to the answer."""
     import threading
 
+    session.strength = strength  # past what a request may ask
+    assert post(client, view, "agent/now").status_code == 409  # not thinking yet
+    assert client.get(f"/api/sessions/{view['id']}/thinking").json() == {"thinking": None}
+    answers: list = []
+    worker = threading.Thread(target=lambda: answers.append(post(client, view, "agent")))
+    worker.start()
+    reports = []
+    deadline = time.monotonic() + 30
+    while len(reports) < 3 or reports[-1]["done"] == 0:
+        assert time.monotonic() < deadline, reports
+        report = client.get(f"/api/sessions/{view['id']}/thinking").json()["thinking"]
+        if report is not None:
+            reports.append(report)
+        time.sleep(0.15)
+    again = post(client, view, "agent")  # a second page asking meanwhile
+    assert again.status_code == 409 and "already thinking" in again.json()["error"]
+    assert client.get(f"/api/sessions/{view['id']}").json()["thinking"]["of"] == strength
+    told = time.monotonic()
+    assert post(client, view, "agent/now").json() == {"moving": True}
+    worker.join(60)
+    assert answers and answers[0].status_code == 200, answers
+    return answers[0].json(), reports, time.monotonic() - told
+
+
+@pytest.mark.parametrize("agent", ["uct", "puct"])
+def test_the_agent_reports_its_progress_and_told_to_move_now_plays_its_best_move(endless, agent):
+    """An agent of minutes (UCT at the engine's bound; the learned model at 10 million
+    simulations) reports simulations done and its best move while it thinks, and told to
+    move now plays the best move it has, at once, and says so."""
+    game, params = ("tabik", {"size": 6}) if agent == "puct" else ("migong", {})
     with TestClient(create_app(search_seconds=600)) as client:
-        view = client.post("/api/sessions", json={"game": "migong", "mode": "agent", "agent_seat": 0}).json()
+        view = client.post("/api/sessions", json={"game": game, "params": params, "mode": "agent", "agent_seat": 0,
+                                                  "agent": agent, "strength": 100}).json()
         session = client.app.state.sessions[view["id"]]
-        session.strength = endless  # past what a request may ask: minutes of search
-        assert post(client, view, "agent/now").status_code == 409  # not thinking yet
-        answers: list = []
-        worker = threading.Thread(target=lambda: answers.append(post(client, view, "agent")))
-        began = time.monotonic()
-        worker.start()
-        while session.thinking is None:
-            time.sleep(0.01)
-        time.sleep(0.3)
-        assert post(client, view, "agent/now").json() == {"moving": True}
-        worker.join(60)
-        assert time.monotonic() - began < 20 and answers[0].status_code == 200, answers
-        moved = answers[0].json()
-        expected = territory.Uct(iterations=app_module.MOVE_NOW_ITERATIONS, seed=0).choose(territory.Migong())
-        assert moved["history"] == [expected] and "at once, after a 1,000-iteration search" in moved["note"]
-        assert session.thinking is None and not session.move_now
+        moved, reports, seconds = think_then_move_now(client, view, session, endless)
+        unit = "simulations" if agent == "puct" else "iterations"
+        assert seconds < 5, seconds
+        counts = [r["done"] for r in reports]
+        assert counts == sorted(counts) and counts[-1] > 0
+        state = territory.new_game(game, **params)
+        assert all(r["of"] == endless and r["unit"] == unit and r["node"] == 0 for r in reports)
+        assert all(r["best"] is None or r["best"] in state.legal_moves() for r in reports) and reports[-1]["best"]
+        assert len(moved["history"]) == 1 and moved["history"][0] in state.legal_moves()
+        assert re.search(rf"at once, after [\d,]+ of {endless:,} {unit}", moved["note"]), moved["note"]
+        assert session.thinking is None and moved["thinking"] is None
+
+
+def test_the_learned_model_plays_where_a_shipped_model_fits_and_is_refused_elsewhere(client):
+    games = client.get("/api/games").json()
+    assert games["model_strengths"] == session_module.MODEL_STRENGTHS and games["max_simulations"] == 20_000
+    assert "tabik size=6" in games["models"] and "nume n=3" in games["models"]
+    request = {"game": "tabik", "params": {"size": 6}, "mode": "agent", "agent_seat": 1, "agent": "puct", "strength": 200}
+    view = client.post("/api/sessions", json=request).json()
+    assert view["model"] == "tabik-6" and view["agent"] == "puct"
+    assert view["agent_label"] == "learned model tabik-6, 200 simulations per move"
+    moved = post(client, view, "move", {"move": "c3-c4", "reply": True}).json()
+    state = territory.Tabik(size=6)
+    state.play("c3-c4")
+    expected = territory.Puct("tabik-6", 200, seed=1).choose(state)  # seeded by the ply, as UCT
+    assert moved["history"] == ["c3-c4", expected] and moved["note"] == f"agent played {expected}"
+    # No model for this board: refused, naming the boards the models play.
+    refused = client.post("/api/sessions", json={**request, "params": {"size": 5}})
+    assert refused.status_code == 400
+    assert re.search(r"no learned model plays tabik size=5.*tabik size=6.*choose another game or the UCT agent",
+                     refused.json()["error"]), refused.json()
+    assert new(client, params={"size": 5})["model"] is None
+    for bad, words in (({"agent": "alphazero"}, "agent must be 'uct' or 'puct'"),
+                       ({"strength": 20_001}, "strength must be a number of simulations from 1 to 20,000")):
+        answer = client.post("/api/sessions", json={**request, **bad})
+        assert answer.status_code == 400 and words in answer.json()["error"], answer.json()
+
+
+def test_a_kept_game_keeps_its_agent(tmp_path):
+    store = Store(tmp_path / "games.sqlite")
+    request = {"game": "nume", "params": {"n": 3}, "mode": "agent", "agent_seat": 0, "agent": "puct", "strength": 50}
+    with TestClient(create_app(store=store)) as client:
+        view = client.post("/api/sessions", json=request).json()
+    with TestClient(create_app(store=store)) as client:
+        again = client.get(f"/api/sessions/{view['id']}").json()
+        assert (again["agent"], again["strength"], again["model"]) == ("puct", 50, "nume-3")
+
+
+def test_an_analysis_with_the_learned_model_gives_visits_and_no_values_it_does_not_have(client):
+    view = new(client, params={"size": 6})
+    result = post(client, view, "analyse", {"iterations": 300, "agent": "puct"}).json()
+    assert result["agent"] == "puct" and result["iterations"] == 300
+    state = territory.Tabik(size=6)
+    visits, value = territory.Puct("tabik-6", 300, seed=0).analyse(state)
+    assert result["value"] == pytest.approx(value)
+    for m in result["moves"]:
+        assert m["visits"] == visits[state.move_to_action(m["move"])] and m["value"] is None
+    assert result["best"] == result["moves"][0]["move"]
+    answer = post(client, view, "analyse", {"iterations": 20_001, "agent": "puct"})
+    assert answer.status_code == 400 and "from 1 to 20,000, got 20001" in answer.json()["error"]
+    no_model = new(client, params={"size": 5})
+    answer = post(client, no_model, "analyse", {"iterations": 300, "agent": "puct"})
+    assert answer.status_code == 400 and "no learned model" in answer.json()["error"]
+
+
+def test_ownership_and_margin_reach_the_page_where_the_agent_gives_them(client, monkeypatch):
+    """An agent that predicts ownership (per cell, in the board's cell order, for the
+    player to move) and a margin: the analysis gives them by cell name; one that does
+    not (UCT): None, and the page draws nothing."""
+    view = new(client)
+    plain = post(client, view, "analyse", {"iterations": 200}).json()
+    assert plain["ownership"] is None and plain["margin"] is None
+    cells = [c.name for c in territory.geometry.board_of(territory.Tabik(size=4)).cells]
+    real = app_module.search
+
+    def predicting(agent, state, stop=None, thinking=None):
+        found = real(agent, state, stop, thinking)
+        found.ownership, found.margin = session_module.prediction(
+            state, [(-1) ** i * i / len(cells) for i in range(len(cells))] , 2.5)
+        return found
+
+    monkeypatch.setattr(app_module, "search", predicting)
+    result = post(client, view, "analyse", {"iterations": 200}).json()
+    assert set(result["ownership"]) == set(cells) and result["margin"] == 2.5
+    assert result["ownership"][cells[3]] == pytest.approx(-3 / 16) and result["ownership"][cells[0]] == 0
+
+
+def test_predictions_are_read_by_cell_and_bounded():
+    state = territory.Tabik(size=4)
+    cells = [c.name for c in territory.geometry.board_of(state).cells]
+    ownership, margin = session_module.prediction(state, [2.0] + [0.5] * 15, float("nan"))
+    assert ownership[cells[0]] == 1.0 and ownership[cells[1]] == 0.5 and margin is None
+    ownership, margin = session_module.prediction(state, {"a1": -0.25, "b1": float("inf")}, 3)
+    assert ownership == {"a1": -0.25} and margin == 3.0
+    assert session_module.prediction(state, None, None) == (None, None)

@@ -13,8 +13,6 @@ import contextlib
 import random
 import re
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -33,6 +31,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 import territory  # noqa: E402
 from territory.web.app import create_app, server as make_server  # noqa: E402
 from territory.web.store import Store  # noqa: E402
+from serving import serving as serve_app  # noqa: E402
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "target" / "browser-artifacts"
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -43,21 +42,8 @@ MISSING = "needs Debian's chromium and chromium-driver (apt-get install -y chrom
 @contextlib.contextmanager
 def serving(**options):
     """The app under uvicorn on a free loopback port, in a thread; yields its URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    instance = make_server(create_app(search_seconds=30, **options), host="127.0.0.1", port=port, log_level="warning")
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
+    with serve_app(create_app(search_seconds=30, **options), make_server) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        instance.should_exit = True
-        thread.join(10)
 
 
 @pytest.fixture(scope="module")
@@ -135,10 +121,11 @@ def wait_idle(driver, timeout=30):
     wait(driver, timeout).until(lambda d: body(d, "busy") in ("", "0") and body(d, "ready") == "1" and body(d, "thinking") != "1")
 
 
-def start(driver, url, game, params, mode="agent1", strength="100", idle=True):
+def start(driver, url, game, params, mode="agent1", strength="100", idle=True, agent="uct"):
     driver.get(url)
     wait_idle(driver)
     Select(driver.find_element(By.ID, "game")).select_by_value(game)
+    Select(driver.find_element(By.ID, "agent")).select_by_value(agent)
     for name, value in params.items():
         field = driver.find_element(By.ID, f"param-{name}")
         if field.get_attribute("type") == "checkbox":
@@ -153,6 +140,16 @@ def start(driver, url, game, params, mode="agent1", strength="100", idle=True):
     wait(driver, 30).until(lambda d: body(d, "ply") != "")
     if idle:
         wait_idle(driver)
+
+
+def start_and_play(driver, url, game, params, seed, moves=2, mode="humans", **options):
+    """A new game (``start``) and ``moves`` moves entered by clicks, chosen by
+    ``random.Random(seed)``; returns that generator."""
+    start(driver, url, game, params, mode=mode, **options)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        play_one_move(driver, rng, take_swap=False)
+    return rng
 
 
 def click(driver, element):
@@ -288,10 +285,7 @@ def test_a_whole_game_against_the_agent_by_clicks(server, browser, game, params)
 
 @pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
 def test_analysis_shows_a_heat_map_the_solver_and_the_graph(server, browser, game, params):
-    rng = random.Random(3)
-    start(browser, server, game, params)
-    for _ in range(2):
-        play_one_move(browser, rng, take_swap=False)
+    start_and_play(browser, server, game, params, seed=3, mode="agent1")
     analyse(browser)
     assert len(browser.find_elements(By.CSS_SELECTOR, "#analysis-moves tr")) > 1
     assert browser.find_elements(By.CSS_SELECTOR, "#graph .point")
@@ -430,10 +424,7 @@ def test_on_a_desktop_the_side_panel_is_beside_the_board(server, browser, game, 
 
 @pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
 def test_on_a_phone_the_board_comes_first_full_width_and_nothing_scrolls_sideways(server, phone, game, params):
-    start(phone, server, game, params, mode="humans")
-    rng = random.Random(1)
-    for _ in range(2):
-        play_one_move(phone, rng, take_swap=False)
+    start_and_play(phone, server, game, params, seed=1)
     width = phone.execute_script("return innerWidth")
     assert width == PHONE[0]
     assert phone.execute_script("return document.documentElement.scrollWidth") <= width
@@ -573,10 +564,7 @@ def candidates(driver):
 
 @pytest.mark.parametrize("game, params", GAMES, ids=[g for g, _ in GAMES])
 def test_candidates_are_marked_on_the_board_itself(server, browser, game, params):
-    start(browser, server, game, params, mode="humans")
-    rng = random.Random(4)
-    for _ in range(2):
-        play_one_move(browser, rng, take_swap=False)
+    start_and_play(browser, server, game, params, seed=4)
     analyse(browser, 2000)
     marks = candidates(browser)
     rows = [r.get_attribute("data-move") for r in browser.find_elements(By.CSS_SELECTOR, "#analysis-moves tr.row-move")]
@@ -606,9 +594,7 @@ def test_candidates_are_marked_on_the_board_itself(server, browser, game, params
 
 
 def test_a_continuous_analysis_counts_up_stops_and_follows_the_position(server, browser):
-    start(browser, server, "migong", {}, mode="humans")
-    rng = random.Random(8)
-    play_one_move(browser, rng, take_swap=False)
+    start_and_play(browser, server, "migong", {}, seed=8, moves=1)
     field = browser.find_element(By.ID, "iterations")
     field.clear()
     field.send_keys("200000")
@@ -643,10 +629,7 @@ def test_the_solvers_value_and_line_come_with_the_analysis_on_a_small_board(serv
 
 
 def test_the_graph_has_an_axis_hover_values_a_current_move_and_jumps(server, browser):
-    start(browser, server, "tabik", {"size": 4}, mode="agent1")
-    rng = random.Random(5)
-    for _ in range(3):
-        play_one_move(browser, rng, take_swap=False)
+    start_and_play(browser, server, "tabik", {"size": 4}, seed=5, moves=3, mode="agent1")
     assert browser.find_element(By.ID, "graph-title").text == "Evaluation for Black (you)"
     browser.find_element(By.ID, "evaluate").click()
     ply = int(body(browser, "ply"))
@@ -699,10 +682,7 @@ def test_errors_stand_beside_their_field_and_quote_what_was_typed(server, browse
 def test_a_game_is_reopened_from_the_database_after_a_restart(browser, tmp_path):
     db = tmp_path / "games.sqlite"
     with serving(store=Store(db)) as url:
-        start(browser, url, "tabik", {"size": 4}, mode="humans")
-        rng = random.Random(6)
-        for _ in range(3):
-            play_one_move(browser, rng, take_swap=False)
+        start_and_play(browser, url, "tabik", {"size": 4}, seed=6, moves=3)
         moves = shown_history(browser)
         name = browser.find_element(By.ID, "game-name")
         name.clear()
@@ -762,8 +742,9 @@ def test_a_second_browser_follows_the_game_live(server, browser):
 
 def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browser):
     """Against a slow agent (Migong, 100,000 iterations a move, seconds here): the page
-    shows it thinking with a running time; the player steps back meanwhile, and the
-    agent's move still lands below the position it searched."""
+    shows it thinking with a running time, the iterations done and its best move so
+    far; the player steps back meanwhile, and the agent's move still lands below the
+    position it searched."""
     start(browser, server, "migong", {}, mode="agent1", strength="100000")
     rng = random.Random(3)
     ply = body(browser, "ply")
@@ -773,7 +754,14 @@ def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browse
     click(browser, browser.find_element(By.CSS_SELECTOR, f'#picker button[data-move="{picker[0]}"]'))
     wait(browser, 10).until(lambda d: body(d, "thinking") == "1")
     assert body(browser, "ply") == "1" and ply == "0"
-    wait(browser, 10).until(lambda d: re.search(r"thinking… \d+\.\d s, 100,000 iterations", d.find_element(By.ID, "thinking").text))
+    progress = r"thinking… \d+\.\d s: ([\d,]+) of 100,000 iterations, best so far (\S+) \([+-]\d\.\d\d for it\)"
+    wait(browser, 10).until(lambda d: re.search(progress, d.find_element(By.ID, "thinking").text))
+    first = int(browser.find_element(By.ID, "thinking").get_attribute("data-done"))
+    wait(browser, 10).until(lambda d: int(d.find_element(By.ID, "thinking").get_attribute("data-done")) > first)  # it counts up
+    best = re.search(progress, browser.find_element(By.ID, "thinking").text)[2]
+    after = territory.Migong()
+    after.play(picker[0])
+    assert best in after.legal_moves()
     assert not browser.find_elements(By.ID, "agent-move")  # no "Let the agent move" while it does
     shoot(browser, "migong-thinking")
     key(browser, "HOME")
@@ -788,12 +776,115 @@ def test_the_player_steps_through_the_game_while_the_agent_thinks(server, browse
 
 def test_move_now_makes_a_thinking_agent_move_at_once(server, browser):
     start(browser, server, "migong", {}, mode="agent0", strength="100000", idle=False)
-    wait(browser, 10).until(lambda d: body(d, "thinking") == "1")
+    wait(browser, 10).until(lambda d: int(d.find_element(By.ID, "thinking").get_attribute("data-done") or 0) > 0)
     began = time.monotonic()
     browser.find_element(By.ID, "move-now").click()
     wait(browser, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
     assert time.monotonic() - began < 10
-    assert "at once, after a 1,000-iteration search" in browser.find_element(By.ID, "status").text
+    assert re.search(r"at once, after [\d,]+ of 100,000 iterations", browser.find_element(By.ID, "status").text)
+    shoot(browser, "migong-moved-now")
+
+
+def test_playing_the_learned_model_shows_its_progress_and_it_moves_now(server, browser):
+    """Against the learned model (Nume n = 3, 20,000 simulations a move: seconds): the
+    strengths are its simulations, its thinking is counted with its best move so far,
+    "Move now" makes it play that move at once; the board first at 390 px meanwhile."""
+    browser.get(server)
+    wait_idle(browser)
+    Select(browser.find_element(By.ID, "agent")).select_by_value("puct")
+    assert "nume n=3" in browser.find_element(By.ID, "agent-note").text
+    options = [o.text for o in Select(browser.find_element(By.ID, "strength")).options]
+    assert options[-1] == "4: 20,000 simulations per move"
+    start(browser, server, "nume", {"n": 3}, mode="agent0", strength="20000", idle=False, agent="puct")
+    progress = r"thinking… \d+\.\d s: ([\d,]+) of 20,000 simulations, best so far (\S+)"
+    wait(browser, 30).until(lambda d: re.search(progress, d.find_element(By.ID, "thinking").text))
+    shoot(browser, "nume-model-thinking")
+    browser.find_element(By.ID, "move-now").click()
+    wait(browser, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
+    assert re.search(r"at once, after [\d,]+ of 20,000 simulations", browser.find_element(By.ID, "status").text)
+    assert shown_history(browser)[0] in territory.Nume(n=3).legal_moves()
+
+
+def test_on_a_phone_the_thinking_agent_and_the_ownership_fit_the_screen(server, phone, monkeypatch):
+    """At 390 px: the learned model's progress line, then an analysis with an ownership
+    map and a margin (a stand-in prediction), and nothing wider than the screen."""
+    from territory.web import app as app_module
+    from territory.web import session as session_module
+
+    start(phone, server, "nume", {"n": 3}, mode="agent0", strength="20000", idle=False, agent="puct")
+    wait(phone, 30).until(lambda d: "simulations, best so far" in d.find_element(By.ID, "thinking").text)
+    assert phone.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    shoot(phone, "nume-model-thinking-phone")
+    phone.find_element(By.ID, "move-now").click()
+    wait(phone, 20).until(lambda d: body(d, "thinking") == "0" and body(d, "ply") == "1")
+    real = app_module.search
+
+    def predicting(agent, state, stop=None, thinking=None):
+        found = real(agent, state, stop, thinking)
+        found.ownership, found.margin = session_module.prediction(state, {"d4": 0.9, "c1": -0.6}, 12.5)
+        return found
+
+    monkeypatch.setattr(app_module, "search", predicting)
+    analyse(phone, 500)
+    assert len(phone.find_elements(By.CSS_SELECTOR, "#board .owner")) == 2
+    assert phone.execute_script("return document.documentElement.scrollWidth <= innerWidth")
+    assert "Predicted margin: +12.5 points for" in phone.find_element(By.ID, "margin").text
+
+
+def test_a_tabik_game_against_the_learned_model_by_clicks(server, browser):
+    start(browser, server, "tabik", {"size": 6}, mode="agent1", strength="1000", agent="puct")
+    rng = random.Random(12)
+    for _ in range(3):
+        play_one_move(browser, rng, take_swap=False)
+        settle(browser, "s.busy === '0' && Number(s.ply) % 2 === 0")
+    assert int(body(browser, "ply")) == 6
+    assert "agent=puct" in browser.find_element(By.ID, "permalink").get_attribute("href")
+    assert browser.find_element(By.ID, "status").text.startswith("Agent played ")
+    shoot(browser, "tabik-model-game")
+
+
+def test_an_agent_s_ownership_and_margin_are_drawn_on_the_board(server, browser, monkeypatch):
+    """An agent that predicts who holds each cell and the margin (a stand-in here, until
+    the learned models give them): squares of the holder's colour on the board, the
+    margin beside the analysis; hidden by the checkbox; none with UCT alone."""
+    from territory.web import app as app_module
+    from territory.web import session as session_module
+
+    start_and_play(browser, server, "tabik", {"size": 6}, seed=13)
+    analyse(browser, 500)
+    assert body(browser, "ownership") == "0" and not browser.find_elements(By.CSS_SELECTOR, "#board .owner")
+    assert not browser.find_element(By.ID, "ownership-box").is_displayed()
+    real = app_module.search
+    cells = [c.name for c in territory.geometry.board_of(territory.Tabik(size=6)).cells]
+
+    def predicting(agent, state, stop=None, thinking=None):
+        found = real(agent, state, stop, thinking)
+        # Left half the player to move's, right half the other's, surer at the edges.
+        found.ownership, found.margin = session_module.prediction(
+            state, [(2.5 - i % 6) / 2.5 for i in range(len(cells))], -3.5)
+        return found
+
+    monkeypatch.setattr(app_module, "search", predicting)
+    analyse(browser, 500)
+    owners = browser.execute_script(
+        "return [...document.querySelectorAll('#board .owner')].map(e => [e.dataset.cell, e.dataset.seat, e.getAttribute('fill')])")
+    assert len(owners) == len(cells) and body(browser, "ownership") == str(len(cells))
+    to_move = int(browser.execute_script("return view.to_move"))
+    colors = browser.execute_script("return view.colors")
+    for cell, seat, fill in owners:
+        i = cells.index(cell)
+        assert int(seat) == (to_move if i % 6 < 3 else 1 - to_move) and fill == colors[int(seat)]
+    margin = browser.find_element(By.ID, "margin").text
+    assert margin.startswith("Predicted margin: -3.5 points for ")
+    shoot(browser, "tabik-ownership")
+    browser.find_element(By.ID, "show-ownership").click()
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .owner")
+    browser.find_element(By.ID, "show-ownership").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .owner")) == len(cells)
+    browser.execute_script("document.activeElement.blur()")  # the keys go to the page, not the checkbox
+    key(browser, "ARROW_LEFT")  # another position: the finished analysis, and its ownership, cleared
+    settle(browser, "s.busy === '0' && s.ply === '1'")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .owner") and body(browser, "ownership") == "0"
 
 
 @pytest.mark.parametrize("agent_seat", [1, 0])

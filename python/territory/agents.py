@@ -98,10 +98,21 @@ class StoppedError(RuntimeError):
 Stop = _core.Stop
 
 
-def _check_stop(stop: Any) -> Optional[_core.Stop]:
+#: A search's ``progress`` callback: ``progress(simulations done, best move so far or
+#: None, the root's value for the player to move)``, called about every 0.1 s.
+SearchProgress = Callable[[int, Optional[str], float], object]
+
+
+def _check_stop(stop: Any, name: str = "stop") -> Optional[_core.Stop]:
     if stop is not None and not isinstance(stop, Stop):
-        raise ValueError(f"stop must be a territory.Stop or None, got {type(stop).__name__}")
+        raise ValueError(f"{name} must be a territory.Stop or None, got {type(stop).__name__}")
     return stop
+
+
+def _check_progress(progress: Any) -> Optional[SearchProgress]:
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a function or None, got {type(progress).__name__}")
+    return progress
 
 
 class AgentError(RuntimeError):
@@ -170,18 +181,26 @@ class Uct:
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self.threads = check_int("threads", threads, 1, MAX_THREADS)
 
-    def analyse(self, state: Any, seed: Optional[int] = None, *, stop: Optional[Stop] = None) -> Analysis:
+    def analyse(self, state: Any, seed: Optional[int] = None, *, stop: Optional[Stop] = None,
+                finish: Optional[Stop] = None, progress: Optional[SearchProgress] = None) -> Analysis:
         """Searches ``state`` (not changed) and returns the root statistics. Setting
         ``stop`` (a ``territory.Stop``) from another thread ends the search with
-        ``StoppedError``."""
+        ``StoppedError``; setting ``finish`` (another one) ends it at once with the
+        statistics it has (after at least 64 iterations per thread: "move now").
+        ``progress(iterations, best, value)`` is called on this thread about every 0.1 s
+        while a search of 1,000 iterations or more runs: the iterations done, the most
+        visited move so far (of the first thread's tree) and the root's value for the
+        player to move; its exception stops the search and is raised."""
         seed = self.seed if seed is None else check_int("seed", seed, 0, 2**64 - 1)
         moves, visits, values, value = _core.uct_analyse(state, self.iterations, self.c, seed, self.threads,
-                                                         _check_stop(stop))
+                                                         _check_stop(stop), _check_stop(finish, "finish"),
+                                                         _check_progress(progress))
         return Analysis(moves, visits, values, value)
 
-    def choose(self, state: Any) -> str:
-        """The most visited move of ``analyse(state)``."""
-        return self.analyse(state).best
+    def choose(self, state: Any, *, stop: Optional[Stop] = None, finish: Optional[Stop] = None,
+               progress: Optional[SearchProgress] = None) -> str:
+        """The most visited move of ``analyse(state, ...)``."""
+        return self.analyse(state, stop=stop, finish=finish, progress=progress).best
 
     def _spec(self) -> tuple[Any, ...]:
         return ("uct", self.iterations, self.c, self.seed, self.threads)

@@ -271,10 +271,13 @@ def _dask_executor(distributed: Any, address: str, workers: int | None) -> Conte
         else:
             # Ctrl-C goes to the whole process group: the worker processes start with
             # SIGINT ignored, so that only this process stops (and closes the cluster).
+            # Their logs are silenced below CRITICAL: torn down with this process, they
+            # log each lost heartbeat with a traceback, while a shard's own failure
+            # reaches this process as its exception (ShardError) anyway.
             with _sigint_ignored():
                 cluster = stack.enter_context(distributed.LocalCluster(
                     n_workers=workers, threads_per_worker=max(1, _cpu_count() // workers),
-                    processes=True, dashboard_address=None, silence_logs=logging.ERROR,
+                    processes=True, dashboard_address=None, silence_logs=logging.CRITICAL,
                 ))
             client = stack.enter_context(distributed.Client(cluster))
         executor = client.get_executor()
@@ -310,7 +313,11 @@ def _quiet_dask_logs() -> None:
     the one-line error does not."""
     import logging
 
-    for name in ("distributed", "tornado"):
+    # Dask's configuration gives some children levels of their own (tornado.application
+    # logs at ERROR although tornado is CRITICAL), so each known logger is set too.
+    names = [name for name in logging.Logger.manager.loggerDict
+             if name.split(".")[0] in ("distributed", "tornado")]
+    for name in ("distributed", "tornado", *names):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 

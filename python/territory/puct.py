@@ -18,7 +18,7 @@ import numpy as np
 
 from territory import _core
 from territory._checks import check_int
-from territory.agents import MAX_UCT_ITERATIONS
+from territory.agents import MAX_UCT_ITERATIONS, SearchProgress, Stop, _check_progress, _check_stop
 from territory.model import Model
 
 __all__ = ["Puct", "run_search", "ANALYSIS_NOISE"]
@@ -109,23 +109,34 @@ class Puct:
             self._network = self.model.network()
         return self._network
 
-    def analyse(self, state: Any) -> tuple[np.ndarray, float]:
+    def analyse(self, state: Any, *, stop: Optional[Stop] = None, finish: Optional[Stop] = None,
+                progress: Optional[SearchProgress] = None) -> tuple[np.ndarray, float]:
         """(visit counts by action, the root's value for the player to move) of a
-        search from ``state`` (not changed)."""
-        visits, value, _ = self._search(state)
+        search from ``state`` (not changed). Setting ``stop`` (a ``territory.Stop``)
+        from another thread ends the search with ``StoppedError``; setting ``finish``
+        (another one) ends it within milliseconds with what it has found (once the root
+        is evaluated: "move now"). ``progress(simulations, best, value)`` is called on
+        this thread about every 0.1 s: the simulations done, the most visited move so
+        far and the root's value for the player to move; its exception stops the search
+        and is raised."""
+        visits, value, _ = self._search(state, stop, finish, progress)
         return visits, float(value)
 
-    def choose(self, state: Any) -> str:
+    def choose(self, state: Any, *, stop: Optional[Stop] = None, finish: Optional[Stop] = None,
+               progress: Optional[SearchProgress] = None) -> str:
         """The most visited move of a search from ``state`` (ties: the higher mean
-        value, then the higher prior)."""
-        return str(state.action_to_move(self._search(state)[2]))
+        value, then the higher prior); ``stop``, ``finish`` and ``progress`` as in
+        ``analyse``."""
+        return str(state.action_to_move(self._search(state, stop, finish, progress)[2]))
 
-    def _search(self, state: Any) -> tuple[np.ndarray, float, int]:
+    def _search(self, state: Any, stop: Optional[Stop] = None, finish: Optional[Stop] = None,
+                progress: Optional[SearchProgress] = None) -> tuple[np.ndarray, float, int]:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.model.check_fits(state)
         return self.network.analyse(state, self.iterations, self.c_puct, self.seed, self.rollout_weight,
-                                    self.expansion_visits)
+                                    self.expansion_visits, _check_stop(stop), _check_stop(finish, "finish"),
+                                    _check_progress(progress))
 
     def _spec(self) -> tuple[Any, ...]:
         return ("puct", self.network, self.iterations, self.c_puct, self.seed, self.rollout_weight,

@@ -19,10 +19,20 @@ INTERRUPTED = 130
 
 
 def interrupted() -> int:
-    """Ignores any further Ctrl-C, prints the one line and returns ``INTERRUPTED``."""
+    """Ignores any further Ctrl-C, prints the one line and returns ``INTERRUPTED``.
+
+    From then on, errors in finalizers are not printed: an object that the interrupt
+    left half-made (a Dask future interrupted inside its ``__init__``) fails in its
+    ``__del__`` at exit, and Python would print "Exception ignored" with a traceback
+    after the one line."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.unraisablehook = _ignore_unraisable
     print("territory: interrupted", file=sys.stderr)
     return INTERRUPTED
+
+
+def _ignore_unraisable(unraisable: object) -> None:
+    pass
 
 
 def _exit_interrupted(signum: int, frame: object) -> None:

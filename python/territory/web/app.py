@@ -27,10 +27,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from territory import registry
-from territory.agents import Stop, StoppedError, Uct
+from territory.agents import Stop, Uct
 from territory.web.store import Store
 from territory.web.session import (
-    MAX_ITERATIONS, STRENGTHS, Conflict, Session, SessionError, analysis_view, solve_view,
+    MAX_ITERATIONS, MAX_SIMULATIONS, MODEL_STRENGTHS, STRENGTHS, Conflict, Session, SessionError, Thinking, UNITS,
+    analysis_view, models_offered, search, solve_view,
 )
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -38,8 +39,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_SESSIONS = 500
 #: Largest request body read (bytes): a long record fits easily.
 MAX_BODY = 1_000_000
-#: The search of an agent told to move now (fast in every game).
-MOVE_NOW_ITERATIONS = 1_000
 #: How often a request waiting for its search looks whether its client has gone (seconds).
 CLIENT_POLL = 0.2
 
@@ -156,10 +155,10 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
             raise ApiError(400, "the request body must be a JSON object")
         return data
 
-    def iterations_of(data: dict[str, Any], default: int) -> int:
+    def iterations_of(data: dict[str, Any], default: int, most: int = MAX_ITERATIONS) -> int:
         iterations = data.get("iterations", default)
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
-            raise ApiError(400, f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= most:
+            raise ApiError(400, f"iterations must be a whole number from 1 to {most:,}, got {iterations!r}")
         return iterations
 
     async def index(request: Request) -> Response:
@@ -169,7 +168,10 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
         return {
             "games": {name: cls.parameters() for name, cls in registry.GAMES.items()},  # type: ignore[attr-defined]
             "strengths": STRENGTHS,
+            "model_strengths": MODEL_STRENGTHS,
+            "models": models_offered(),
             "max_iterations": MAX_ITERATIONS,
+            "max_simulations": MAX_SIMULATIONS,
         }
 
     async def create(request: Request) -> Any:
@@ -210,36 +212,39 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
         return session.view()
 
     async def agent_move(request: Request, session: Session) -> None:
-        (state, _), uct, node = session.snapshot(), session.agent(session.strength), session.current
-        stop = session.thinking = Stop()
+        (state, _), agent, node = session.snapshot(), session.agent(session.strength), session.current
+        unit = UNITS[session.agent_kind]
+        thinking = session.thinking = Thinking(node, session.strength, unit)
         try:
-            analysis = await run_search(request, lambda stop: uct.analyse(state, stop=stop), stop)
-            note = None
-        except StoppedError:
-            if not session.move_now:
-                raise
-            # "Move now": UCT gives nothing before its end; a quick search answers instead.
-            quick = session.agent(MOVE_NOW_ITERATIONS, state)
-            analysis = await run_search(request, lambda stop: quick.analyse(state, stop=stop))
-            note = f"at once, after a {MOVE_NOW_ITERATIONS:,}-iteration search"
+            found = await run_search(request, lambda stop: search(agent, state, thinking=thinking), thinking.stop)
         finally:
-            if session.thinking is stop:
-                session.thinking, session.move_now = None, False
-        session.apply_agent_move(node, state, analysis.best, analysis.value, note)
+            if session.thinking is thinking:
+                session.thinking = None
+        # "Move now": the search ended early with the best move it had.
+        done = sum(found.visits)
+        note = f"at once, after {done:,} of {session.strength:,} {unit}" if thinking.finish.is_set() else None
+        session.apply_agent_move(node, state, found.best, found.value, note)
         changed(session)
 
     async def agent_now(request: Request) -> Any:
         session = session_of(request)
         if session.thinking is None:
             raise Conflict("the agent is not thinking")
-        session.move_now = True
-        session.thinking.set()
+        session.thinking.finish.set()
         return {"moving": True}
+
+    async def thinking(request: Request) -> Any:
+        """The agent's search under way: simulations done of how many, its best move so
+        far and its value for the agent, the seconds it has taken; None when idle."""
+        session = session_of(request)
+        return {"thinking": session.thinking.view() if session.thinking is not None else None}
 
     async def agent(request: Request) -> Any:
         session = session_of(request)
         if not session.agent_to_move():
             raise Conflict("it is not the agent's turn")
+        if session.thinking is not None:
+            raise Conflict("the agent is already thinking (asked from another page)")
         await agent_move(request, session)
         return session.view()
 
@@ -249,12 +254,19 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
 
     async def analyse(request: Request) -> Any:
         session = session_of(request)
-        iterations = iterations_of(await body(request), session.strength)
-        (state, _), uct, node = session.snapshot(), session.agent(iterations), session.current
-        result = await run_search(request, lambda stop: analysis_view(state, uct.analyse(state, stop=stop)))
+        data = await body(request)
+        kind = data.get("agent", "uct")
+        if kind not in ("uct", "puct"):
+            raise ApiError(400, f"agent must be 'uct' or 'puct' (the learned model), got {kind!r}")
+        if kind == "puct" and session.model is None:
+            raise ApiError(400, "no learned model plays this game's parameters: analyse with UCT")
+        most = MAX_SIMULATIONS if kind == "puct" else MAX_ITERATIONS
+        iterations = iterations_of(data, min(session.strength, most), most)
+        (state, _), agent, node = session.snapshot(), session.agent(iterations, kind=kind), session.current
+        result = await run_search(request, lambda stop: analysis_view(state, search(agent, state, stop)))
         session.record_evaluation(node, result["to_move"], result["value"])  # the node's position, whatever is shown now
         changed(session)
-        return {**result, "iterations": iterations, "node": node, "ply": len(state.history),
+        return {**result, "iterations": iterations, "agent": kind, "node": node, "ply": len(state.history),
                 "evaluations": sorted(session.evaluations.items())}
 
     async def solve(request: Request) -> Any:
@@ -361,6 +373,7 @@ def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: 
             route("/api/sessions/{sid}/goto", goto, post),
             route("/api/sessions/{sid}/agent", agent, post),
             route("/api/sessions/{sid}/agent/now", agent_now, post),
+            route("/api/sessions/{sid}/thinking", thinking),
             route("/api/sessions/{sid}/choices", choices, post),
             route("/api/sessions/{sid}/analyse", analyse, post),
             route("/api/sessions/{sid}/solve", solve, post),

@@ -9,6 +9,7 @@ page maps clicks to the move strings listed here and nothing else.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import secrets
@@ -16,14 +17,24 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from territory import games, record, registry, svg
+from territory import games, geometry, record, registry, svg
 from territory.agents import NodeLimitError, Stop, Uct, solve
 from territory.types import GameState
 
 #: Agent strengths offered by the page: name -> UCT iterations per move.
 STRENGTHS = {"1": 100, "2": 1_000, "3": 10_000, "4": 100_000}
+#: The learned model's strengths: name -> PUCT simulations per move.
+MODEL_STRENGTHS = {"1": 100, "2": 1_000, "3": 5_000, "4": 20_000}
+#: The agents a game can be played against: UCT, or PUCT with a shipped model that
+#: plays the game's parameters.
+AGENTS = ("uct", "puct")
+#: What each agent's strength counts.
+UNITS = {"uct": "iterations", "puct": "simulations"}
 #: Largest number of UCT iterations an analysis may ask for.
 MAX_ITERATIONS = 200_000
+#: Largest number of PUCT simulations a move or an analysis may ask for (each expanded
+#: node holds all its children: 20,000 of Nume n = 3 hold about 400 MB, 100,000 1.4 GB).
+MAX_SIMULATIONS = 20_000
 #: Positions the exact solver may visit before the page says "too large to solve".
 SOLVE_NODES = 300_000
 #: Moves of the solver's line of perfect play shown at most.
@@ -60,6 +71,61 @@ def _check_text(what: str, text: Any) -> str:
     if len(text) > MAX_TEXT:
         raise SessionError(f"{what} is too long ({len(text)} characters, at most {MAX_TEXT})")
     return text
+
+
+@functools.lru_cache(maxsize=None)
+def shipped_model(name: str) -> Any:
+    """A shipped model (``territory.model``), loaded once."""
+    from territory.model import Model
+
+    return Model.load(name)
+
+
+def model_for(state: Any) -> Optional[str]:
+    """The name of a shipped model that plays ``state``'s game and parameters, if any."""
+    from territory.model import shipped_models
+
+    return next((name for name in shipped_models() if shipped_model(name).fits(state)), None)
+
+
+def models_offered() -> str:
+    """The games the shipped models play, in a player's words ("tabik size=6, ...")."""
+    from territory.model import shipped_models
+
+    def words(name: str) -> str:
+        # The game and the parameters that differ from its defaults.
+        meta = shipped_model(name).meta
+        game = meta.get("game", name)
+        defaults = registry.GAMES[game].default_params() if game in registry.GAMES else {}  # type: ignore[attr-defined]
+        return " ".join([game] + [f"{k}={v}" for k, v in meta.get("params", {}).items() if defaults.get(k) != v])
+
+    return "; ".join(words(n) for n in shipped_models()) or "none"
+
+
+@dataclass
+class Thinking:
+    """The agent's search under way: its ``stop`` (abandon it: time limit, client gone),
+    ``finish`` (move now, with what it has found), and what it has reported so far."""
+
+    node: int
+    of: int
+    unit: str
+    stop: Stop = field(default_factory=Stop)
+    finish: Stop = field(default_factory=Stop)
+    since: float = field(default_factory=time.monotonic)
+    done: int = 0
+    best: Optional[str] = None
+    value: Optional[float] = None
+
+    def progress(self, done: int, best: Optional[str], value: float) -> None:
+        """The search's progress callback (on the search's thread)."""
+        self.done, self.best, self.value = done, best, value
+
+    def view(self) -> dict[str, Any]:
+        return {
+            "node": self.node, "seconds": round(time.monotonic() - self.since, 2), "done": self.done, "of": self.of,
+            "unit": self.unit, "best": self.best, "value": self.value, "finishing": self.finish.is_set(),
+        }
 
 
 def click_paths(state: GameState, move: str) -> list[tuple[str, ...]]:
@@ -128,8 +194,9 @@ class Node:
 
 @dataclass
 class Session:
-    """One game: ``mode`` "agent" (the agent plays ``agent_seat`` with ``strength``
-    iterations per move) or "humans" (two people at one screen).
+    """One game: ``mode`` "agent" (the agent plays ``agent_seat``: ``agent_kind`` "uct"
+    with ``strength`` iterations per move, or "puct", the shipped model that plays the
+    game, with ``strength`` simulations) or "humans" (two people at one screen).
 
     The game is a tree of positions (``nodes``, the root first), as Lichess and KaTrain
     keep: stepping back and forward moves ``current``; a different move from an earlier
@@ -142,15 +209,15 @@ class Session:
     strength: int = STRENGTHS["2"]
     seed: int = 0
     id: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    agent_kind: str = "uct"
     nodes: list[Node] = field(default_factory=list)
     current: int = 0
     #: The position at the root of the tree (a record's start, a position string).
     root: Any = None
     #: The name the game is listed by (renamed by the player).
     name: str = ""
-    #: The agent's search under way (its Stop), and whether it was told to move now.
-    thinking: Optional[Stop] = None
-    move_now: bool = False
+    #: The agent's search under way.
+    thinking: Optional[Thinking] = None
     #: How the last action came about, for the page ("agent played b2-b3", ...).
     note: str = ""
     #: Bumped at every change, so that a search started earlier does not apply its move
@@ -169,9 +236,13 @@ class Session:
         agent_seat = request.get("agent_seat", 1)
         if agent_seat not in (0, 1) or isinstance(agent_seat, bool):
             raise SessionError(f"agent_seat must be 0 or 1, got {agent_seat!r}")
-        strength = request.get("strength", STRENGTHS["2"])
-        if isinstance(strength, bool) or not isinstance(strength, int) or not 1 <= strength <= MAX_ITERATIONS:
-            raise SessionError(f"strength must be a number of iterations from 1 to {MAX_ITERATIONS}, got {strength!r}")
+        agent_kind = request.get("agent", "uct")
+        if agent_kind not in AGENTS:
+            raise SessionError(f"agent must be 'uct' or 'puct' (the learned model), got {agent_kind!r}")
+        strength = request.get("strength", STRENGTHS["2"] if agent_kind == "uct" else MODEL_STRENGTHS["2"])
+        most = MAX_ITERATIONS if agent_kind == "uct" else MAX_SIMULATIONS
+        if isinstance(strength, bool) or not isinstance(strength, int) or not 1 <= strength <= most:
+            raise SessionError(f"strength must be a number of {UNITS[agent_kind]} from 1 to {most:,}, got {strength!r}")
         seed = request.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             raise SessionError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}")
@@ -180,7 +251,11 @@ class Session:
             state = record.load(io.StringIO(_check_text("record", request["record"])))
         else:
             state = new_state(request.get("game"), request.get("params") or {}, request.get("position"))
-        session = cls(state, mode, agent_seat, strength, seed)
+        session = cls(state, mode, agent_seat, strength, seed, agent_kind=agent_kind)
+        if mode == "agent" and agent_kind == "puct" and session.model is None:
+            here = " ".join([state.game] + [f"{k}={v}" for k, v in state.params.items()])
+            raise SessionError(f"no learned model plays {here}: the shipped models play {models_offered()}; "
+                               f"choose another game or the UCT agent")
         session.name = f"{state.game}, {time.strftime('%Y-%m-%d %H:%M')}"
         session._plant()
         return session
@@ -190,7 +265,7 @@ class Session:
         return {
             "id": self.id, "game": self.root.game, "params": self.root.params, "position": self.root.position(),
             "mode": self.mode, "agent_seat": self.agent_seat, "strength": self.strength, "seed": self.seed,
-            "nodes": [[n.move, n.parent, n.seat, n.value] for n in self.nodes], "current": self.current,
+            "agent": self.agent_kind, "nodes": [[n.move, n.parent, n.seat, n.value] for n in self.nodes], "current": self.current,
         }
 
     @classmethod
@@ -198,7 +273,8 @@ class Session:
         """A game kept by ``to_data``; SessionError if the data do not make one."""
         try:
             root = new_state(data["game"], data["params"], data["position"])
-            session = cls(root.copy(), data["mode"], data["agent_seat"], data["strength"], data["seed"], data["id"])
+            session = cls(root.copy(), data["mode"], data["agent_seat"], data["strength"], data["seed"], data["id"],
+                          data.get("agent", "uct"))
             session.root, session.name = root, data.get("name", "")
             session.nodes = [Node(move, parent, seat, [], value) for move, parent, seat, value in data["nodes"]]
             for i, node in enumerate(session.nodes[1:], 1):
@@ -258,6 +334,18 @@ class Session:
 
     # --- what the page sees ---------------------------------------------------------------
 
+    @functools.cached_property
+    def model(self) -> Optional[str]:
+        """The shipped model that plays this game's parameters, if any (the agent
+        "puct" plays with it; analyses may use it)."""
+        return model_for(self.root if self.root is not None else self.state)
+
+    def agent_label(self) -> str:
+        """The agent as the page names it: "UCT, 1,000 iterations per move"."""
+        if self.agent_kind == "puct":
+            return f"learned model {self.model}, {self.strength:,} simulations per move"
+        return f"UCT, {self.strength:,} iterations per move"
+
     def agent_to_move(self) -> bool:
         return self.mode == "agent" and self.state.to_move == self.agent_seat
 
@@ -305,6 +393,9 @@ class Session:
             "mode": self.mode,
             "agent_seat": self.agent_seat if self.mode == "agent" else None,
             "strength": self.strength,
+            "agent": self.agent_kind,
+            "agent_label": self.agent_label() if self.mode == "agent" else None,
+            "model": self.model,
             # Every cell of a legal move highlighted (the page shows only the next click's).
             "svg": str(svg.render(state, highlight=sorted({c for p in paths for c in p}), size=560)),
             "to_move": seat,
@@ -342,6 +433,7 @@ class Session:
             "agent_to_move": self.agent_to_move(),
             "evaluations": sorted(self.evaluations.items()),
             "note": self.note,
+            "thinking": self.thinking.view() if self.thinking is not None else None,
             "version": self.version,
         }
 
@@ -408,10 +500,18 @@ class Session:
             raise Conflict("the game is over")
         return self.state.copy(), self.version
 
-    def agent(self, iterations: int, state: Any = None) -> Uct:
-        """The UCT agent for the current position (or ``state``), seeded by the session's
-        seed and the ply (the same game always gets the same answers)."""
+    def agent(self, iterations: int, state: Any = None, kind: Optional[str] = None) -> Any:
+        """The agent for the current position (or ``state``): ``kind`` (the session's
+        agent by default) "uct", a ``Uct``, or "puct", a ``Puct`` with the game's shipped
+        model; seeded by the session's seed and the ply (the same game always gets the
+        same answers)."""
         seed = (self.seed * 1_000_003 + len((state or self.state).history)) % 2**64
+        if (kind or self.agent_kind) == "puct":
+            if self.model is None:
+                raise SessionError("no learned model plays this game's parameters")
+            from territory.puct import Puct
+
+            return Puct(shipped_model(self.model), iterations=iterations, seed=seed)
         return Uct(iterations=iterations, seed=seed)
 
     def record_evaluation(self, node: int, to_move: int, value: float) -> None:
@@ -433,11 +533,68 @@ class Session:
         self.version += 1
 
 
-def analysis_view(state: Any, analysis: Any) -> dict[str, Any]:
+@dataclass
+class RootStats:
+    """A search's root statistics, whichever agent searched: per legal move (legal-move
+    order) its visits and mean value for the player to move (None where the agent gives
+    none), the root's value, the move chosen, and what else the agent predicts
+    (``ownership``: per cell, from -1 held by the other seat to +1 held by the player to
+    move; ``margin``: the final score margin for the player to move; None if not given)."""
+
+    moves: list[str]
+    visits: list[int]
+    values: list[Optional[float]]
+    value: float
+    best: str
+    ownership: Optional[dict[str, float]] = None
+    margin: Optional[float] = None
+
+
+def search(agent: Any, state: Any, stop: Optional[Stop] = None, thinking: Optional[Thinking] = None) -> RootStats:
+    """Searches ``state`` with ``agent`` (a ``Uct`` or a ``Puct``): abandoned with
+    StoppedError once ``stop`` is set; with ``thinking``, its progress reported there and
+    ended early by its ``finish`` (move now)."""
+    watch: dict[str, Any] = {"stop": stop}
+    if thinking is not None:
+        watch = {"stop": thinking.stop, "finish": thinking.finish, "progress": thinking.progress}
+    if isinstance(agent, Uct):
+        a = agent.analyse(state, **watch)
+        return RootStats(a.moves, a.visits, list(a.values), a.value, a.best)
+    return puct_stats(state, agent.analyse(state, **watch))
+
+
+def puct_stats(state: Any, found: Any) -> RootStats:
+    """``RootStats`` of ``Puct.analyse``'s answer: the visits by action and the value,
+    and its ``margin`` and ``ownership`` where the model predicts them. The move chosen
+    is the most visited (ties: the first in legal-move order)."""
+    visits, value = found[0], found[1]
+    moves = state.legal_moves()
+    counts = [int(visits[state.move_to_action(m)]) for m in moves]
+    best = moves[max(range(len(moves)), key=lambda i: (counts[i], -i))]
+    ownership, margin = prediction(state, getattr(found, "ownership", None), getattr(found, "margin", None))
+    return RootStats(moves, counts, [None] * len(moves), float(value), best, ownership, margin)
+
+
+def prediction(state: Any, ownership: Any, margin: Any) -> tuple[Optional[dict[str, float]], Optional[float]]:
+    """An agent's predicted ownership (a value per cell in the board's cell order, or
+    a mapping by cell name; for the player to move) and margin, for the page: a value in
+    [-1, 1] by cell name, and a finite number; None where not given."""
+    if ownership is not None:
+        if not isinstance(ownership, dict):
+            names = [cell.name for cell in geometry.board_of(state).cells]
+            ownership = dict(zip(names, (float(v) for v in ownership)))
+        ownership = {str(k): max(-1.0, min(1.0, float(v))) for k, v in ownership.items() if math.isfinite(float(v))}
+    if margin is not None:
+        margin = float(margin) if math.isfinite(float(margin)) else None
+    return ownership, margin
+
+
+def analysis_view(state: Any, analysis: RootStats) -> dict[str, Any]:
     """A search's root statistics for the page: the most visited moves, each with its
-    visits, share, value for the player to move, the cells it touches (the page marks them
-    on the board) and a short label (Nume: the number; Migong: the piece; the game's
-    ``choice`` hook)."""
+    visits, share, value for the player to move (None if the agent gives none), the cells
+    it touches (the page marks them on the board) and a short label (Nume: the number;
+    Migong: the piece; the game's ``choice`` hook); the predicted ownership and margin
+    where the agent gives them (else None: nothing drawn)."""
     total = max(1, sum(analysis.visits))
     order = sorted(range(len(analysis.moves)), key=lambda i: -analysis.visits[i])
     describe = games.hook(state.game, "choice")
@@ -452,7 +609,8 @@ def analysis_view(state: Any, analysis: Any) -> dict[str, Any]:
             "move": move, "visits": analysis.visits[i], "share": analysis.visits[i] / total,
             "value": analysis.values[i], "cells": cells, "label": entry["label"],
         })
-    return {"value": analysis.value, "to_move": state.to_move, "best": analysis.best, "moves": moves}
+    return {"value": analysis.value, "to_move": state.to_move, "best": analysis.best, "moves": moves,
+            "ownership": analysis.ownership, "margin": analysis.margin}
 
 
 def solve_view(state: Any, max_nodes: int = SOLVE_NODES, stop: Optional[Stop] = None) -> dict[str, Any]:

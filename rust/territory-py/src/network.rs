@@ -5,14 +5,16 @@
 use std::sync::Arc;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::search::guided::{self_play_games, Buffers};
-use territory::search::{Guided, Network, Weights};
+use territory::rules::run::Stop;
+use territory::search::{Guided, Network, Progress, Weights};
 use territory::{Game, Learn};
 
-use crate::interrupt::interruptible;
+use crate::interrupt::{interruptible, interruptible_with, stopped, PyStop, Tick};
+use crate::search::{progress_reporter, watch, SEARCH_PROGRESS_EVERY};
 use crate::puct::{number, puct_config};
 use crate::playouts::{run_error, with_native_game};
 
@@ -179,8 +181,11 @@ impl PyNetwork {
     /// search of `iterations` simulations from `state` (not changed), evaluated by
     /// this network (mixed with random playouts' results by `rollout_weight`; a leaf
     /// is evaluated and expanded on its `expansion_visits`-th visit, valued by a
-    /// playout alone before).
-    #[pyo3(signature = (state, iterations, c_puct = 1.5, seed = 0, rollout_weight = 0.0, expansion_visits = 1))]
+    /// playout alone before). Raises `StoppedError` once `stop` is set; setting
+    /// `finish` ends the search at once with the tree it has (its root expanded);
+    /// `progress(simulations, best move or None, value)` is called about every 0.1 s.
+    #[pyo3(signature = (state, iterations, c_puct = 1.5, seed = 0, rollout_weight = 0.0, expansion_visits = 1,
+                        stop = None, finish = None, progress = None))]
     #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
         &self,
@@ -191,12 +196,23 @@ impl PyNetwork {
         seed: u64,
         rollout_weight: f32,
         expansion_visits: u32,
+        stop: Option<PyRef<'py, PyStop>>,
+        finish: Option<PyRef<'py, PyStop>>,
+        progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize)> {
         let player = guided(self, iteration_count(iterations)?, c_puct, seed, rollout_weight, expansion_visits, 0.0, 0.3)?;
+        let own = Stop::new();
+        let flag = stop.as_deref().map_or(&own, PyStop::flag);
         with_native_game!(state, |_Class, root| {
             check_fits(&self.inner, &root)?;
-            let tree = interruptible(py, true, |stop| player.search(&root, &mut Buffers::default(), stop))?
-                .map_err(|_| PyKeyboardInterrupt::new_err("interrupted"))?;
+            let figures = Progress::default();
+            let mut report = progress_reporter(&root, &figures, progress.as_ref());
+            let tick = Tick { every: SEARCH_PROGRESS_EVERY, on_tick: &mut report };
+            let watch = watch(finish.as_deref(), progress.as_ref().map(|_| &figures));
+            let tree = interruptible_with(py, true, flag, Some(tick), |stop| {
+                player.search_watched(&root, &mut Buffers::default(), stop, watch)
+            })?
+            .map_err(|_| stopped())?;
             let mut visits = vec![0.0f32; root.num_actions()];
             for (action, n, _, _) in tree.root_stats() {
                 visits[action] = n as f32;

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::bulk::matches::{self, Agent, MatchGame};
 use territory::rules::run::Stop;
-use territory::search::{self, SolveError, SolveLimits, SolveProgress, UctConfig, MAX_ITERATIONS};
+use territory::search::{self, Progress, SolveError, SolveLimits, SolveProgress, UctConfig, Watch, MAX_ITERATIONS};
 use territory::Game;
 
 use crate::interrupt::{interruptible, interruptible_with, stopped, PyStop, Tick};
@@ -62,10 +62,12 @@ fn running<G: Game>(game: &G) -> PyResult<()> {
 }
 
 /// UCT from `state`: (moves, visits, values, value), per legal move in legal-move order.
-/// Raises `StoppedError` once `stop` is set.
+/// Raises `StoppedError` once `stop` is set; setting `finish` ends the search at once with
+/// the statistics it has; `progress(iterations, best, value)` is called about every
+/// [`SEARCH_PROGRESS_EVERY`] while a long search runs.
 #[pyfunction]
-#[pyo3(signature = (state, iterations, c, seed, threads, stop = None))]
-#[allow(clippy::type_complexity)]
+#[pyo3(signature = (state, iterations, c, seed, threads, stop = None, finish = None, progress = None))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn uct_analyse(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -74,6 +76,8 @@ fn uct_analyse(
     seed: u64,
     threads: usize,
     stop: Option<PyRef<'_, PyStop>>,
+    finish: Option<PyRef<'_, PyStop>>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<(Vec<String>, Vec<u64>, Vec<f64>, f64)> {
     let config = uct_config(iterations, c, seed, threads)?;
     let own = Stop::new();
@@ -81,8 +85,12 @@ fn uct_analyse(
     with_native_game!(state, |_Class, game| {
         running(&game)?;
         let long = iterations >= 1_000;
-        let a = interruptible_with(py, long, flag, None, |stop| {
-            search::analyse_until(&game, &config, stop)
+        let figures = Progress::default();
+        let mut report = progress_reporter(&game, &figures, progress.as_ref());
+        let tick = Tick { every: SEARCH_PROGRESS_EVERY, on_tick: &mut report };
+        let watch = watch(finish.as_deref(), progress.as_ref().map(|_| &figures));
+        let a = interruptible_with(py, long, flag, Some(tick), |stop| {
+            search::analyse_watched(&game, &config, stop, watch)
         })?
         .map_err(|_| stopped())?;
         Ok((
@@ -95,6 +103,30 @@ fn uct_analyse(
             a.value,
         ))
     })
+}
+
+/// How often a UCT or PUCT search calls its `progress`.
+pub(crate) const SEARCH_PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// A search's [`Watch`]: `finish`'s flag (none: never set), `figures` if kept.
+pub(crate) fn watch<'a>(finish: Option<&'a PyStop>, figures: Option<&'a Progress>) -> Watch<'a> {
+    Watch { finish: finish.map_or(Watch::NONE.finish, PyStop::flag), progress: figures }
+}
+
+/// The tick calling `callback(simulations, best move or None, value)` with `figures`.
+pub(crate) fn progress_reporter<'a, 'py: 'a, G: Game>(
+    game: &'a G,
+    figures: &'a Progress,
+    callback: Option<&'a Bound<'py, PyAny>>,
+) -> impl FnMut(Python<'_>) -> PyResult<()> + 'a {
+    move |_| match callback {
+        Some(callback) => {
+            let (done, best, value) = figures.read();
+            let best = best.and_then(|a| game.move_of(a)).map(|m| game.move_text(m).to_string());
+            callback.call1((done, best, value)).map(drop)
+        }
+        None => Ok(()),
+    }
 }
 
 /// How often `solve` calls its `progress`.

@@ -75,14 +75,24 @@ async function show(next, { agent = false } = {}) {
   renderThinking();
 }
 
-let thinking = null;  // the agent's search under way: {since, node, strength}
+let thinking = null;  // the agent's search under way: {since, node, id, report (the server's)}
 
 async function agentMove() {
   // The agent searches on the server; meanwhile the player can step through the game
-  // (its move goes below the position it searched, shown if that is still the one shown).
+  // (its move goes below the position it searched, shown if that is still the one shown)
+  // and the page shows what the search has reported: simulations done, best move so far.
   if (thinking) return;
-  thinking = { since: Date.now(), node: view.node, strength: view.strength, id: view.id };
-  const timer = setInterval(renderThinking, 200);
+  thinking = { since: Date.now(), node: view.node, id: view.id, report: null };
+  const mine = thinking;
+  const timer = setInterval(async () => {
+    renderThinking();
+    if (mine.asking) return;
+    mine.asking = true;
+    try {
+      const { thinking: report } = await api(`/api/sessions/${mine.id}/thinking`);
+      if (thinking === mine && report) { mine.report = report; renderThinking(); }
+    } catch (error) { /* the next tick asks again */ } finally { mine.asking = false; }
+  }, 250);
   renderThinking();
   renderActions();
   try {
@@ -105,13 +115,23 @@ function renderThinking() {
   document.body.dataset.thinking = thinking ? "1" : "0";
   const box = $("thinking");
   if (!thinking || !view) { box.textContent = ""; return; }
+  const r = thinking.report;
   const seconds = ((Date.now() - thinking.since) / 1000).toFixed(1);
   const where = thinking.node === view.node ? "" : " (on the position you left)";
   if (!box.querySelector("span")) {
     box.innerHTML = "<span></span> ";
-    box.append(button("Move now", moveNow, { id: "move-now", title: "the agent stops thinking and moves after a quick search" }));
+    box.append(button("Move now", moveNow, { id: "move-now", title: "the agent stops thinking and plays the best move it has found" }));
   }
-  box.querySelector("span").textContent = `The agent is thinking${where}… ${seconds} s, ${thinking.strength.toLocaleString("en")} iterations`;
+  let text = `The agent is thinking${where}… ${seconds} s`;
+  if (r) {
+    text += `: ${r.done.toLocaleString("en")} of ${r.of.toLocaleString("en")} ${r.unit}`;
+    if (r.best) text += `, best so far ${r.best} (${valueText(r.value)} for it)`;
+    if (r.finishing) text += ", moving now";
+  } else {
+    text += `, ${view.agent_label || ""}`;
+  }
+  box.querySelector("span").textContent = text;
+  box.dataset.done = r ? String(r.done) : "0";
 }
 
 async function moveNow() {
@@ -182,8 +202,22 @@ function players() {
   return {
     mode: mode === "humans" ? "humans" : "agent",
     agent_seat: mode === "agent0" ? 0 : 1,
+    agent: $("agent").value,
     strength: Number($("strength").value),
   };
+}
+
+function showStrengths() {
+  // The agent's strengths: UCT iterations or the learned model's simulations per move.
+  const model = $("agent").value === "puct", chosen = $("strength").selectedIndex;
+  const levels = model ? info.model_strengths : info.strengths, unit = model ? "simulations" : "iterations";
+  $("strength").innerHTML = "";
+  for (const [level, n] of Object.entries(levels)) {
+    $("strength").add(new Option(`${level}: ${n.toLocaleString("en")} ${unit} per move`, n, false, level === "2"));
+  }
+  if (chosen >= 0 && chosen < $("strength").options.length && showStrengths.done) $("strength").selectedIndex = chosen;
+  showStrengths.done = true;
+  $("agent-note").textContent = model ? `The learned models play ${info.models}.` : "";
 }
 
 function paramError(text) {
@@ -295,7 +329,8 @@ function renderActions() {
   if (view.over) return;
   if (view.agent_to_move) {
     // Stepped back to a position where the agent is to move: it waits to be asked.
-    if (!thinking) box.append(button("Let the agent move", agentMove, { id: "agent-move" }));
+    // (Not while it thinks, asked here or from another page following the game.)
+    if (!thinking && !view.thinking) box.append(button("Let the agent move", agentMove, { id: "agent-move" }));
     return;
   }
   if (view.forced_pass) {
@@ -486,6 +521,7 @@ function permalink() {
   for (const [k, v] of Object.entries(view.params)) q.set(k, v === null ? "none" : String(v));
   q.set("position", view.position);
   q.set("mode", view.mode === "humans" ? "humans" : `agent${view.agent_seat}`);
+  q.set("agent", view.agent);
   q.set("strength", String(view.strength));
   return `/?${q}`;
 }
@@ -662,6 +698,8 @@ function play(move) {
 // --- analysis ----------------------------------------------------------------------------
 
 function valueText(v) {
+  // A value the agent does not give (the learned model's per-move values): a dash.
+  if (v === null || v === undefined) return "–";
   return (v >= 0 ? "+" : "") + v.toFixed(2);
 }
 
@@ -694,17 +732,21 @@ async function startAnalysis() {
   if (!view) return;
   stopAnalysis();
   $("iterations-error").textContent = "";
-  const limit = iterationsLimit();
+  let limit = iterationsLimit();
   const mine = { node: view.node, ply: view.ply, result: null, running: true, iterations: 0 };
   analysis = mine;
   renderAnalysis();
   if (view.over) { mine.running = false; renderAnalysis(); return; }
   solveQuietly(mine);
+  // The learned model's searches are bounded lower (the server says how far).
+  const agent = view.model ? $("analysis-agent").value : "uct";
+  mine.agent = agent;
+  if (agent === "puct" && typeof limit === "number") limit = Math.min(limit, info.max_simulations);
   let n = typeof limit === "number" ? Math.min(500, limit) : limit;
   while (mine.running) {
     mine.controller = new AbortController();
     try {
-      mine.result = await api(sessionUrl("analyse"), { iterations: n }, mine.controller.signal);
+      mine.result = await api(sessionUrl("analyse"), { iterations: n, agent }, mine.controller.signal);
     } catch (error) {
       if (analysis === mine && mine.running) {
         mine.running = false;
@@ -758,18 +800,21 @@ function renderAnalysis() {
   document.body.dataset.analysing = a && a.running ? "1" : "0";
   const layerOld = $("board").querySelector("g.candidates");
   if (layerOld) for (const m of layerOld.querySelectorAll(".candidate, .candidate-link, .candidate-text")) m.remove();
+  $("analysis-agent-box").hidden = !view.model;
   if (!a || a.node !== view.node) {
     $("analysis-ply").textContent = "";
     $("analysis-count").textContent = "";
     $("analysis-moves").innerHTML = "";
+    renderOwnership();
     return;
   }
   $("analysis-ply").textContent = `(move ${a.ply})`;
+  const unit = a.agent === "puct" ? "simulations of the learned model" : "iterations";
   $("analysis-count").textContent = a.iterations
-    ? `${a.iterations.toLocaleString("en")} iterations${a.running ? ", searching…" : a.stopped ? ", stopped" : ""}`
+    ? `${a.iterations.toLocaleString("en")} ${unit}${a.running ? ", searching…" : a.stopped ? ", stopped" : ""}`
     : a.running ? "searching…" : "";
   document.body.dataset.analysisIterations = String(a.iterations);
-  if (!a.result) { $("analysis-moves").innerHTML = ""; return; }
+  if (!a.result) { $("analysis-moves").innerHTML = ""; renderOwnership(); return; }
   const r = a.result;
   let html = `<caption>After move ${a.ply}: ${valueText(r.value)} for ${view.names[r.to_move]}</caption>` +
     "<tr><th>move</th><th>visits</th><th>share</th><th>value</th></tr>";
@@ -782,7 +827,41 @@ function renderAnalysis() {
     row.addEventListener("mouseenter", () => { preview = row.dataset.move; drawCandidates(); });
     row.addEventListener("mouseleave", () => { preview = null; drawCandidates(); });
   }
+  renderOwnership();
   drawCandidates();
+}
+
+function renderOwnership() {
+  // Where the agent predicts them: who holds each cell at the end (a square of the
+  // holder's colour, the surer the more opaque) and the final score margin. Absent:
+  // nothing drawn.
+  const old = $("board").querySelector("g.ownership");
+  if (old) old.remove();
+  const a = analysis, r = a && a.node === view.node ? a.result : null;
+  const owned = r && r.ownership && Object.keys(r.ownership).length ? r.ownership : null;
+  const margin = r && typeof r.margin === "number" ? r.margin : null;
+  $("ownership-box").hidden = !owned && margin === null;
+  $("show-ownership").parentElement.hidden = !owned;
+  $("margin").textContent = margin === null ? "" :
+    `Predicted margin: ${margin >= 0 ? "+" : ""}${margin.toFixed(1)} points for ${view.names[r.to_move]}`;
+  document.body.dataset.ownership = owned ? String(Object.keys(owned).length) : "0";
+  if (!owned || !$("show-ownership").checked) return;
+  const svg = $("board").querySelector("svg");
+  const g = document.createElementNS(svg.namespaceURI, "g");
+  g.setAttribute("class", "ownership");
+  const candidates = svg.querySelector("g.candidates");
+  if (candidates) svg.insertBefore(g, candidates); else svg.append(g);
+  for (const [cell, v] of Object.entries(owned)) {
+    const c = cellCentre(cell);
+    if (!c || Math.abs(v) < 0.05) continue;
+    // +1: the player to move holds it; -1: the other seat.
+    const seat = v > 0 ? r.to_move : 1 - r.to_move, side = c.r * 0.55;
+    shape(g, "rect", {
+      class: "owner", "data-cell": cell, "data-value": v.toFixed(3), "data-seat": String(seat),
+      x: c.x - side / 2, y: c.y - side / 2, width: side, height: side,
+      fill: view.colors[seat], "fill-opacity": (0.25 + 0.65 * Math.abs(v)).toFixed(3),
+    });
+  }
 }
 
 // Candidates marked on the board; the best LABELLED carry their visits and value.
@@ -889,6 +968,7 @@ function fromUrl() {
     else input.value = q.get(p.name);
   }
   if (q.has("mode")) $("mode").value = q.get("mode");
+  if (q.has("agent") && ["uct", "puct"].includes(q.get("agent"))) { $("agent").value = q.get("agent"); showStrengths(); }
   if (q.has("strength")) $("strength").value = q.get("strength");
   start(q.has("position") ? { position: q.get("position") } : {});
   return true;
@@ -898,9 +978,8 @@ async function init() {
   info = await api("/api/games");
   games = info.games;
   for (const name of Object.keys(games)) $("game").add(new Option(name, name));
-  for (const [level, iterations] of Object.entries(info.strengths)) {
-    $("strength").add(new Option(`${level}: ${iterations.toLocaleString("en")} iterations per move`, iterations, false, level === "2"));
-  }
+  showStrengths();
+  $("agent").addEventListener("change", showStrengths);
   $("iterations").value = String(info.max_iterations);
   $("game").addEventListener("change", showParams);
   $("new-game").addEventListener("submit", (e) => { e.preventDefault(); start({}); });
@@ -911,6 +990,7 @@ async function init() {
   window.addEventListener("pagehide", () => { if (events) { events.close(); events = null; } });
   $("analyse").addEventListener("click", () => view && startAnalysis());
   $("stop").addEventListener("click", stopAnalysis);
+  $("show-ownership").addEventListener("change", renderOwnership);
   $("solve").addEventListener("click", () => view && solve());
   $("evaluate").addEventListener("click", () => view && evaluateGame());
   $("load-record").addEventListener("click", loadRecord);

@@ -105,4 +105,18 @@ mod tests {
         assert_eq!(largest_held([(A, 2), (B, 2)]), [0, 0]);
         assert_eq!(largest_held([]), [0, 0]);
     }
+
+    #[test]
+    fn holds_is_strictly_more_groups_of_that_size() {
+        use Color::{First as A, Second as B};
+        let mut tally = Tally::<8>::new();
+        tally.add_many(A, 3, 2);
+        tally.add(B, 3);
+        tally.add(A, 2);
+        tally.add(B, 2);
+        assert!(tally.holds(A, 3) && !tally.holds(B, 3));
+        assert!(!tally.holds(A, 2) && !tally.holds(B, 2), "a tie is held by no one");
+        assert!(!tally.holds(A, 5) && !tally.holds(B, 5), "a size no one has");
+        assert_eq!(tally.held(), [3, 0]);
+    }
 }

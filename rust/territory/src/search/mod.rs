@@ -7,13 +7,15 @@ pub mod puct;
 pub mod solve;
 pub mod symmetry;
 pub mod uct;
+pub mod watch;
 
 pub use guided::{prior_order, Guided};
 pub use network::{Network, NetworkError, Weights};
 pub use puct::{PuctBatch, PuctConfig, PuctTree};
 pub use solve::{solve, solve_ordered, solve_with, MoveOrder, Solution, SolveError, SolveLimits, SolveProgress};
 pub use symmetry::Symmetric;
-pub use uct::{analyse, analyse_until, Analysis, UctConfig, MAX_ITERATIONS};
+pub use uct::{analyse, analyse_until, analyse_watched, Analysis, UctConfig, MAX_ITERATIONS};
+pub use watch::{Progress, Watch};
 
 use crate::rules::game::{Game, Seat};
 

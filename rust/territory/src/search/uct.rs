@@ -23,6 +23,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::rules::game::{Game, Seat};
 use crate::rules::playout::game_rng;
 use crate::rules::run::{each_thread, Interrupted, Stop};
+use crate::search::watch::{Progress, Watch};
 
 /// The most iterations a search may be given: the tree grows by up to about a hundred
 /// bytes per iteration (about 1.5 GB at this bound), and a node counts its visits in 32
@@ -180,9 +181,11 @@ impl<G: Game> Tree<G> {
     }
 
     /// Runs `iterations` iterations from `root` (left unchanged), or fewer if `stop` is
-    /// set (checked every [`Stop::EVERY`] iterations). Always inlined, into each copy of
-    /// `cpu::dispatch`.
+    /// set (an error) or `watch.finish` (checked every [`Stop::EVERY`] iterations, when
+    /// the count done is added to `watch.progress`, and the best move so far set by the
+    /// tree that `reports`). Always inlined, into each copy of `cpu::dispatch`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         root: &mut G,
@@ -190,6 +193,8 @@ impl<G: Game> Tree<G> {
         c: f64,
         rng: &mut Xoshiro256PlusPlus,
         stop: &Stop,
+        watch: Watch<'_>,
+        reports: bool,
     ) -> Result<(), Interrupted> {
         self.nodes.clear();
         self.ucb.clear();
@@ -217,6 +222,17 @@ impl<G: Game> Tree<G> {
         for iteration in 0..iterations {
             if iteration % Stop::EVERY == 0 {
                 stop.check()?;
+                if iteration > 0 {
+                    if let Some(progress) = watch.progress {
+                        progress.add(Stop::EVERY);
+                        if reports {
+                            self.report(root, progress);
+                        }
+                    }
+                    if watch.finish.is_stopped() {
+                        return Ok(());
+                    }
+                }
             }
             self.path.clear();
             self.path.push(0);
@@ -264,6 +280,14 @@ impl<G: Game> Tree<G> {
         Ok(())
     }
 
+    /// Sets the most visited root move and the root's value in `progress`.
+    fn report(&self, root: &G, progress: &Progress) {
+        let best = self.root_children().max_by_key(|c| c.visits);
+        let action = best.map(|c| root.action_of(c.mv).expect("legal moves have actions"));
+        let r = &self.nodes[0];
+        progress.set_best(action, if r.visits == 0 { 0.0 } else { (-r.total / r.visits as f64) as f32 });
+    }
+
     /// The root's children, in the tree's order.
     fn root_children(&self) -> impl Iterator<Item = &Node<G::Move>> {
         let root = self.nodes.first();
@@ -298,6 +322,24 @@ pub fn analyse_until<G: Game>(
     config: &UctConfig,
     stop: &Stop,
 ) -> Result<Analysis<G::Move>, Interrupted> {
+    analyse_watched(game, config, stop, Watch::NONE)
+}
+
+/// [`analyse_until`], watched: setting `watch.finish` ends the search at once (each
+/// tree after at least one iteration) with the statistics it has; `watch.progress`
+/// counts the iterations done and holds the first tree's most visited move and value.
+///
+/// # Errors
+/// If `stop` is set before the search ends.
+///
+/// # Panics
+/// If a thread of the search panics.
+pub fn analyse_watched<G: Game>(
+    game: &G,
+    config: &UctConfig,
+    stop: &Stop,
+    watch: Watch<'_>,
+) -> Result<Analysis<G::Move>, Interrupted> {
     let moves = game.legal_moves();
     // Position of each action in the legal-move list.
     let mut slot = vec![usize::MAX; game.num_actions()];
@@ -313,7 +355,7 @@ pub fn analyse_until<G: Game>(
         let mut rng = game_rng(config.seed, t as u64);
         crate::rules::cpu::dispatch(
             #[inline(always)]
-            || tree.search(&mut game, iterations, config.c, &mut rng, stop),
+            || tree.search(&mut game, iterations, config.c, &mut rng, stop, watch, t == 0),
         )?;
         // Root statistics in legal-move order.
         let mut stats = vec![(0u64, 0.0f64); moves.len()];
@@ -344,12 +386,18 @@ pub fn analyse_until<G: Game>(
         .zip(&totals)
         .map(|(&v, &t)| if v == 0 { 0.0 } else { t / v as f64 })
         .collect();
-    Ok(Analysis {
+    let analysis = Analysis {
         moves,
         visits,
         values,
         value,
-    })
+    };
+    if let Some(progress) = watch.progress {
+        progress.set_done(all);
+        let best = analysis.best().map(|m| game.action_of(m).expect("legal moves have actions"));
+        progress.set_best(best, value as f32);
+    }
+    Ok(analysis)
 }
 
 #[cfg(test)]
@@ -371,5 +419,32 @@ mod tests {
             assert_eq!(a.visits.iter().sum::<u64>(), 500);
             assert!(a.value.abs() <= 1.0);
         }
+    }
+
+    #[test]
+    fn a_finish_ends_a_search_with_its_statistics() {
+        let g = Tabik::new(TabikConfig { size: 6, pie: true }).unwrap();
+        for threads in [1, 2] {
+            let config = UctConfig { iterations: 5_000_000, threads, ..UctConfig::default() };
+            let (finish, progress) = (Stop::new(), Progress::default());
+            finish.stop();
+            let watch = Watch { finish: &finish, progress: Some(&progress) };
+            let a = analyse_watched(&g, &config, &Stop::new(), watch).unwrap();
+            // Each tree stops at its first check after an iteration.
+            let all: u64 = a.visits.iter().sum();
+            assert_eq!(all, Stop::EVERY * threads as u64);
+            let (done, best, _) = progress.read();
+            assert_eq!(done, all);
+            assert!(best.is_some());
+        }
+        // Watched to its end: the same analysis as unwatched, the count and best move kept.
+        let config = UctConfig { iterations: 3_000, ..UctConfig::default() };
+        let progress = Progress::default();
+        let watch = Watch { finish: &Stop::new(), progress: Some(&progress) };
+        let a = analyse_watched(&g, &config, &Stop::new(), watch).unwrap();
+        assert_eq!(a, analyse(&g, &config));
+        let (done, best, _) = progress.read();
+        assert_eq!(done, 3_000);
+        assert!(best.is_some());
     }
 }
