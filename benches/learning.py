@@ -97,6 +97,9 @@ def run_plot(args: argparse.Namespace) -> dict:
     minutes = [r["seconds"] / 60 for r in rounds]
     loss.plot(minutes, [r["policy_loss"] for r in rounds], label="policy (cross-entropy)")
     loss.plot(minutes, [r["value_loss"] for r in rounds], label="value (squared error)")
+    for key, label in (("margin_loss", "margin (squared error / cells)"), ("ownership_loss", "ownership (squared error)")):
+        if any(r.get(key) for r in rounds):  # a model with that head (docs/learning.md)
+            loss.plot(minutes, [r.get(key, 0.0) for r in rounds], label=label)
     loss.set_xlabel("minutes of training")
     loss.set_ylabel("loss")
     loss.legend()

@@ -28,6 +28,7 @@ def test_options_are_named_keywords(cls):
         ("size", inspect.Parameter.KEYWORD_ONLY, None),
         ("coordinates", inspect.Parameter.KEYWORD_ONLY, True),
         ("highlight", inspect.Parameter.KEYWORD_ONLY, None),
+        ("ownership", inspect.Parameter.KEYWORD_ONLY, None),
     ]
 
 

@@ -3,7 +3,9 @@ Puct agent in matches and on the command line, and a tiny training run (docs/lea
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
+import re
 import json
 from pathlib import Path
 
@@ -12,9 +14,11 @@ import pytest
 
 import territory
 from territory import _core
-from territory.model import NAMES, Model, shipped_models
+from territory.model import FORMAT, NAMES, Model, shipped_models
 from territory.puct import Puct, run_search
 from territory.train import TrainConfig, random_positions, train
+
+needs_jax = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="training needs the train extra (JAX)")
 
 
 def uniform(search, obs):
@@ -94,34 +98,44 @@ def test_several_leaves_per_search_make_bigger_batches_and_the_same_seed_the_sam
     assert len(search.leaves()) == 8
 
 
-def test_model_forward_gradients_and_files(tmp_path):
+def test_model_forward_and_files(tmp_path):
     state = territory.Tabik(size=4)
-    model = Model.new(state, hidden=16, seed=1)
+    model = Model.new(state, hidden=16, seed=1, margin=True, ownership=True)
     obs = np.stack([state.observation(), state.observation()])
     logits, values = model.forward(obs)
     assert logits.shape == (2, 74) and values.shape == (2,) and np.all(np.abs(values) < 1)
-    # The gradients match finite differences.
-    mask = np.stack([state.legal_mask()] * 2)
-    policy = mask / mask.sum(axis=1, keepdims=True)
-    z = np.array([1.0, -1.0], np.float32)
-    _, _, grads = model.gradients(obs, policy, mask, z)
-    for name, index in (("w1", (3, 2)), ("wp", (5, 7)), ("wv", (4, 0)), ("b2", (1,))):
-        eps = 1e-2
-        model.weights[name][index] += eps
-        up = sum(model.gradients(obs, policy, mask, z)[:2])
-        model.weights[name][index] -= 2 * eps
-        down = sum(model.gradients(obs, policy, mask, z)[:2])
-        model.weights[name][index] += eps
-        assert grads[name][index] == pytest.approx((up - down) / (2 * eps), rel=0.05, abs=1e-4)
     path = tmp_path / "m.npz"
     model.save(path)
     loaded = Model.load(path)
-    assert loaded.meta == model.meta
+    assert loaded.meta == model.meta and loaded.meta["format"] == FORMAT
+    assert set(loaded.weights) == set(NAMES) | {"wm", "bm", "wo", "bo"}
+    assert loaded.has_margin and loaded.ownership_cells == 16
     assert np.allclose(loaded.forward(obs)[0], logits, atol=1e-2)
     with pytest.raises(ValueError, match="no model file"):
         Model.load(tmp_path / "missing.npz")
     with pytest.raises(ValueError, match="trained for tabik"):
         Puct(model).choose(territory.Tabik(size=5))
+
+
+def test_model_files_of_another_format_are_refused_with_a_clear_message(tmp_path):
+    model = Model.new(territory.Tabik(size=3), hidden=4)
+    arrays = {n: w for n, w in model.weights.items()}
+    for format_, message in ((FORMAT + 1, f"file format {FORMAT + 1}, written by a newer territory"),
+                             ("2", "not a model file format"), (0, "not a model file format")):
+        path = tmp_path / f"f{format_}.npz"
+        np.savez(path, meta=np.array(json.dumps({**model.meta, "format": format_})), **arrays)
+        with pytest.raises(ValueError, match=message):
+            Model.load(path)
+    # A head with half its weights is refused; a file of format 1 (no format) loads.
+    path = tmp_path / "half.npz"
+    np.savez(path, meta=np.array(json.dumps(model.meta)), wm=np.zeros((4, 1), np.float32), **arrays)
+    with pytest.raises(ValueError, match="both wm and bm"):
+        Model.load(path)
+    old = {k: v for k, v in model.meta.items() if k != "format"}
+    np.savez(tmp_path / "old.npz", meta=np.array(json.dumps(old)), **arrays)
+    assert not Model.load(tmp_path / "old.npz").has_margin
+    for name in shipped_models():  # the shipped files are of format 1
+        assert "format" not in Model.load(name).meta
 
 
 def test_puct_plays_matches_and_parses_from_a_spec(tmp_path):
@@ -170,6 +184,7 @@ def tiny_config(tmp_path, **changes):
     return TrainConfig(**config)
 
 
+@needs_jax
 def test_a_tiny_training_run_writes_checkpoints_and_a_log(tmp_path):
     last = train(tiny_config(tmp_path))
     out = tmp_path / "run"
@@ -187,6 +202,7 @@ def test_a_tiny_training_run_writes_checkpoints_and_a_log(tmp_path):
     assert all(np.array_equal(a.weights[n], b.weights[n]) for n in a.weights)
 
 
+@needs_jax
 def test_ctrl_c_keeps_the_last_checkpoint(tmp_path):
     def interrupt(record):
         if record["event"] == "round" and record["round"] == 3:
@@ -249,11 +265,11 @@ def test_analyse_proves_the_2x2_swap():
     zero = Model.new(state, hidden=4)
     for w in zero.weights.values():
         w[...] = 0
-    visits, value, best = zero.network().analyse(state, 400, rollout_weight=1.0)
+    visits, value, best, means = zero.network().analyse(state, 400, rollout_weight=1.0)
     # With the pie rule, the swap is the only winning answer (docs/solved.md): the search
     # proves it (value exactly 1) and stops before its 400 simulations.
     assert state.action_to_move(best) == "swap" and value == 1.0
-    assert 0 < visits.sum() < 399
+    assert 0 < visits.sum() < 399 and means[best] == 1.0
     agent = Puct(zero, 400, rollout_weight=1.0)
     assert agent.choose(state) == "swap" and agent.choose(state) == "swap"
 
@@ -358,6 +374,7 @@ def test_tabik_features_say_what_scoring_makes_of_the_groups():
     assert len(territory.Nume(n=2).features()) == 0 and len(territory.Migong().features()) == 0
 
 
+@needs_jax
 def test_a_model_with_features_plays_trains_and_searches_as_numpy_does(tmp_path):
     start = territory.Tabik(size=4)
     model = Model.new(start, hidden=16, seed=2, features=True)
@@ -462,3 +479,93 @@ def test_the_documented_puct_signature_is_the_code():
     parameters = inspect.signature(Puct).parameters.values()
     shown = ", ".join(p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}" for p in parameters)
     assert f"`territory.Puct({shown})`" in text
+
+
+# The targets beyond policy and value: the final score margin and who holds each cell.
+
+@pytest.mark.parametrize("start", [territory.Tabik(size=4), territory.Nume(n=2), territory.Migong()],
+                         ids=["tabik", "nume", "migong"])
+def test_ownership_and_margin_read_the_board_and_the_scores(start):
+    for state in random_positions(start, 12, seed=3, max_moves=200):
+        cells = [name for name, _, _ in state.geometry()[1]]
+        viewer = 0 if state.is_over else state.to_move
+        own = state.ownership()
+        assert own.shape == (len(cells),) and own.dtype == np.float32
+        assert np.array_equal(state.ownership(seat=1 - viewer), -own) or not state.is_over and state.game == "migong"
+        mine = state.color_of(viewer)
+        for name, value in zip(cells, own):
+            held = state.board().get("stones", state.board().get("pieces", {})).get(name)
+            if state.game == "migong":
+                piece = state.board()["pieces"].get(name)
+                letter = mine[0].upper()
+                want = 0.0 if piece is None else (2 * piece.upper().count(letter) - 6) / 6
+                assert value == pytest.approx(want), (name, piece)
+            elif held is None:
+                assert value == 0
+            else:
+                color = held if isinstance(held, str) else held[0]
+                assert value == (1 if color == mine else -1), (name, held)
+        a, b = (float(x) for x in state.scores())
+        higher = state.game != "nume"
+        want = (a - b if higher else b - a) * (1 if viewer == 0 else -1)
+        assert state.score_margin() == pytest.approx(want)
+        assert state.score_margin(seat=1 - viewer) == pytest.approx(-want)
+
+
+def test_self_play_gives_the_final_margin_and_ownership_for_each_position():
+    start = territory.Tabik(size=4)
+    model = Model.new(start, hidden=8, margin=True, ownership=True)
+    data = model.network().self_play(start, 3, 8, seed=4, sample_moves=20)
+    n = len(data["results"])
+    assert data["margins"].shape == (n,) and data["ownership"].shape == (n, 16)
+    at = 0
+    for length in data["lengths"]:
+        # Each position's map is the final one from the side of the colour its mover plays
+        # (observation plane 4 is 1 where that colour is the first, black).
+        black = [data["obs"][at + k].reshape(8, 16)[4, 0] == 1 for k in range(length)]
+        final = data["ownership"][at + length - 1]
+        for k in range(length):
+            want = final if black[k] == black[-1] else -final
+            assert np.array_equal(data["ownership"][at + k], want)
+            assert data["results"][at + k] * data["margins"][at + k] >= 0 or data["margins"][at + k] == 0
+        at += length
+    assert set(np.unique(data["ownership"])) <= {-1.0, 0.0, 1.0} and np.abs(data["ownership"]).sum() > 0
+
+
+def test_svg_draws_an_ownership_map():
+    state = territory.Tabik(size=3)
+    state.play("a1-b1")
+    values = np.zeros(9, np.float32)
+    values[0], values[4], values[8] = 0.9, -0.5, 0.01
+    picture = state.svg(ownership=values)
+    cells = dict(re.findall(r'class="ownership" data-cell="(\w+)" data-value="[-\d.]+" data-color="(\w+)"', picture))
+    mover = state.color_of(state.to_move)
+    other = state.color_of(1 - state.to_move)
+    assert cells == {"a1": mover, "b2": other}  # i3 is too faint to draw
+    assert state.svg(ownership={"a1": 1.0}).count('class="ownership"') == 1
+    for bad, message in ((np.zeros(8), "8 values; this board has 9 cells"), ({"z9": 0.5}, "not a cell"),
+                         ([2.0] * 9, r"value in \[-1, 1\]"), (5, "one number per cell")):
+        with pytest.raises(ValueError, match=message):
+            state.svg(ownership=bad)
+    hexes = territory.Nume(n=2).svg(ownership=np.ones(len(territory.Nume(n=2).ownership())))
+    assert hexes.count('class="ownership"') == len(territory.Nume(n=2).ownership())
+
+
+def test_the_engine_refuses_bad_head_weights():
+    model = Model.new(territory.Tabik(size=3), hidden=4, margin=True, ownership=True)
+    w = [model.weights[n] for n in NAMES]
+    heads = {n: model.weights[n] for n in ("wm", "bm", "wo", "bo")}
+    with pytest.raises(ValueError, match="give both wm and bm"):
+        _core.Network(*w, wm=heads["wm"])
+    with pytest.raises(ValueError, match="weight wo has 36 values; 4 hidden units need 32"):
+        _core.Network(*w, wo=heads["wo"], bo=heads["bo"][:8])
+    bad = heads["wm"].copy()
+    bad[1, 0] = np.nan
+    with pytest.raises(ValueError, match="weight wm holds a value that is not finite"):
+        _core.Network(*w, wm=bad, bm=heads["bm"])
+    net = model.network()
+    assert net.has_margin and net.ownership_cells == 9 and "ownership head of 9 cells" in repr(net)
+    logits, values, margins, owners = net.evaluate_heads(np.zeros((3, net.inputs), np.float32))
+    assert margins.shape == (3,) and owners.shape == (3, 9)
+    with pytest.raises(ValueError, match="finite"):
+        net.evaluate_heads(np.full((1, net.inputs), np.nan, np.float32))

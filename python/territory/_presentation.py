@@ -91,17 +91,18 @@ def to_record(state: GameState, seats: Seats | None = None, comment: str | None 
     return record.dumps(state, seats=(None, None) if seats is None else seats, comment=comment)
 
 
-def svg(state: GameState, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
+def svg(state: GameState, size: float | None = None, coordinates: bool = True, highlight: Highlight = None,
+        ownership: Any = None) -> SvgText:
     from territory import svg as svg_module
 
-    return svg_module.render(state, size=size, coordinates=coordinates, highlight=highlight)
+    return svg_module.render(state, size=size, coordinates=coordinates, highlight=highlight, ownership=ownership)
 
 
 def png(state: GameState, path: Any = None, size: float | None = None, coordinates: bool = True,
-        highlight: Highlight = None) -> bytes:
+        highlight: Highlight = None, ownership: Any = None) -> bytes:
     from territory import svg as svg_module
 
-    data = svg_module.to_png(svg(state, size, coordinates, highlight))
+    data = svg_module.to_png(svg(state, size, coordinates, highlight, ownership))
     if path is not None:
         with open(path, "wb") as file:
             file.write(data)
@@ -123,19 +124,21 @@ class Presentation:
         ``comment``: text written as ``#`` lines at the top."""
         return to_record(cast(GameState, self), seats, comment)
 
-    def svg(self, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None) -> SvgText:
-        """The position as SVG text; see ``territory.svg.render`` for the options."""
-        return svg(cast(GameState, self), size, coordinates, highlight)
+    def svg(self, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None,
+            ownership: Any = None) -> SvgText:
+        """The position as SVG text; see ``territory.svg.render`` for the options
+        (``ownership``: a per-cell map such as ``Puct.analyse(state).ownership``)."""
+        return svg(cast(GameState, self), size, coordinates, highlight, ownership)
 
     def _repr_svg_(self) -> SvgText:
         return svg(cast(GameState, self))
 
     def png(self, path: Any = None, *, size: float | None = None, coordinates: bool = True,
-            highlight: Highlight = None) -> bytes:
+            highlight: Highlight = None, ownership: Any = None) -> bytes:
         """The picture of ``svg()`` as PNG bytes, also written to ``path`` (a file name)
         when given. Needs the ``png`` extra (``pip install "territory-games[png]"``);
         without it, ImportError says so."""
-        return png(cast(GameState, self), path, size, coordinates, highlight)
+        return png(cast(GameState, self), path, size, coordinates, highlight, ownership)
 
     @classmethod
     def default_params(cls) -> dict[str, Any]:

@@ -40,7 +40,8 @@ def register(commands: Any) -> None:
         "checkpoints (OUT/checkpoint-NNNN.npz, OUT/last.npz) and a log (OUT/log.jsonl, one\n"
         "JSON object per round and per checkpoint evaluation: losses, Elo against the\n"
         "previous checkpoint and against UCT given the same time per move). Ctrl-C stops\n"
-        "and keeps the last checkpoint. The same seed gives the same weights.",
+        "and keeps the last checkpoint. The same seed gives the same weights. Needs the\n"
+        "train extra (JAX): pip install \"territory-games[train]\".",
         "  territory train tabik --size 6 --minutes 60 --out runs/tabik-6\n"
         "  territory train nume --n 3 --minutes 60 --out runs/nume-3\n"
         "  territory match tabik --size 6 --agents puct:runs/tabik-6/last.npz:200 uct:2000\n",
@@ -61,6 +62,8 @@ def register(commands: Any) -> None:
     parser.add_argument("--augment", action="store_true", help="turn each minibatch by one of the board's symmetries, drawn at random (Tabik)")
     parser.add_argument("--features", action="store_true", help="the network also reads the game's features (state.features(): what scoring makes of the groups)")
     parser.add_argument("--search-value-weight", type=fraction, default=0.0, help="weight of the search's value in the value target, the rest the game's result, 0 to 1 (default 0)")
+    parser.add_argument("--margin-weight", type=fraction, default=0.5, help="weight of the score-margin head's loss, 0 to 1 (default 0.5; 0: no margin head)")
+    parser.add_argument("--ownership-weight", type=fraction, default=1.0, help="weight of the ownership head's loss, 0 to 1 (default 1; 0: no ownership head)")
     parser.add_argument("--sample-moves", type=integer(0), default=6, help="moves drawn by visit count at the start of each game (default 6)")
     parser.add_argument("--buffer", type=integer(1), default=30_000, help="positions kept for training (default 30000)")
     parser.add_argument("--checkpoint-every", type=integer(1), default=5, help="rounds between checkpoints (default 5)")
@@ -80,7 +83,8 @@ def run_train(args: argparse.Namespace) -> int:
         sample_moves=args.sample_moves, buffer=args.buffer, checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games, eval_iterations=args.eval_iterations, uct_iterations=args.uct_iterations,
         rollout_weight=args.rollout_weight, features=args.features, search_value_weight=args.search_value_weight,
-        expansion_visits=args.expansion_visits, augment=args.augment,
+        expansion_visits=args.expansion_visits, augment=args.augment, margin_weight=args.margin_weight,
+        ownership_weight=args.ownership_weight,
         batch=args.batch, replay=args.replay, lr=args.lr, threads=args.threads,
     )
 

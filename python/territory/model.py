@@ -1,16 +1,21 @@
-"""A small policy and value network in plain numpy (docs/learning.md).
+"""A small policy and value network, stored for the engine (docs/learning.md).
 
 ``Model`` is a multilayer perceptron on a game's observation planes (flattened): two
-hidden layers with ReLU, then a policy head (one logit per action) and a value head
-(tanh, the value in [-1, 1] for the seat to move). Inference and training both run in
-numpy, so a trained model plays anywhere the package runs; ``gradients`` gives the
-loss and its gradients for ``territory.train``.
+hidden layers with ReLU, then a policy head (one logit per action), a value head (tanh,
+the value in [-1, 1] for the seat to move) and, optionally, a score-margin head (linear:
+the final score margin for the seat to move, in points) and an ownership head (tanh, one
+value per cell: +1 the cell ends with the colour the seat to move plays, -1 with the
+other's). The engine evaluates it (``Model.network()``); ``forward`` is the same network
+in numpy, for the batched protocol (``territory.puct.run_search``). Training is in JAX
+(``territory.train``, ``territory.network_jax``: the ``train`` extra), imported only
+there.
 
 A model is saved as one ``.npz`` file: its weights (float16, to keep the shipped files
-small; loaded as float32) and a JSON ``meta`` entry (game, parameters, observation
-shape, number of actions, how it was trained). ``Model.load`` takes a path or the name
-of a model shipped with the package (``shipped_models()``: ``"tabik-4"``,
-``"tabik-6"``, ``"nume-3"``).
+small; loaded as float32) and a JSON ``meta`` entry (format version, game, parameters,
+observation shape, number of actions, how it was trained). ``Model.load`` takes a path or
+the name of a model shipped with the package (``shipped_models()``: ``"tabik-4"``,
+``"tabik-6"``, ``"nume-3"``). Files of format 1 (before the optional heads; no
+``format`` in ``meta``) load as they are; a file of a later format is refused, saying so.
 """
 
 from __future__ import annotations
@@ -27,6 +32,12 @@ __all__ = ["Model", "shipped_models", "single_threaded_blas"]
 
 #: The weights of a model, in order: two hidden layers, the policy head, the value head.
 NAMES = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
+#: The optional heads' weights: the score margin (``wm`` (hidden, 1), ``bm`` (1,)) and
+#: the ownership of the cells (``wo`` (hidden, cells), ``bo`` (cells,)).
+HEAD_NAMES = ("wm", "bm", "wo", "bo")
+#: The model file format written (``meta["format"]``): 1 the eight weights of NAMES
+#: (files without the entry), 2 with the optional heads of HEAD_NAMES.
+FORMAT = 2
 
 MODELS_DIR = Path(__file__).parent / "models"
 
@@ -43,14 +54,38 @@ class Model:
         missing = [n for n in NAMES if n not in weights]
         if missing:
             raise ValueError(f"a model needs the weights {', '.join(NAMES)}; missing {', '.join(missing)}")
-        self.weights = {n: _engine_array(weights[n]) for n in NAMES}
+        for wn, bn in (("wm", "bm"), ("wo", "bo")):
+            if (wn in weights) != (bn in weights):
+                raise ValueError(f"a model's head needs both {wn} and {bn}, or neither")
+        self.weights = {n: _engine_array(weights[n]) for n in NAMES + HEAD_NAMES if n in weights}
         self.meta = dict(meta)
+        format_ = self.meta.get("format", 1)
+        if isinstance(format_, bool) or not isinstance(format_, int) or format_ < 1:
+            raise ValueError(f"the model's meta has format {format_!r}, not a model file format (1 to {FORMAT})")
+        if format_ > FORMAT:
+            raise ValueError(f"the model is of file format {format_}, written by a newer territory: this one reads "
+                             f"formats 1 to {FORMAT} (upgrade the package)")
         #: Values of the game's features read after the observation planes (0: none).
         self.feature_len = int(self.meta.get("feature_len", 0))
         self.input_size = int(np.prod(self.meta["observation_shape"])) + self.feature_len
         self.num_actions = int(self.meta["num_actions"])
-        if self.weights["w1"].shape[0] != self.input_size or self.weights["wp"].shape[1] != self.num_actions:
+        w = self.weights
+        if (w["w1"].ndim != 2 or w["w1"].shape[0] != self.input_size or w["wp"].ndim != 2
+                or w["wp"].shape[1] != self.num_actions):
             raise ValueError("the model's weights do not match its observation shape and actions")
+        hidden = w["w2"].shape[-1]
+        if ("wm" in w and w["wm"].shape != (hidden, 1)) or ("wo" in w and (w["wo"].ndim != 2 or w["wo"].shape[0] != hidden)):
+            raise ValueError("the model's head weights do not match its hidden layer")
+
+    @property
+    def has_margin(self) -> bool:
+        """Whether the model has a score-margin head."""
+        return "wm" in self.weights
+
+    @property
+    def ownership_cells(self) -> int:
+        """The cells of the model's ownership head (0: none)."""
+        return int(self.weights["bo"].shape[0]) if "bo" in self.weights else 0
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Unpickled weights may be unaligned views of a message buffer (Dask's
@@ -59,11 +94,12 @@ class Model:
         self.weights = {n: _engine_array(w) for n, w in self.weights.items()}
 
     @classmethod
-    def new(cls, state: Any, hidden: int = 128, seed: int = 0, features: bool = False, **meta: Any) -> "Model":
+    def new(cls, state: Any, hidden: int = 128, seed: int = 0, features: bool = False, margin: bool = False,
+            ownership: bool = False, **meta: Any) -> "Model":
         """A model with random weights (He initialisation, seeded) for the game of
         ``state`` (a native state: its game, parameters and shapes); with ``features``
         it reads the game's features (``state.features()``) after the observation
-        planes."""
+        planes; ``margin`` and ``ownership`` give it those heads."""
         shape = tuple(state.observation_shape)
         feature_len = len(state.features()) if features else 0
         inputs, actions = int(np.prod(shape)) + feature_len, int(state.num_actions)
@@ -78,7 +114,12 @@ class Model:
             "wp": layer(hidden, actions, 0.1), "bp": np.zeros(actions, np.float32),
             "wv": layer(hidden, 1, 0.1), "bv": np.zeros(1, np.float32),
         }
-        info = {"game": state.game, "params": dict(state.params), "observation_shape": list(shape),
+        if margin:
+            weights.update(wm=layer(hidden, 1, 0.1), bm=np.zeros(1, np.float32))
+        if ownership:
+            cells = len(state.ownership())
+            weights.update(wo=layer(hidden, cells, 0.1), bo=np.zeros(cells, np.float32))
+        info = {"format": FORMAT, "game": state.game, "params": dict(state.params), "observation_shape": list(shape),
                 "num_actions": actions, "hidden": hidden, "feature_len": feature_len, **meta}
         return cls(weights, info)
 
@@ -97,7 +138,7 @@ class Model:
             with np.load(path, allow_pickle=False) as data:
                 if not hasattr(data, "files") or "meta" not in data.files:
                     raise ValueError(not_model)
-                weights = {n: data[n] for n in NAMES if n in data.files}
+                weights = {n: data[n] for n in NAMES + HEAD_NAMES if n in data.files}
                 meta = json.loads(str(data["meta"]))
             model = cls(weights, meta)
         except OSError as error:
@@ -105,6 +146,8 @@ class Model:
         except Exception as error:  # numpy, zipfile and json say in many ways that this is no model
             if str(error) == not_model:
                 raise ValueError(not_model) from None
+            if "written by a newer territory" in str(error):
+                raise ValueError(f"{str(path)!r}: {error}") from None
             if "pickle" in str(error):  # numpy's advice to load it unsafely is no advice here
                 raise ValueError(not_model) from None
             raise ValueError(f"{not_model}, or a damaged one: {type(error).__name__}: {error}"[:400]) from None
@@ -161,52 +204,22 @@ class Model:
 
     def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(logits (n, num_actions), values (n,)) for inputs of shape (n, ...) (the
-        observations, or ``inputs(state)`` rows), float32."""
-        logits, values, _ = self._forward(obs)
-        return logits, values
-
-    def _forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+        observations, or ``inputs(state)`` rows), float32, in numpy."""
         w = self.weights
         x = np.asarray(obs, dtype=np.float32).reshape(len(obs), self.input_size)
         h1 = np.maximum(x @ w["w1"] + w["b1"], 0)
         h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
-        logits = h2 @ w["wp"] + w["bp"]
-        values = np.tanh(h2 @ w["wv"] + w["bv"])[:, 0]
-        return logits, values, (x, h1, h2)
-
-    def gradients(self, obs: np.ndarray, policy: np.ndarray, mask: np.ndarray, z: np.ndarray
-                  ) -> tuple[float, float, dict[str, np.ndarray]]:
-        """The policy loss (cross-entropy of the softmax over the legal actions, ``mask``,
-        against the target distribution ``policy``), the value loss (squared error
-        against the results ``z``), both averaged over the batch, and the gradients of
-        their sum with respect to the weights."""
-        w = self.weights
-        n = len(obs)
-        logits, values, (x, h1, h2) = self._forward(obs)
-        logits = np.where(mask, logits, -1e9)
-        logits = logits - logits.max(axis=1, keepdims=True)
-        exp = np.exp(logits) * mask
-        probs = exp / exp.sum(axis=1, keepdims=True)
-        log_probs = np.where(mask, logits - np.log(exp.sum(axis=1, keepdims=True)), 0)
-        policy_loss = float(-(policy * log_probs).sum() / n)
-        value_loss = float(((values - z) ** 2).mean())
-        d_logits = ((probs - policy) / n).astype(np.float32)
-        d_value = (2 * (values - z) * (1 - values**2) / n).astype(np.float32)[:, None]
-        grads = {"wp": h2.T @ d_logits, "bp": d_logits.sum(0), "wv": h2.T @ d_value, "bv": d_value.sum(0)}
-        d_h2 = (d_logits @ w["wp"].T + d_value @ w["wv"].T) * (h2 > 0)
-        grads["w2"], grads["b2"] = h1.T @ d_h2, d_h2.sum(0)
-        d_h1 = (d_h2 @ w["w2"].T) * (h1 > 0)
-        grads["w1"], grads["b1"] = x.T @ d_h1, d_h1.sum(0)
-        return policy_loss, value_loss, grads
+        return h2 @ w["wp"] + w["bp"], np.tanh(h2 @ w["wv"] + w["bv"])[:, 0]
 
     def network(self) -> Any:
         """The engine's copy of the weights (``territory._core.Network``), which runs
-        whole searches, self-play games and matches in Rust. A copy: later changes to
-        ``weights`` need a new one."""
+        whole searches, self-play games and matches in Rust, and evaluates the optional
+        heads for analysis. A copy: later changes to ``weights`` need a new one."""
         from territory import _core
 
         w = self.weights
-        return _core.Network(*(_engine_array(w[n]) for n in NAMES))
+        heads = {n: _engine_array(w[n]) for n in HEAD_NAMES if n in w}
+        return _core.Network(*(_engine_array(w[n]) for n in NAMES), **heads)
 
     def size(self) -> int:
         """The number of weights."""

@@ -21,10 +21,49 @@ from territory._checks import check_int
 from territory.agents import MAX_UCT_ITERATIONS, SearchProgress, Stop, _check_progress, _check_stop
 from territory.model import Model
 
-__all__ = ["Puct", "run_search", "ANALYSIS_NOISE"]
+__all__ = ["Puct", "PuctAnalysis", "run_search", "ANALYSIS_NOISE"]
 
 #: The root noise (``noise_fraction``) a ``Puct`` plays with in the analyses by default.
 ANALYSIS_NOISE = 0.25
+
+
+class PuctAnalysis(tuple):  # type: ignore[type-arg]
+    """What ``Puct.analyse`` gives: the pair (``visits``, ``value``), the search's visit
+    counts by action (float32, one per action) and the root's mean value in [-1, 1] for
+    the player to move, so that ``visits, value = agent.analyse(state)`` reads it; and as
+    attributes, ``values``, each action's mean value for the player to move (0 where
+    not visited or not legal), and the network's own reading of the position where the
+    model has the heads (else None): ``margin``, the predicted final score margin in
+    points for the player to move (positive: ahead; ``state.score_margin()`` at the
+    end), and ``ownership``, one value per cell in [-1, 1] (float32, the board's cell
+    order): +1 the cell is predicted to end with the colour the player to move plays,
+    -1 with the other's (``state.ownership()`` at the end; ``state.svg(ownership=...)``
+    draws it)."""
+
+    values: np.ndarray
+    margin: Optional[float]
+    ownership: Optional[np.ndarray]
+
+    def __new__(cls, visits: np.ndarray, value: float, values: np.ndarray, margin: Optional[float] = None,
+                ownership: Optional[np.ndarray] = None) -> "PuctAnalysis":
+        analysis = super().__new__(cls, (visits, float(value)))
+        analysis.values, analysis.margin, analysis.ownership = values, margin, ownership
+        return analysis
+
+    @property
+    def visits(self) -> np.ndarray:
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def value(self) -> float:
+        return self[1]  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return PuctAnalysis, (self.visits, self.value, self.values, self.margin, self.ownership)
+
+    def __repr__(self) -> str:
+        return (f"PuctAnalysis(visits={int(self.visits.sum())} in all, value={self.value:.3f}, "
+                f"margin={self.margin}, ownership={'None' if self.ownership is None else 'by cell'})")
 
 
 def run_search(model: Model, states: Sequence[Any], iterations: int, c_puct: float = 1.5,
@@ -110,17 +149,24 @@ class Puct:
         return self._network
 
     def analyse(self, state: Any, *, stop: Optional[Stop] = None, finish: Optional[Stop] = None,
-                progress: Optional[SearchProgress] = None) -> tuple[np.ndarray, float]:
-        """(visit counts by action, the root's value for the player to move) of a
-        search from ``state`` (not changed). Setting ``stop`` (a ``territory.Stop``)
+                progress: Optional[SearchProgress] = None) -> PuctAnalysis:
+        """A search from ``state`` (not changed): (visit counts by action, the root's
+        value for the player to move), with each action's mean value and the network's
+        predicted score margin and ownership map of the position where the model has
+        those heads (None otherwise) as attributes (``PuctAnalysis``). Setting ``stop`` (a ``territory.Stop``)
         from another thread ends the search with ``StoppedError``; setting ``finish``
         (another one) ends it within milliseconds with what it has found (once the root
         is evaluated: "move now"). ``progress(simulations, best, value)`` is called on
         this thread about every 0.1 s: the simulations done, the most visited move so
         far and the root's value for the player to move; its exception stops the search
         and is raised."""
-        visits, value, _ = self._search(state, stop, finish, progress)
-        return visits, float(value)
+        visits, value, _, means = self._search(state, stop, finish, progress)
+        margin = ownership = None
+        if self.model.has_margin or self.model.ownership_cells:
+            _, _, margins, owners = self.network.evaluate_heads(self.model.inputs(state)[None, :])
+            margin = None if margins is None else float(margins[0])
+            ownership = None if owners is None else owners[0]
+        return PuctAnalysis(visits, float(value), means, margin, ownership)
 
     def choose(self, state: Any, *, stop: Optional[Stop] = None, finish: Optional[Stop] = None,
                progress: Optional[SearchProgress] = None) -> str:
@@ -130,7 +176,7 @@ class Puct:
         return str(state.action_to_move(self._search(state, stop, finish, progress)[2]))
 
     def _search(self, state: Any, stop: Optional[Stop] = None, finish: Optional[Stop] = None,
-                progress: Optional[SearchProgress] = None) -> tuple[np.ndarray, float, int]:
+                progress: Optional[SearchProgress] = None) -> tuple[np.ndarray, float, int, np.ndarray]:
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
         self.model.check_fits(state)

@@ -29,8 +29,13 @@ A heat map (``heat={cell: (weight, value)}``, e.g. a search's visits and values)
 each cell named with a translucent colour: the weight (0..1) sets how opaque, the value
 (-1..1, for the player to move) the hue, from red (-1) through grey (0) to green (+1). An
 entry ``(weight, value, text)`` also writes the text on the cell (e.g. a share of visits).
-``territory.games.migong.piece(pattern)`` draws one Migong piece on its own (a palette
-swatch).
+An ownership map (``ownership=``, e.g. ``Puct.analyse(state).ownership``: one value in
+[-1, 1] per cell in the board's cell order, or ``{cell: value}``) puts a translucent
+square (a hexagon on hex boards) in the middle of each cell, in the colour of its
+predicted owner: +1 the colour the player to move plays (seat 0's once the game is
+over, as ``state.ownership()`` counts it), -1 the other colour, opacity by strength;
+cells near 0 get none. ``territory.games.migong.piece(pattern)`` draws one Migong piece
+on its own (a palette swatch).
 
 Coordinates (``coordinates=True``) are the letters and numbers of the cell names: on
 square boards letters below and numbers on the left; on hex boards each row's number at
@@ -52,10 +57,12 @@ Structure, for tests and styling (class names on the elements):
     ``heat``       one element per cell of a heat map (``data-cell``, ``data-weight``,
                    ``data-value``), drawn over the stones, translucent
     ``heat-text``  the text of a heat-map cell, if given (``data-cell``)
+    ``ownership``  one element per cell of an ownership map that is not near 0
+                   (``data-cell``, ``data-value``, ``data-color``: the owner's colour)
     ``last-move``  one marker per cell of the last move (``data-cell``)
     ``label``      one text per coordinate label
 The elements are grouped in layers ``<g class="layer-...">`` (cells, center, wedges,
-borders, grid, highlights, stones, rods, marks, labels; drawn in that order). The root
+borders, grid, highlights, stones, rods, ownership, heat, marks, labels; drawn in that order). The root
 ``<svg>`` has ``class="territory"`` and ``data-game``; ``<title>`` states the position in
 words.
 """
@@ -95,6 +102,10 @@ LAST_MOVE = "#dd3399"
 LAST_MOVE_EDGE = "#ffffff"
 #: Heat-map colours for values -1, 0 and +1 (in between: mixed linearly).
 HEAT = ("#e53e3e", "#8e9aaf", "#2f9e44")
+#: Ownership map: the opacity of a cell predicted certain (|value| 1), and the least
+#: |value| drawn.
+OWNERSHIP_OPACITY = 0.75
+OWNERSHIP_MIN = 0.05
 #: Text on heat-map cells (kept apart from the numbers written on Nume stones).
 HEAT_TEXT = "#1a365d"
 #: Tabik and Nume board (empty cells).
@@ -140,7 +151,7 @@ Heat = Mapping[str, Union[Tuple[float, float], Tuple[float, float, str]]]
 
 def render(
     state: GameState, *, size: float | None = None, coordinates: bool = True, highlight: Highlight = None,
-    heat: Heat | None = None,
+    heat: Heat | None = None, ownership: Any = None,
 ) -> SvgText:
     """An SVG picture of ``state``.
 
@@ -151,6 +162,9 @@ def render(
     ``heat``: a heat map, ``{cell name: (weight, value)}`` with weight in [0, 1] and value
     in [-1, 1], or ``(weight, value, text)`` to write a text on the cell (see the module's
     docstring).
+    ``ownership``: an ownership map, one value in [-1, 1] per cell (cell order, as
+    ``Puct.analyse(state).ownership`` gives) or ``{cell name: value}``: +1 the colour
+    the player to move plays, -1 the other's (see the module's docstring).
     The cell(s) of the last placement or stone swap in ``state.history`` get a marker.
     """
     if size is None:
@@ -165,10 +179,13 @@ def render(
     marked = _highlight_cells(state, highlight, names)
     last = _last_move_cells(state)
     drawing = _Drawing()
+    owners = None if ownership is None else _ownership_values(board, ownership)
     if heat:
         _heat_map(drawing, board, heat)
     draw = games.hook(game, "draw", draw_stones)  # the game's own picture (territory.games)
     draw(drawing, state, board, marked, last)
+    if owners is not None:
+        _ownership_map(drawing, state, board, owners)
     if coordinates:
         if board.kind == "hex":
             _hex_labels(drawing, board)
@@ -223,6 +240,62 @@ def _heat_map(d: _Drawing, board: geometry.Board, heat: Heat) -> None:
                 },
                 text,
             )
+
+
+def _ownership_values(board: geometry.Board, ownership: Any) -> dict[str, float]:
+    """``ownership`` (per cell in order, or by name) as {cell name: value}, checked."""
+    names = board.by_name()
+    if isinstance(ownership, Mapping):
+        items = list(ownership.items())
+        for name, _ in items:
+            if name not in names:
+                raise ValueError(f"ownership: {name!r} is not a cell of this board")
+    else:
+        try:
+            values = [float(v) for v in ownership]
+        except (TypeError, ValueError):
+            raise ValueError("ownership must be one number per cell (in the board's cell order) or "
+                             f"{{cell name: number}}, got {type(ownership).__name__}") from None
+        if len(values) != len(board.cells):
+            raise ValueError(f"ownership has {len(values)} values; this board has {len(board.cells)} cells")
+        items = list(zip((cell.name for cell in board.cells), values))
+    out = {}
+    for name, value in items:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            number = math.nan
+        if not -1 <= number <= 1:
+            raise ValueError(f"ownership: {name!r} needs a value in [-1, 1], got {value!r}")
+        out[name] = number
+    return out
+
+
+def _ownership_map(d: _Drawing, state: GameState, board: geometry.Board, owners: dict[str, float]) -> None:
+    viewer = 0 if state.is_over or state.to_move is None else state.to_move
+    colors = (state.color_of(viewer), state.color_of(1 - viewer))
+    fills = {"black": BLACK, "white": WHITE, "blue": BLUE, "yellow": YELLOW}
+    names = board.by_name()
+    k = max(cell.x for cell in board.cells) + 1
+    for name, value in owners.items():
+        if abs(value) < OWNERSHIP_MIN:
+            continue
+        color, other = colors if value > 0 else colors[::-1]
+        # Outlined in the other colour, so that a square shows on a stone of its own colour.
+        attrs = {
+            "class": "ownership", "data-cell": name, "data-value": f"{value:.3f}", "data-color": color,
+            "fill": fills.get(color.lower(), GRID), "fill-opacity": f"{OWNERSHIP_OPACITY * abs(value):.3f}",
+            "stroke": fills.get(other.lower(), GRID), "stroke-width": 1.2,
+            "stroke-opacity": f"{min(1.0, 0.3 + abs(value)):.3f}",
+        }
+        cell = names[name]
+        if board.kind == "hex":
+            x, y = _hex_center(cell.x, cell.y)
+            d.add("ownership", "polygon", {"points": _points(_hexagon(x, y, scale=0.45)), **attrs})
+        else:
+            x, y = _square_center(cell, k)
+            d.add("ownership", "rect", {"x": x - _SQ * 0.22, "y": y - _SQ * 0.22, "width": _SQ * 0.44,
+                                        "height": _SQ * 0.44, **attrs})
 
 
 #: How to get the optional PNG rasteriser.
@@ -323,7 +396,8 @@ def _element(tag: str, attrs: dict[str, Any], text: str | None = None) -> str:
     return f"<{head}>{escape(text)}</{tag}>"
 
 
-_LAYERS = ("cells", "center", "wedges", "borders", "grid", "highlights", "stones", "rods", "heat", "marks", "labels")
+_LAYERS = ("cells", "center", "wedges", "borders", "grid", "highlights", "stones", "rods", "ownership", "heat", "marks",
+           "labels")
 
 
 class _Drawing:

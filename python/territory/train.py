@@ -4,9 +4,12 @@ Each round plays ``games`` games of self-play in the engine (``_core.Network.sel
 PUCT searches with the network evaluated in Rust, games in parallel); the move is drawn
 from the visit counts for the first ``sample_moves`` moves of a game and is the most
 visited one after. Every position gives a training example: its observation, the visit
-distribution (policy target) and the game's result for the seat to move there (value
-target). The network (``territory.model.Model``, numpy) then takes gradient steps (Adam)
-on minibatches from a buffer of the latest positions.
+distribution (policy target), the game's result for the seat to move there (value
+target), the game's final score margin for that seat and who holds each cell at the end
+(targets of the optional margin and ownership heads). The network then takes gradient
+steps (JAX, ``territory.network_jax``: optax's Adam with decoupled weight decay) on
+minibatches from a buffer of the latest positions; JAX is imported only here, when
+training starts (the ``train`` extra).
 
 Every ``checkpoint_every`` rounds a checkpoint is written (``checkpoint-NNNN.npz`` and
 ``last.npz``, each replaced atomically) and evaluated: Elo against the previous
@@ -70,6 +73,12 @@ class TrainConfig:
     #: Each minibatch is turned by one of the board's symmetries, drawn at random (the
     #: game's ``symmetries`` hook in ``territory.games``; games without one: no effect).
     augment: bool = False
+    #: Weight of the score-margin head's loss (squared error of the margin over the
+    #: number of cells); 0: the model has no margin head.
+    margin_weight: float = 0.5
+    #: Weight of the ownership head's loss (mean squared error over the cells); 0: the
+    #: model has no ownership head.
+    ownership_weight: float = 1.0
     #: Threads of the self-play games (None: every core); the data do not depend on it.
     threads: Optional[int] = None
     c_puct: float = 1.5
@@ -95,13 +104,14 @@ class TrainConfig:
 
 
 def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Generator
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+              ) -> tuple[np.ndarray, ...]:
     """Plays ``config.games`` games from ``start`` in the engine (the network evaluated
     in Rust, games in parallel on ``config.threads`` threads); returns their positions'
-    network inputs, visit distributions, legal masks and value targets for the seat to
-    move: the game's result mixed with the search's value by
-    ``config.search_value_weight`` (float32, bool). The games depend on the seed drawn
-    from ``rng`` alone, not on the threads."""
+    network inputs, visit distributions, legal masks, value targets for the seat to
+    move (the game's result mixed with the search's value by
+    ``config.search_value_weight``), final score margins for the seat to move and final
+    ownership of the cells (float32, bool). The games depend on the seed drawn from
+    ``rng`` alone, not on the threads."""
     data = model.network().self_play(
         start, config.games, config.iterations, config.c_puct, config.noise_alpha, config.noise_fraction,
         config.rollout_weight, config.sample_moves, int(rng.integers(2**63)), config.threads,
@@ -109,26 +119,8 @@ def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Gene
     n = len(data["results"])
     w = np.float32(config.search_value_weight)
     targets = (1 - w) * data["results"] + w * data["values"]
-    return data["obs"].reshape(n, -1), data["policy"], data["masks"], targets.astype(np.float32)
-
-
-class Adam:
-    """Adam with decoupled weight decay, on a model's weights."""
-
-    def __init__(self, model: Model, lr: float, weight_decay: float) -> None:
-        self.lr, self.weight_decay, self.t = lr, weight_decay, 0
-        self.m: dict[str, Any] = {n: np.zeros_like(w) for n, w in model.weights.items()}
-        self.v: dict[str, Any] = {n: np.zeros_like(w) for n, w in model.weights.items()}
-
-    def step(self, model: Model, grads: dict[str, np.ndarray], b1: float = 0.9, b2: float = 0.999) -> None:
-        self.t += 1
-        for n, g in grads.items():
-            self.m[n] = b1 * self.m[n] + (1 - b1) * g
-            self.v[n] = b2 * self.v[n] + (1 - b2) * g * g
-            m_hat = self.m[n] / (1 - b1**self.t)
-            v_hat = self.v[n] / (1 - b2**self.t)
-            w = model.weights[n]
-            w -= (self.lr * (m_hat / (np.sqrt(v_hat) + 1e-8) + self.weight_decay * w)).astype(np.float32)
+    return (data["obs"].reshape(n, -1), data["policy"], data["masks"], targets.astype(np.float32), data["margins"],
+            data["ownership"])
 
 
 class Buffer:
@@ -266,7 +258,7 @@ def _check_buffer(config: TrainConfig, start: Any) -> None:
     the memory available (each: the network's inputs and the policy as float32, the
     mask, the result)."""
     inputs = int(np.prod(start.observation_shape)) + (len(start.features()) if config.features else 0)
-    per_position = 4 * inputs + 5 * start.num_actions + 4
+    per_position = 4 * inputs + 5 * start.num_actions + 8 + 4 * len(start.ownership())
     check_memory(f"a replay buffer of {config.buffer:,} positions", config.buffer * per_position,
                  "give a smaller buffer (--buffer)")
 
@@ -277,19 +269,25 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     _check_buffer(config, start)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out {str(out)!r} is a file: give a directory for the checkpoints and the log")
+    from territory import network_jax  # JAX: the train extra, imported only to train
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ValueError(f"out {str(out)!r}: cannot make the directory: {error.strerror or error}") from None
     rng = np.random.default_rng(config.seed)
     model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
+                      margin=config.margin_weight > 0, ownership=config.ownership_weight > 0,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})
-    optimiser = Adam(model, config.lr, config.weight_decay)
+    cells = len(start.geometry()[1])  # the ownership head's: one value per cell
+    optimiser = network_jax.Trainer(model, config.lr, config.weight_decay, config.margin_weight,
+                                    config.ownership_weight, margin_scale=cells)
     symmetries = []
     if config.augment:
         turns = hook(config.game, "symmetries", lambda state: [])(start)
         # A model without features reads the planes only: the first part of the inputs.
-        symmetries = [(source[:model.input_size], actions) for source, actions in turns]
+        # The first plane is one of the cells in cell order, so its indices move the
+        # ownership targets.
+        symmetries = [(source[:model.input_size], actions, source[:cells]) for source, actions in turns]
     buffer = Buffer(config.buffer)
     log_path = out / "log.jsonl"
     log = log_path.open("w")
@@ -315,8 +313,9 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
         ):
             round_ += 1
             t0 = time.perf_counter()
-            obs, policies, masks, results = self_play(model, start, config, rng)
-            buffer.add(obs, policies, masks, results)
+            examples = self_play(model, start, config, rng)
+            obs = examples[0]
+            buffer.add(*examples)
             positions += len(obs)
             t1 = time.perf_counter()
             steps = max(1, round(len(obs) * config.replay / config.batch))
@@ -324,17 +323,16 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
             for _ in range(steps):
                 batch = buffer.sample(config.batch, rng)
                 if symmetries:
-                    source, actions = symmetries[int(rng.integers(len(symmetries)))]
-                    inputs, targets, legal, values = batch
-                    batch = [inputs[:, source], targets[:, actions], legal[:, actions], values]
-                policy_loss, value_loss, grads = model.gradients(*batch)
-                optimiser.step(model, grads)
-                losses.append((policy_loss, value_loss))
-            policy_loss, value_loss = np.mean(losses, axis=0)
+                    source, actions, turned = symmetries[int(rng.integers(len(symmetries)))]
+                    inputs, targets, legal, values, margins, owners = batch
+                    batch = [inputs[:, source], targets[:, actions], legal[:, actions], values, margins,
+                             owners[:, turned]]
+                losses.append(optimiser.step(*batch))
+            model.weights.update(optimiser.weights())
+            mean_losses = dict(zip(network_jax.LOSSES, (float(x) for x in np.mean(losses, axis=0))))
             write({
                 "event": "round", "round": round_, "seconds": round(time.perf_counter() - began, 2),
-                "games": config.games, "positions": positions, "steps": optimiser.t,
-                "policy_loss": float(policy_loss), "value_loss": float(value_loss),
+                "games": config.games, "positions": positions, "steps": optimiser.steps, **mean_losses,
                 "mean_length": round(len(obs) / config.games, 2),
                 "self_play_seconds": round(t1 - t0, 2), "train_seconds": round(time.perf_counter() - t1, 2),
             })

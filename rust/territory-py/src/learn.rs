@@ -172,6 +172,34 @@ macro_rules! learn_methods {
                 Ok(numpy::PyArray1::from_vec(py, values))
             }
 
+            /// Who holds each cell (float32, one value per cell in the board's cell
+            /// order), from the side of the colour `seat` plays (default: the seat to
+            /// move, or seat 0 once over): +1 a stone of that colour, -1 one of the
+            /// other, 0 an empty cell; a Migong piece counts its wedges of that colour
+            /// less the other's, over 6. At a game's end, what a network's ownership
+            /// head learns (docs/learning.md).
+            #[pyo3(signature = (seat = None))]
+            fn ownership<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, numpy::PyArray1<f32>>> {
+                let seat = $crate::learn::seat_or_viewer(&self.game, seat)?;
+                let mut values = vec![0.0f32; territory::Learn::ownership_len(&self.game)];
+                territory::Learn::ownership_as(&self.game, territory::Game::color_of(&self.game, seat), &mut values);
+                Ok(numpy::PyArray1::from_vec(py, values))
+            }
+
+            /// The score margin for `seat` (default: the seat to move, or seat 0 once
+            /// over): its score less the other's where the higher score wins, the
+            /// other's less its own where the lower one wins (Nume), so a positive
+            /// margin is good for `seat`.
+            #[pyo3(signature = (seat = None))]
+            fn score_margin(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
+                let seat = $crate::learn::seat_or_viewer(&self.game, seat)?;
+                Ok(territory::Learn::score_margin(&self.game, seat) as f64)
+            }
+
             /// (r0, r1): +1 for the winner and -1 for the loser once over; (0, 0) after
             /// a draw or while the game runs.
             fn returns(&self) -> (f64, f64) {

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::search::guided::{self_play_games, Buffers};
 use territory::rules::run::Stop;
-use territory::search::{Guided, Network, Progress, Weights};
+use territory::search::{Guided, Heads, Network, Progress, Weights};
 use territory::{Game, Learn};
 
 use crate::interrupt::{interruptible, interruptible_with, stopped, PyStop, Tick};
@@ -20,9 +20,11 @@ use crate::playouts::{run_error, with_native_game};
 
 /// A policy and value network the engine evaluates by itself.
 ///
-/// `Network(w1, b1, w2, b2, wp, bp, wv, bv)`: float32 arrays in numpy's layout, as
-/// `territory.model.Model.weights` holds them (`w1` of shape (inputs, hidden), `wp` of
-/// shape (hidden, actions), `wv` of shape (hidden, 1)).
+/// `Network(w1, b1, w2, b2, wp, bp, wv, bv, *, wm=None, bm=None, wo=None, bo=None)`:
+/// float32 arrays in numpy's layout, as `territory.model.Model.weights` holds them (`w1`
+/// of shape (inputs, hidden), `wp` of shape (hidden, actions), `wv` of shape (hidden,
+/// 1)); the optional score-margin head `wm` (hidden, 1), `bm` (1,) and ownership head
+/// `wo` (hidden, cells), `bo` (cells,).
 #[pyclass(module = "territory._core", name = "Network", frozen)]
 pub struct PyNetwork {
     pub(crate) inner: Arc<Network>,
@@ -108,6 +110,7 @@ fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<bool> {
 #[pymethods]
 impl PyNetwork {
     #[new]
+    #[pyo3(signature = (w1, b1, w2, b2, wp, bp, wv, bv, *, wm = None, bm = None, wo = None, bo = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         w1: PyReadonlyArray2<'_, f32>,
@@ -118,6 +121,10 @@ impl PyNetwork {
         bp: PyReadonlyArray1<'_, f32>,
         wv: PyReadonlyArray2<'_, f32>,
         bv: PyReadonlyArray1<'_, f32>,
+        wm: Option<PyReadonlyArray2<'_, f32>>,
+        bm: Option<PyReadonlyArray1<'_, f32>>,
+        wo: Option<PyReadonlyArray2<'_, f32>>,
+        bo: Option<PyReadonlyArray1<'_, f32>>,
     ) -> PyResult<Self> {
         let (w1, [inputs, hidden]) = matrix("w1", &w1)?;
         let (w2, _) = matrix("w2", &w2)?;
@@ -133,8 +140,69 @@ impl PyNetwork {
             wv,
             bv: vector("bv", &bv)?,
         };
-        let inner = Network::new(inputs, hidden, actions, weights).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let bad = |e: territory::search::NetworkError| PyValueError::new_err(e.to_string());
+        let pair = |w: &str, b: &str, given: (bool, bool)| match given {
+            (true, false) | (false, true) => Err(PyValueError::new_err(format!("give both {w} and {b}, or neither"))),
+            _ => Ok(()),
+        };
+        pair("wm", "bm", (wm.is_some(), bm.is_some()))?;
+        pair("wo", "bo", (wo.is_some(), bo.is_some()))?;
+        let (wm, wo) = (wm.as_ref().map(|a| matrix("wm", a)).transpose()?, wo.as_ref().map(|a| matrix("wo", a)).transpose()?);
+        let (bm, bo) = (bm.as_ref().map(|a| vector("bm", a)).transpose()?, bo.as_ref().map(|a| vector("bo", a)).transpose()?);
+        let heads = Heads {
+            margin: wm.zip(bm).map(|((w, _), b)| (w, b)),
+            ownership: wo.zip(bo).map(|((w, _), b)| (w, b)),
+        };
+        let inner = Network::new(inputs, hidden, actions, weights).and_then(|n| n.with_heads(heads)).map_err(bad)?;
         Ok(PyNetwork { inner: Arc::new(inner) })
+    }
+
+    /// Whether the network has a score-margin head.
+    #[getter]
+    fn has_margin(&self) -> bool {
+        self.inner.has_margin()
+    }
+
+    /// The cells of the ownership head (0: the network has none).
+    #[getter]
+    fn ownership_cells(&self) -> usize {
+        self.inner.ownership_cells()
+    }
+
+    /// (logits (n, actions), values (n,), margins (n,) or None, ownership (n, cells) or
+    /// None) of inputs of shape (n, inputs): every head of the network; None for a head
+    /// it does not have.
+    #[allow(clippy::type_complexity)]
+    fn evaluate_heads<'py>(
+        &self,
+        py: Python<'py>,
+        obs: PyReadonlyArray2<'py, f32>,
+    ) -> PyResult<(
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<f32>>,
+        Option<Bound<'py, PyArray1<f32>>>,
+        Option<Bound<'py, PyArray2<f32>>>,
+    )> {
+        let (values, n) = self.check_obs(&obs)?;
+        let (actions, cells) = (self.inner.actions(), self.inner.ownership_cells());
+        let mut logits = vec![0.0f32; n * actions];
+        let mut out = vec![0.0f32; n];
+        let mut margins = vec![0.0f32; n];
+        let mut ownership = vec![0.0f32; n * cells];
+        let mut scratch = Default::default();
+        for (k, row) in values.chunks(self.inner.inputs()).enumerate().take(n) {
+            let heads = self.inner.evaluate_heads(
+                row,
+                &mut scratch,
+                &mut logits[k * actions..(k + 1) * actions],
+                &mut ownership[k * cells..(k + 1) * cells],
+            );
+            out[k] = heads.value;
+            margins[k] = heads.margin.unwrap_or(0.0);
+        }
+        let margins = self.inner.has_margin().then(|| PyArray1::from_vec(py, margins));
+        let ownership = if cells > 0 { Some(PyArray1::from_vec(py, ownership).reshape([n, cells])?) } else { None };
+        Ok((PyArray1::from_vec(py, logits).reshape([n, actions])?, PyArray1::from_vec(py, out), margins, ownership))
     }
 
     #[getter]
@@ -158,14 +226,8 @@ impl PyNetwork {
         py: Python<'py>,
         obs: PyReadonlyArray2<'py, f32>,
     ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>)> {
-        let (values, [n, inputs]) = matrix("obs", &obs)?;
-        if inputs != self.inner.inputs() || !values.iter().all(|v| v.is_finite()) {
-            return Err(PyValueError::new_err(format!(
-                "observations must be finite, of shape (n, {}), got shape {:?}",
-                self.inner.inputs(),
-                obs.shape()
-            )));
-        }
+        let (values, n) = self.check_obs(&obs)?;
+        let inputs = self.inner.inputs();
         let actions = self.inner.actions();
         let mut logits = vec![0.0f32; n * actions];
         let mut out = vec![0.0f32; n];
@@ -177,7 +239,9 @@ impl PyNetwork {
     }
 
     /// (visit counts by action, the root's value for the player to move, the most
-    /// visited action, ties going to the higher mean then the higher prior) of a PUCT
+    /// visited action, ties going to the higher mean then the higher prior, the mean
+    /// value of each action's child for the player to move, 0 where not visited or not
+    /// legal) of a PUCT
     /// search of `iterations` simulations from `state` (not changed), evaluated by
     /// this network (mixed with random playouts' results by `rollout_weight`; a leaf
     /// is evaluated and expanded on its `expansion_visits`-th visit, valued by a
@@ -199,7 +263,7 @@ impl PyNetwork {
         stop: Option<PyRef<'py, PyStop>>,
         finish: Option<PyRef<'py, PyStop>>,
         progress: Option<Bound<'py, PyAny>>,
-    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize)> {
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize, Bound<'py, PyArray1<f32>>)> {
         let player = guided(self, iteration_count(iterations)?, c_puct, seed, rollout_weight, expansion_visits, 0.0, 0.3)?;
         let own = Stop::new();
         let flag = stop.as_deref().map_or(&own, PyStop::flag);
@@ -214,11 +278,13 @@ impl PyNetwork {
             })?
             .map_err(|_| stopped())?;
             let mut visits = vec![0.0f32; root.num_actions()];
-            for (action, n, _, _) in tree.root_stats() {
+            let mut means = vec![0.0f32; root.num_actions()];
+            for (action, n, mean, _) in tree.root_stats() {
                 visits[action] = n as f32;
+                means[action] = mean;
             }
             let best = tree.best_action().expect("a running game has a move");
-            Ok((PyArray1::from_vec(py, visits), tree.root_value(), best))
+            Ok((PyArray1::from_vec(py, visits), tree.root_value(), best, PyArray1::from_vec(py, means)))
         })
     }
 
@@ -229,8 +295,11 @@ impl PyNetwork {
     /// planes then the game's features if the network reads them), `policy`
     /// (positions, actions: the visit distributions), `masks` (positions, actions: the
     /// legal actions), `results` (positions,: the game's result for the seat to move,
-    /// +1, 0 or -1), `values` (positions,: the search's value for the seat to move) and
-    /// `lengths` (games,: positions per game, in order).
+    /// +1, 0 or -1), `values` (positions,: the search's value for the seat to move),
+    /// `margins` (positions,: the game's final score margin for the seat to move),
+    /// `ownership` (positions, cells: who holds each cell at the game's end, +1 the
+    /// colour the seat to move plays at the position, -1 the other, as
+    /// `state.ownership()`) and `lengths` (games,: positions per game, in order).
     #[pyo3(signature = (state, games, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.25,
                         rollout_weight = 0.0, sample_moves = 8, seed = 0, threads = None, expansion_visits = 1))]
     #[allow(clippy::too_many_arguments)]
@@ -270,18 +339,43 @@ impl PyNetwork {
             dict.set_item("masks", PyArray1::from_vec(py, data.masks).reshape([n, start.num_actions()])?)?;
             dict.set_item("results", PyArray1::from_vec(py, data.results))?;
             dict.set_item("values", PyArray1::from_vec(py, data.values))?;
+            dict.set_item("margins", PyArray1::from_vec(py, data.margins))?;
+            let cells = start.ownership_len();
+            dict.set_item("ownership", PyArray1::from_vec(py, data.ownership).reshape([n, cells])?)?;
             dict.set_item("lengths", PyArray1::from_vec(py, data.lengths))?;
             Ok(dict)
         })
     }
 
     fn __repr__(&self) -> String {
+        let mut heads = String::new();
+        if self.inner.has_margin() {
+            heads.push_str(", a margin head");
+        }
+        if self.inner.ownership_cells() > 0 {
+            heads.push_str(&format!(", an ownership head of {} cells", self.inner.ownership_cells()));
+        }
         format!(
-            "Network({} inputs, {} hidden, {} actions)",
+            "Network({} inputs, {} hidden, {} actions{heads})",
             self.inner.inputs(),
             self.inner.hidden(),
             self.inner.actions()
         )
+    }
+}
+
+impl PyNetwork {
+    /// The values and rows of observations of shape (n, inputs), all finite.
+    fn check_obs<'a>(&self, obs: &'a PyReadonlyArray2<'_, f32>) -> PyResult<(&'a [f32], usize)> {
+        let (values, [n, inputs]) = matrix("obs", obs)?;
+        if inputs != self.inner.inputs() || !values.iter().all(|v| v.is_finite()) {
+            return Err(PyValueError::new_err(format!(
+                "observations must be finite, of shape (n, {}), got shape {:?}",
+                self.inner.inputs(),
+                obs.shape()
+            )));
+        }
+        Ok((values, n))
     }
 }
 

@@ -4,7 +4,7 @@
 //! The planes of each game are documented in docs/observations.md.
 
 use crate::rules::error::InvalidMove;
-use crate::rules::game::{Game, MoveErrorOf, Seat};
+use crate::rules::game::{Color, Game, MoveErrorOf, Seat};
 
 /// Observations, masks and counting of legal actions, for every game.
 pub trait Learn: Game {
@@ -71,6 +71,28 @@ pub trait Learn: Game {
         if with_features {
             self.features_as(seat, features);
         }
+    }
+
+    /// The number of values of [`Learn::ownership_as`]: one per cell of the board.
+    fn ownership_len(&self) -> usize {
+        self.geometry().len()
+    }
+
+    /// Writes who holds each cell, from the side of `color`, into `out` (one value per
+    /// cell, in cell order): +1 a stone of `color`, -1 one of the other colour, 0 an
+    /// empty cell; a Migong piece counts its wedges of `color` less the other's, over 6.
+    /// Taken at a game's end, the targets of a network's ownership head
+    /// (docs/learning.md).
+    fn ownership_as(&self, color: Color, out: &mut [f32]);
+
+    /// The score margin for `seat`: its score less the other seat's where the higher
+    /// score wins, the other's less its own where the lower one wins (Nume, komi
+    /// included), so a positive margin is good for `seat`.
+    fn score_margin(&self, seat: Seat) -> f32 {
+        let scores = self.scores();
+        let (own, other): (f64, f64) = (scores[seat].into(), scores[seat.other()].into());
+        let margin = if Self::WIN_RULE.lower_score_wins() { other - own } else { own - other };
+        margin as f32
     }
 
     /// The legal action at index `floor(u * L)` of the legal actions (L of them), for

@@ -12,7 +12,7 @@ use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::observe::Learn;
-use crate::rules::game::Seat;
+use crate::rules::game::{Color, Seat};
 use crate::rules::playout::game_rng;
 use crate::rules::run::{chunks, Interrupted, RunError, Stop};
 use crate::search::network::{Network, Scratch};
@@ -154,8 +154,8 @@ impl Guided {
 
     /// Plays one self-play game from `start` (running) and appends a training example
     /// for every position to `data` (the network's input, legal mask, the search's visit
-    /// distribution over all actions, the game's result and the search's value for the
-    /// seat to move), and
+    /// distribution over all actions, the game's result, the search's value, the final
+    /// score margin and the final ownership of the cells for the seat to move), and
     /// the game's length. The first `sample_moves` moves are drawn in
     /// proportion to the visits, the later ones are the most visited. Everything random
     /// comes from `seed` (the searches' noise, the draws and the playouts).
@@ -195,7 +195,7 @@ impl Guided {
             for &(action, visits, _, _) in &stats {
                 mine.policy[start_actions + action] = visits as f32 / total.max(1) as f32;
             }
-            seats.push(seat);
+            seats.push((seat, game.color_of(seat)));
             let action = if moves < sample_moves && total > 0 {
                 let mut pick = rng.random_range(0..total);
                 stats
@@ -213,7 +213,16 @@ impl Guided {
             game.play_unchecked(game.move_of(action).expect("the chosen action is legal"));
             moves += 1;
         }
-        mine.results.extend(seats.iter().map(|&seat: &Seat| f32::from(result_for(&game, seat))));
+        mine.results.extend(seats.iter().map(|&(seat, _): &(Seat, Color)| f32::from(result_for(&game, seat))));
+        mine.margins.extend(seats.iter().map(|&(seat, _)| game.score_margin(seat)));
+        let cells = game.ownership_len();
+        let mut owners = vec![0.0; 2 * cells];
+        for color in Color::BOTH {
+            game.ownership_as(color, &mut owners[color.index() * cells..(color.index() + 1) * cells]);
+        }
+        for &(_, color) in &seats {
+            mine.ownership.extend_from_slice(&owners[color.index() * cells..(color.index() + 1) * cells]);
+        }
         mine.lengths.push(moves);
         data.append(&mine);
         Ok(moves)
@@ -233,6 +242,13 @@ pub struct SelfPlayData {
     pub results: Vec<f32>,
     /// The search's value of each position (its root's mean) for the seat to move.
     pub values: Vec<f32>,
+    /// The game's final score margin for the seat to move at each position
+    /// ([`Learn::score_margin`]).
+    pub margins: Vec<f32>,
+    /// Who holds each cell at the game's end, from the side of the colour the seat to
+    /// move plays at each position ([`Learn::ownership_as`]), `ownership_len` values
+    /// per position.
+    pub ownership: Vec<f32>,
     /// The number of positions (moves) of each game.
     pub lengths: Vec<u32>,
 }
@@ -245,6 +261,8 @@ impl SelfPlayData {
         self.masks.extend_from_slice(&other.masks);
         self.results.extend_from_slice(&other.results);
         self.values.extend_from_slice(&other.values);
+        self.margins.extend_from_slice(&other.margins);
+        self.ownership.extend_from_slice(&other.ownership);
         self.lengths.extend_from_slice(&other.lengths);
     }
 }

@@ -7,6 +7,12 @@
 //! (row-major, `(inputs, outputs)`); the engine only evaluates, one position at a time,
 //! so searches need no round trip to Python.
 //!
+//! Two optional heads read the same last hidden layer: a score-margin head (linear, the
+//! final score margin for the seat to move, in points) and an ownership head (tanh, one
+//! value per cell: +1 the cell ends with the colour the seat to move plays, -1 with the
+//! other). Searches use only the policy and the value; the other heads are for analysis
+//! ([`Network::evaluate_heads`]).
+//!
 //! Observations are mostly zeros (planes of stones and flags) and a ReLU layer's output
 //! is about half zeros, so each layer adds up the weight rows of its non-zero inputs
 //! only: a few tens of thousands of multiply-adds per position on the default sizes.
@@ -44,6 +50,26 @@ pub struct Weights<'a> {
     pub bv: &'a [f32],
 }
 
+/// The optional heads' weights, in numpy's row-major layout.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Heads<'a> {
+    /// `(hidden, 1)` and `(1,)`: the score-margin head (linear).
+    pub margin: Option<(&'a [f32], &'a [f32])>,
+    /// `(hidden, cells)` and `(cells,)`: the ownership head (tanh).
+    pub ownership: Option<(&'a [f32], &'a [f32])>,
+}
+
+/// What [`Network::evaluate_heads`] gives beside the logits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outputs {
+    /// The value for the seat to move, in [-1, 1].
+    pub value: f32,
+    /// The predicted final score margin for the seat to move, if the network has the head.
+    pub margin: Option<f32>,
+    /// Whether the ownership values were written (the network has the head).
+    pub ownership: bool,
+}
+
 /// A policy and value network for positions of `inputs` observation values and
 /// `actions` actions.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,6 +77,11 @@ pub struct Network {
     inputs: usize,
     hidden: usize,
     actions: usize,
+    /// Cells of the ownership head (0: no head).
+    cells: usize,
+    margin: Option<(Vec<f32>, f32)>,
+    wo: Vec<f32>,
+    bo: Vec<f32>,
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
@@ -104,6 +135,10 @@ impl Network {
             inputs,
             hidden,
             actions,
+            cells: 0,
+            margin: None,
+            wo: Vec::new(),
+            bo: Vec::new(),
             w1: w.w1.to_vec(),
             b1: w.b1.to_vec(),
             w2: w.w2.to_vec(),
@@ -113,6 +148,54 @@ impl Network {
             wv: w.wv.to_vec(),
             bv: w.bv[0],
         })
+    }
+
+    /// The network with the optional heads of `heads` (each checked against the hidden
+    /// size, every weight finite; the ownership head's cells are its bias's length).
+    ///
+    /// # Errors
+    /// If an array has the wrong length or holds a NaN or an infinity.
+    pub fn with_heads(mut self, heads: Heads<'_>) -> Result<Network, NetworkError> {
+        let h = self.hidden;
+        let check = |name: &str, values: &[f32], len: usize| {
+            if values.len() != len {
+                return Err(NetworkError(format!(
+                    "weight {name} has {} values; {h} hidden units need {len}",
+                    values.len()
+                )));
+            }
+            if values.iter().any(|v| !v.is_finite()) {
+                return Err(NetworkError(format!("weight {name} holds a value that is not finite")));
+            }
+            Ok(())
+        };
+        if let Some((wm, bm)) = heads.margin {
+            check("wm", wm, h)?;
+            check("bm", bm, 1)?;
+            self.margin = Some((wm.to_vec(), bm[0]));
+        }
+        if let Some((wo, bo)) = heads.ownership {
+            let cells = bo.len();
+            if cells == 0 {
+                return Err(NetworkError("weight bo is empty: an ownership head needs at least one cell".into()));
+            }
+            check("wo", wo, h * cells)?;
+            check("bo", bo, cells)?;
+            self.cells = cells;
+            self.wo = wo.to_vec();
+            self.bo = bo.to_vec();
+        }
+        Ok(self)
+    }
+
+    /// Whether the network has a score-margin head.
+    pub fn has_margin(&self) -> bool {
+        self.margin.is_some()
+    }
+
+    /// The cells of the ownership head, 0 without one.
+    pub fn ownership_cells(&self) -> usize {
+        self.cells
     }
 
     /// The number of input values read.
@@ -157,6 +240,34 @@ impl Network {
             #[inline(always)]
             || self.layers(obs, scratch, logits),
         )
+    }
+
+    /// [`Network::evaluate`], and the optional heads: the margin, and the ownership
+    /// values written into `ownership` (of length [`Network::ownership_cells`]; left
+    /// alone without the head).
+    ///
+    /// # Panics
+    /// If a slice has the wrong length.
+    pub fn evaluate_heads(&self, obs: &[f32], scratch: &mut Scratch, logits: &mut [f32], ownership: &mut [f32]) -> Outputs {
+        assert_eq!(ownership.len(), self.cells, "one ownership value per cell");
+        let value = self.evaluate(obs, scratch, logits);
+        let h2 = &scratch.h2;
+        let margin = self
+            .margin
+            .as_ref()
+            .map(|(wm, bm)| h2.iter().zip(wm).map(|(a, b)| a * b).sum::<f32>() + bm);
+        if self.cells > 0 {
+            ownership.copy_from_slice(&self.bo);
+            for (k, &x) in h2.iter().enumerate() {
+                if x != 0.0 {
+                    add_scaled(ownership, x, &self.wo[k * self.cells..(k + 1) * self.cells]);
+                }
+            }
+            for v in ownership.iter_mut() {
+                *v = v.tanh();
+            }
+        }
+        Outputs { value, margin, ownership: self.cells > 0 }
     }
 
     #[inline(always)]
@@ -253,6 +364,31 @@ mod tests {
         let vb = net.layers(&obs, &mut Scratch::default(), &mut b);
         assert_eq!(va.to_bits(), vb.to_bits());
         assert!(a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()));
+    }
+
+    #[test]
+    fn heads_by_hand() {
+        // h2 = [2, 3.25] (evaluates_by_hand); margin = 2*1 + 3.25*(-2) + 0.5 = -4;
+        // ownership = tanh([0, 1] + 2*[1, 0] + 3.25*[0, -1]) = tanh([2, -2.25]).
+        let (wm, bm, wo, bo) = ([1.0, -2.0], [0.5], [1.0, 0.0, 0.0, -1.0], [0.0, 1.0]);
+        let net = tiny().with_heads(Heads { margin: Some((&wm, &bm)), ownership: Some((&wo, &bo)) }).unwrap();
+        assert!(net.has_margin());
+        assert_eq!(net.ownership_cells(), 2);
+        let (mut logits, mut own) = ([0.0; 3], [0.0; 2]);
+        let out = net.evaluate_heads(&[1.0, 2.0], &mut Scratch::default(), &mut logits, &mut own);
+        assert!((out.value - (-0.625f32).tanh()).abs() < 1e-6);
+        assert!((out.margin.unwrap() + 4.0).abs() < 1e-5, "{out:?}");
+        assert!(out.ownership);
+        assert!((own[0] - 2f32.tanh()).abs() < 1e-6 && (own[1] - (-2.25f32).tanh()).abs() < 1e-6, "{own:?}");
+        let plain = tiny().evaluate_heads(&[1.0, 2.0], &mut Scratch::default(), &mut logits, &mut []);
+        assert_eq!((plain.margin, plain.ownership), (None, false));
+        let err = tiny().with_heads(Heads { margin: Some((&wm[..1], &bm)), ..Heads::default() }).unwrap_err();
+        assert_eq!(err.to_string(), "weight wm has 1 values; 2 hidden units need 2");
+        let err = tiny().with_heads(Heads { ownership: Some((&wo[..3], &bo)), ..Heads::default() }).unwrap_err();
+        assert!(err.to_string().contains("weight wo has 3 values"), "{err}");
+        let nan = [f32::NAN];
+        let err = tiny().with_heads(Heads { margin: Some((&wm, &nan)), ..Heads::default() }).unwrap_err();
+        assert_eq!(err.to_string(), "weight bm holds a value that is not finite");
     }
 
     #[test]

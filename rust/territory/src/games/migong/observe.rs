@@ -69,6 +69,15 @@ impl Learn for Migong {
         fill_flag_planes(out, 21, AREA, flags);
     }
 
+    fn ownership_as(&self, color: Color, out: &mut [f32]) {
+        for (cell, value) in out.iter_mut().enumerate() {
+            *value = match self.pieces[cell] {
+                Some(piece) => (0..6).map(|d| if piece.wedge(d) == color { 1.0 } else { -1.0 }).sum::<f32>() / 6.0,
+                None => 0.0,
+            };
+        }
+    }
+
     fn legal_count(&self) -> usize {
         if self.is_over() {
             return 0;

@@ -70,6 +70,18 @@ impl Learn for Nume {
         }
     }
 
+    fn ownership_as(&self, color: Color, out: &mut [f32]) {
+        for (cell, value) in out.iter_mut().enumerate().take(self.n_cells()) {
+            *value = if self.stones[color.index()].contains(cell) {
+                1.0
+            } else if self.stones[color.other().index()].contains(cell) {
+                -1.0
+            } else {
+                0.0
+            };
+        }
+    }
+
     fn legal_count(&self) -> usize {
         let n = self.n_cells();
         match self.phase {

@@ -65,6 +65,16 @@ impl Learn for Tabik {
         fill_flag_planes(out, 4, area, flags);
     }
 
+    fn ownership_as(&self, color: Color, out: &mut [f32]) {
+        out.fill(0.0);
+        let stones = self.stone_sets();
+        for (set, value) in [(stones[color.index()], 1.0), (stones[color.other().index()], -1.0)] {
+            for cell in set {
+                out[cell] = value;
+            }
+        }
+    }
+
     fn feature_len(&self) -> usize {
         let area = self.k * self.k;
         FEATURE_PLANES * area + 2 * (area + 1)
