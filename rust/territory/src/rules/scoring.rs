@@ -115,8 +115,14 @@ mod tests {
         tally.add(A, 2);
         tally.add(B, 2);
         assert!(tally.holds(A, 3) && !tally.holds(B, 3));
-        assert!(!tally.holds(A, 2) && !tally.holds(B, 2), "a tie is held by no one");
-        assert!(!tally.holds(A, 5) && !tally.holds(B, 5), "a size no one has");
+        assert!(
+            !tally.holds(A, 2) && !tally.holds(B, 2),
+            "a tie is held by no one"
+        );
+        assert!(
+            !tally.holds(A, 5) && !tally.holds(B, 5),
+            "a size no one has"
+        );
         assert_eq!(tally.held(), [3, 0]);
     }
 }
