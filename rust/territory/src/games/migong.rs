@@ -16,6 +16,7 @@ use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
 use crate::rules::game::{
     BySeat, Color, ConfigError, Game, GroupInfo, InvalidMoveOf, MoveErrorOf, Seat,
 };
+use crate::rules::playout::PlayoutResult;
 use crate::rules::scoring;
 use crate::rules::turns;
 use crate::rules::zobrist;
@@ -204,6 +205,43 @@ static STEPS: [[u8; 6]; CELLS] = {
     steps
 };
 
+/// The padding cell that the missing neighbours of `AROUND` lead to: it fits nothing,
+/// so its counts stay 0 whatever is asked of it.
+const PAD: usize = PADDED - 1;
+
+/// `AROUND[cell][d]`: `STEPS` with every missing neighbour sent to `PAD`, so a placement
+/// updates six cells without a branch.
+static AROUND: [[u8; 6]; CELLS] = {
+    let mut around = [[0u8; 6]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut d = 0;
+        while d < 6 {
+            let n = STEPS[cell][d];
+            around[cell][d] = if n == NO_CELL { PAD as u8 } else { n };
+            d += 1;
+        }
+        cell += 1;
+    }
+    around
+};
+
+/// `FACING[p][d]`: the yellow bit of wedge d of pattern p, at the place of the wedge it
+/// touches on the neighbour in direction d (wedge d + 3).
+static FACING: [[u8; 6]; 64] = {
+    let mut facing = [[0u8; 6]; 64];
+    let mut p = 0;
+    while p < 64 {
+        let mut d = 0;
+        while d < 6 {
+            facing[p][d] = ((p >> d) as u8 & 1) << ((d + 3) % 6);
+            d += 1;
+        }
+        p += 1;
+    }
+    facing
+};
+
 /// `FITS[mask * 64 + value]`: the patterns p with `p & mask == value`, built at compile time.
 static FITS: [u64; 64 * 64] = {
     let mut table = [0u64; 64 * 64];
@@ -231,6 +269,22 @@ static SLICES: [[u64; 2]; 6] = {
     slices
 };
 
+/// `NARROW[p][d]`: the patterns that can still lie in direction d of pattern p (their
+/// wedge d + 3 the colour of its wedge d).
+static NARROW: [[u64; 6]; 64] = {
+    let mut narrow = [[0u64; 6]; 64];
+    let mut p = 0;
+    while p < 64 {
+        let mut d = 0;
+        while d < 6 {
+            narrow[p][d] = SLICES[(d + 3) % 6][(p >> d) & 1];
+            d += 1;
+        }
+        p += 1;
+    }
+    narrow
+};
+
 /// The patterns p with `p & mask == value`.
 #[inline]
 fn fits(mask: u8, value: u8) -> u64 {
@@ -243,12 +297,20 @@ fn fits(mask: u8, value: u8) -> u64 {
 struct Initial {
     need_mask: [u8; PADDED],
     need_yellow: [u8; PADDED],
-    fit: [u64; CELLS],
+    fit: [u64; PADDED],
     counts: [[u8; PADDED]; 2],
 }
 
 /// `CELLS` rounded up to whole blocks of 8 cells (the extra cells never fit anything).
 const PADDED: usize = 128;
+
+/// The cells of a block in the draw: its placements are summed at once (16 counts, one
+/// vector), the block found among the 8 by a binary search, the cell walked to in it.
+const BLOCK: usize = 16;
+
+/// In `need_yellow`, marks a cell that no pattern fits in `drop_pattern`'s test (an
+/// occupied cell or the padding): no pattern has the bit.
+const OCCUPIED: u8 = 0x80;
 
 /// Blue's full set: every pattern with a blue wedge; Yellow's: every one with a yellow.
 const FULL_SETS: [u64; 2] = [!(1 << 63), !1];
@@ -265,16 +327,17 @@ pub struct Migong {
     /// `drop_pattern` runs over whole vectors (the padding cells' counts stay 0).
     need_mask: [u8; PADDED],
     need_yellow: [u8; PADDED],
-    /// Patterns that fit each empty cell (0 for occupied cells).
-    fit: [u64; CELLS],
+    /// Patterns that fit each empty cell (0 for occupied cells and the padding).
+    fit: [u64; PADDED],
     /// The patterns each colour still has.
     remaining: [u64; 2],
     /// Per colour and cell, how many of the colour's remaining patterns fit the cell
     /// (the number of its placements there), kept up to date by play and undo.
     counts: [[u8; PADDED]; 2],
     swapped: bool,
-    /// Bit `cell` is set when the piece on `cell` came from the second colour's set.
-    placed_by_second: u128,
+    /// Bit `cell % 64` of word `cell / 64` is set when the piece on `cell` came from the
+    /// second colour's set.
+    placed_by_second: [u64; 2],
     /// The turn order before `history` (set by `from_position`).
     start: turns::Start,
     /// The position this game was set up from, when not the start position.
@@ -361,10 +424,12 @@ impl Migong {
                 .iter()
                 .fold(0, |m, &(d, _)| m | 1 << d);
         }
-        let mut need_yellow = [0u8; PADDED];
+        let mut need_yellow = [OCCUPIED; PADDED];
         need_yellow[..CELLS].copy_from_slice(&border_yellow);
-        let fit: [u64; CELLS] =
-            std::array::from_fn(|cell| fits(need_mask[cell], border_yellow[cell]));
+        let mut fit = [0u64; PADDED];
+        for (cell, fit) in fit[..CELLS].iter_mut().enumerate() {
+            *fit = fits(need_mask[cell], border_yellow[cell]);
+        }
         let mut counts = [[0u8; PADDED]; 2];
         for (color, counts) in counts.iter_mut().enumerate() {
             for cell in 0..CELLS {
@@ -383,11 +448,11 @@ impl Migong {
             pieces: [None; CELLS],
             need_mask: [0; PADDED],
             need_yellow: [0; PADDED],
-            fit: [0; CELLS],
+            fit: [0; PADDED],
             remaining: FULL_SETS,
             counts: [[0; PADDED]; 2],
             swapped: false,
-            placed_by_second: 0,
+            placed_by_second: [0; 2],
             start: turns::Start::default(),
             setup: None,
             initial: Arc::new(initial),
@@ -454,23 +519,9 @@ impl Migong {
         self.pieces[cell] = piece;
         let neighbours = STEPS[cell].map(|n| (n != NO_CELL).then_some(n as usize));
         match piece {
-            Some(p) => {
-                // A new constraint only narrows what fits (occupied cells stay at 0).
-                self.fit[cell] = 0;
-                self.counts[0][cell] = 0;
-                self.counts[1][cell] = 0;
-                for (d, neighbour) in neighbours.into_iter().enumerate() {
-                    if let Some(n) = neighbour {
-                        let back = (d + 3) % 6;
-                        let yellow = (p.0 >> d) & 1;
-                        self.need_mask[n] |= 1 << back;
-                        self.need_yellow[n] |= yellow << back;
-                        self.fit[n] &= SLICES[back][yellow as usize];
-                        self.recount_cell(n);
-                    }
-                }
-            }
+            Some(p) => self.place(cell, p.0),
             None => {
+                self.need_yellow[cell] &= !OCCUPIED;
                 self.refresh_fit(cell);
                 self.recount_cell(cell);
                 for (d, neighbour) in neighbours.into_iter().enumerate() {
@@ -484,6 +535,92 @@ impl Migong {
                 }
             }
         }
+    }
+
+    /// The placement of pattern `p` on the empty `cell` (after `pieces` is set): what
+    /// its six neighbours require, fit and count. A new constraint only narrows what
+    /// fits (occupied cells and the padding stay at 0).
+    #[inline(always)]
+    fn place(&mut self, cell: usize, p: u8) {
+        let (around, facing, narrow) = (
+            &AROUND[cell],
+            &FACING[p as usize & 63],
+            &NARROW[p as usize & 63],
+        );
+        let remaining = self.remaining;
+        let cell = cell & (PADDED - 1);
+        self.need_yellow[cell] |= OCCUPIED;
+        self.fit[cell] = 0;
+        self.counts[0][cell] = 0;
+        self.counts[1][cell] = 0;
+        for d in 0..6 {
+            let n = around[d] as usize & (PADDED - 1);
+            self.need_mask[n] |= 1 << ((d + 3) % 6);
+            self.need_yellow[n] |= facing[d];
+            let fit = self.fit[n] & narrow[d];
+            self.fit[n] = fit;
+            self.counts[0][n] = (fit & remaining[0]).count_ones() as u8;
+            self.counts[1][n] = (fit & remaining[1]).count_ones() as u8;
+        }
+    }
+
+    /// A uniform random action of colour `color` (index), the swap included when `pie`:
+    /// placement r in the order of `legal_moves`, or the swap after them.
+    #[inline(always)]
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R, color: usize, pie: bool) -> MigongMove {
+        let set = self.remaining[color];
+        // The placements, summed in blocks of `BLOCK` cells from the kept counts (written as
+        // a plain byte sum, this compiles to one sum-of-bytes instruction per block,
+        // `psadbw` on x86-64).
+        let counts = &self.counts[color];
+        let mut sums = [0u32; PADDED / BLOCK];
+        for (sum, block) in sums.iter_mut().zip(counts.chunks_exact(BLOCK)) {
+            *sum = block.iter().map(|&count| u32::from(count)).sum();
+        }
+        // `ends[b]`: the placements in blocks 0..=b.
+        let mut ends = [0u32; PADDED / BLOCK];
+        let mut end = 0;
+        for (e, &sum) in ends.iter_mut().zip(&sums) {
+            end += sum;
+            *e = end;
+        }
+        let placements = end as usize;
+        let total = placements + pie as usize;
+        if total == 0 {
+            return MigongMove::Pass;
+        }
+        let mut r = crate::rules::uniform::below(rng, total);
+        if r == placements {
+            return MigongMove::Swap;
+        }
+        // The block holding placement r: the number of blocks (of the 8) ending at or
+        // before r, by a binary search without branches (where a walk would stop is
+        // unpredictable).
+        let mut block = 0;
+        for step in [4, 2, 1] {
+            block += step * (ends[block + step - 1] as usize <= r) as usize;
+        }
+        r -= block.checked_sub(1).map_or(0, |b| ends[b] as usize);
+        let mut cell = BLOCK * block;
+        while r >= counts[cell] as usize {
+            r -= counts[cell] as usize;
+            cell += 1;
+        }
+        MigongMove::Place {
+            cell: cell as Cell,
+            piece: Piece(crate::rules::bitset::select64(self.fit[cell] & set, r) as u8),
+        }
+    }
+
+    /// Plays pattern `piece` from the set of colour `color` (index) on the empty `cell`.
+    #[inline(always)]
+    fn play_placement(&mut self, cell: usize, piece: Piece, color: usize) {
+        self.pieces[cell] = Some(piece);
+        self.place(cell, piece.0);
+        self.remaining[color] &= !(1 << piece.0);
+        self.drop_pattern(color, piece.0);
+        self.board_key ^= Self::piece_key(cell, piece, Color::BOTH[color & 1]);
+        self.placed_by_second[cell >> 6 & 1] |= (color as u64) << (cell & 63);
     }
 
     /// Recounts both colours' placements on `cell` from its fit.
@@ -503,12 +640,12 @@ impl Migong {
 
     /// Updates the counts after `color` used pattern `p` (already out of `remaining`):
     /// one fewer on every empty cell that `p` fits. The test runs on the constraint
-    /// bytes, so it vectorises; occupied cells, at 0, stay at 0.
+    /// bytes, so it vectorises; occupied cells and the padding fit nothing there
+    /// (`OCCUPIED` in `need_yellow`).
     fn drop_pattern(&mut self, color: usize, p: u8) {
         let needs = self.need_yellow.iter().zip(&self.need_mask);
         for (count, (&yellow, &mask)) in self.counts[color].iter_mut().zip(needs) {
-            let hit = (p ^ yellow) & mask == 0;
-            *count = count.saturating_sub(hit as u8);
+            *count -= u8::from(p & mask == yellow);
         }
     }
 
@@ -702,48 +839,45 @@ impl Game for Migong {
         if self.is_over() {
             return None;
         }
-        let color = self.mover_color().index();
-        let set = self.remaining[color];
-        // The placements, summed in blocks of 8 cells from the kept counts (written as
-        // a plain byte sum, this compiles to one sum-of-bytes instruction per block,
-        // `psadbw` on x86-64).
-        let counts = &self.counts[color];
-        let mut sums = [0u32; PADDED / 8];
-        for (sum, block) in sums.iter_mut().zip(counts.chunks_exact(8)) {
-            *sum = block.iter().map(|&count| u32::from(count)).sum();
+        Some(self.draw(rng, self.mover_color().index(), self.pie_available()))
+    }
+
+    /// The moves of the default loop, with the turn (passes in a row, the colour to
+    /// move, the pie swap's turn) kept in locals instead of read back from the history.
+    #[inline(always)]
+    fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> PlayoutResult {
+        let limit = self.max_game_length();
+        let mut result = PlayoutResult::default();
+        let mut passes = turns::passes_in_a_row(&self.start, &self.history, MigongMove::Pass);
+        // The history length at which the pie swap is available (seat 1's first turn).
+        let pie_at = match (self.config.pie, self.start.ply) {
+            (true, ply @ 0..=1) => 1 - ply as usize,
+            _ => usize::MAX,
+        };
+        while passes < 2 {
+            let played = self.history.len();
+            crate::rules::playout::check_length(played, limit, Self::NAME);
+            let color = ((self.start.ply as usize + played) % 2) ^ self.swapped as usize;
+            let mv = self.draw(rng, color, played == pie_at);
+            match mv {
+                MigongMove::Place { cell, piece } => {
+                    self.play_placement(usize::from(cell), piece, color);
+                    passes = 0;
+                }
+                MigongMove::Swap => {
+                    self.swapped = !self.swapped;
+                    result.swapped = true;
+                    passes = 0;
+                }
+                MigongMove::Pass => {
+                    passes += 1;
+                    result.passes += 1;
+                }
+            }
+            self.history.push(mv);
+            result.length += 1;
         }
-        // `ends[b]`: the placements in blocks 0..=b.
-        let mut ends = [0u32; PADDED / 8];
-        let mut end = 0;
-        for (e, &sum) in ends.iter_mut().zip(&sums) {
-            end += sum;
-            *e = end;
-        }
-        let placements = end as usize;
-        let total = placements + self.pie_available() as usize;
-        if total == 0 {
-            return Some(MigongMove::Pass);
-        }
-        let mut r = crate::rules::uniform::below(rng, total);
-        if r == placements {
-            return Some(MigongMove::Swap);
-        }
-        // The block holding placement r: the number of blocks ending at or before r, by
-        // a binary search without branches (where a walk would stop is unpredictable).
-        let mut block = 0;
-        for step in [8, 4, 2, 1] {
-            block += step * (ends[block + step - 1] as usize <= r) as usize;
-        }
-        r -= block.checked_sub(1).map_or(0, |b| ends[b] as usize);
-        let mut cell = 8 * block;
-        while r >= counts[cell] as usize {
-            r -= counts[cell] as usize;
-            cell += 1;
-        }
-        Some(MigongMove::Place {
-            cell: cell as Cell,
-            piece: Piece(crate::rules::bitset::select64(self.fit[cell] & set, r) as u8),
-        })
+        result.finish(self)
     }
 
     fn check(&self, mv: MigongMove) -> Result<(), MoveErrorOf<Self>> {
@@ -806,13 +940,7 @@ impl Game for Migong {
     fn play_unchecked(&mut self, mv: MigongMove) {
         match mv {
             MigongMove::Place { cell, piece } => {
-                let color = self.mover_color();
-                let cell = usize::from(cell);
-                self.set_piece(cell, Some(piece));
-                self.remaining[color.index()] &= !(1 << piece.0);
-                self.drop_pattern(color.index(), piece.0);
-                self.board_key ^= Self::piece_key(cell, piece, color);
-                self.placed_by_second |= (color.index() as u128) << cell;
+                self.play_placement(usize::from(cell), piece, self.mover_color().index());
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -832,7 +960,7 @@ impl Game for Migong {
                     self.counts[color.index()][c] += (self.fit[c] >> piece.0 & 1) as u8;
                 }
                 self.board_key ^= Self::piece_key(cell, piece, color);
-                self.placed_by_second &= !(1u128 << cell);
+                self.placed_by_second[cell >> 6 & 1] &= !(1 << (cell & 63));
             }
             MigongMove::Swap => self.swapped = !self.swapped,
             MigongMove::Pass => {}
@@ -848,7 +976,7 @@ impl Game for Migong {
             return;
         }
         self.start = turns::Start::default();
-        self.placed_by_second = 0;
+        self.placed_by_second = [0; 2];
         self.pieces = [None; CELLS];
         self.remaining = FULL_SETS;
         self.swapped = false;

@@ -47,6 +47,19 @@ impl<const MAX: usize> Tally<MAX> {
         self.largest = self.largest.max(size);
     }
 
+    /// Adds a group of the colour of index `color` (0 or 1) and `size`, leaving the
+    /// largest size as it is: for callers that give it once ([`Tally::raise_largest`]).
+    #[inline]
+    pub fn add_unsized(&mut self, color: usize, size: usize) {
+        self.counts[color & 1][size] += 1;
+    }
+
+    /// Makes `largest` (at least) the largest size counted.
+    #[inline]
+    pub fn raise_largest(&mut self, largest: usize) {
+        self.largest = self.largest.max(largest);
+    }
+
     /// Whether `color` holds `size`: it has strictly more groups of that size.
     #[inline]
     pub fn holds(&self, color: Color, size: usize) -> bool {
@@ -102,8 +115,14 @@ mod tests {
         tally.add(A, 2);
         tally.add(B, 2);
         assert!(tally.holds(A, 3) && !tally.holds(B, 3));
-        assert!(!tally.holds(A, 2) && !tally.holds(B, 2), "a tie is held by no one");
-        assert!(!tally.holds(A, 5) && !tally.holds(B, 5), "a size no one has");
+        assert!(
+            !tally.holds(A, 2) && !tally.holds(B, 2),
+            "a tie is held by no one"
+        );
+        assert!(
+            !tally.holds(A, 5) && !tally.holds(B, 5),
+            "a size no one has"
+        );
         assert_eq!(tally.held(), [3, 0]);
     }
 }

@@ -122,4 +122,27 @@ mod tests {
         let pass = |others| -> Result<(), MoveError> { check_pass(others) };
         assert!(pass(0).is_ok() && pass(3).is_err());
     }
+
+    #[test]
+    fn passes_in_a_row_counts_the_passes_before_the_history_too() {
+        let fresh = &Start::default();
+        let one_pass_before = &Start {
+            ply: 3,
+            passes: 1,
+            last_mover: Some(Seat::First),
+        };
+        for (start, before) in [(fresh, 0), (one_pass_before, 1)] {
+            assert_eq!(passes_in_a_row(start, &[], 0), before);
+            assert_eq!(passes_in_a_row(start, &[0], 0), before + 1);
+            assert_eq!(
+                passes_in_a_row(start, &[1], 0),
+                0,
+                "a move ends the passes before it"
+            );
+            assert_eq!(passes_in_a_row(start, &[1, 0], 0), 1);
+            assert_eq!(passes_in_a_row(start, &[0, 1], 0), 0);
+            assert_eq!(passes_in_a_row(start, &[1, 0, 0], 0), 2);
+            assert_eq!(passes_in_a_row(start, &[0, 0, 1, 2], 0), 0);
+        }
+    }
 }

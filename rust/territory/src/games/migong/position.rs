@@ -16,11 +16,13 @@ impl Migong {
     /// The colour that placed the piece on `cell` (pieces of both sets share patterns).
     fn owner(&self, cell: usize) -> Option<Color> {
         self.pieces[cell]?;
-        Some(if self.placed_by_second >> cell & 1 == 1 {
-            Color::Second
-        } else {
-            Color::First
-        })
+        Some(
+            if self.placed_by_second[cell >> 6 & 1] >> (cell & 63) & 1 == 1 {
+                Color::Second
+            } else {
+                Color::First
+            },
+        )
     }
 
     /// The position as one line ([`Learn::position`](crate::Learn::position)).
@@ -128,7 +130,8 @@ impl Migong {
                 }
             }
             game.set_piece(cell, Some(piece));
-            game.placed_by_second |= ((owner == Color::Second) as u128) << cell;
+            game.placed_by_second[cell >> 6 & 1] |=
+                ((owner == Color::Second) as u64) << (cell & 63);
             game.remaining[owner.index()] &= !(1 << piece.0);
         }
         game.recount();
