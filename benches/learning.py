@@ -188,7 +188,7 @@ def main() -> int:
     p.add_argument("--c-puct", type=float, default=None)
     p.add_argument("--uct-iterations", type=int, default=None)
     p.add_argument("--uct-c", default="tuned", help="UCT's exploration constant, or 'tuned' (default: the board's, "
-                   "territory.agents.TUNED_UCT_C)")
+                   "the game module's TUNED_UCT_C, territory.games)")
     p.add_argument("--opening-moves", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=run_elo)

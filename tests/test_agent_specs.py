@@ -10,7 +10,8 @@ import pytest
 
 import territory
 from territory import Puct, RandomAgent, Uct, parse_agent
-from territory.agents import TUNED_UCT_C, best_agent, tuned_uct_c
+from territory.agents import best_agent, tuned_uct_c
+from territory.games import migong, nume, tabik
 from territory.model import Model, shipped_models
 
 TABIK6 = territory.Tabik(size=6)
@@ -74,15 +75,15 @@ def test_tuned_c_needs_the_board():
         parse_agent("best")
     for state in (territory.Tabik(), TABIK6, territory.Nume(), territory.Nume(n=3), territory.Migong()):
         assert parse_agent("uct:100:c=tuned", start=state).c == tuned_uct_c(state)
-    assert tuned_uct_c(TABIK6) == TUNED_UCT_C[("tabik", 6)]
-    assert tuned_uct_c(territory.Tabik(size=5)) == TUNED_UCT_C[("tabik", 8)]  # not swept: the default board's
-    assert tuned_uct_c(territory.Nume(n=4)) == TUNED_UCT_C[("nume", 4)]
+    assert tuned_uct_c(TABIK6) == tabik.TUNED_UCT_C[6]
+    assert tuned_uct_c(territory.Tabik(size=5)) == tabik.TUNED_UCT_C[8]  # not swept: the default board's
+    assert tuned_uct_c(territory.Nume(n=4)) == nume.TUNED_UCT_C[4]
 
 
 def test_tuned_c_in_a_match_and_an_analysis():
     """play_match and the analyses resolve c=tuned and best from their own game."""
     r = territory.play_match("tabik", ["uct:30:c=tuned", "best:30"], 2, seed=1, size=5)
-    assert r.agents[0] == f"Uct(iterations=30, c={TUNED_UCT_C[('tabik', 8)]}, seed=0, threads=1)"
+    assert r.agents[0] == f"Uct(iterations=30, c={tabik.TUNED_UCT_C[8]}, seed=0, threads=1)"
     e = territory.evaluate("tabik", "uct:20:c=tuned", 2, seed=1, size=4)
     assert e.games == 2
 
@@ -161,7 +162,7 @@ def test_match_command_takes_options_and_best():
         [sys.executable, "-m", "territory", "match", "tabik", "--size", "5", "--agents", "uct:20:c=0.3", "best:20",
          "--games", "2", "--threads", "1"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert "c=0.3" in out.stdout and f"c={TUNED_UCT_C[('tabik', 8)]}" in out.stdout
+    assert "c=0.3" in out.stdout and f"c={tabik.TUNED_UCT_C[8]}" in out.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "territory", "match", "tabik", "--agents", "uct:20:c=-2", "random", "--games", "2"],
         capture_output=True, text=True)
@@ -173,9 +174,10 @@ def test_board_keys():
 
     assert board_key(territory.Tabik(size=5)) == ("tabik", 5)
     assert board_key(territory.Nume(n=3)) == ("nume", 3)
-    assert board_key(territory.Nume(square=4)) == ("nume square", 4)  # not the hex n=4
+    assert board_key(territory.Nume(square=4)) == ("nume", "square 4")  # not the hex n=4
     assert board_key(territory.Migong()) == ("migong", None)
-    assert tuned_uct_c(territory.Nume(square=4)) == TUNED_UCT_C[("nume", 4)]  # not swept: the default board's
+    assert tuned_uct_c(territory.Nume(square=4)) == nume.TUNED_UCT_C[4]  # not swept: the default board's
+    assert tuned_uct_c(territory.Migong()) == migong.TUNED_UCT_C[None] != 1.4
 
 
 def test_huge_specs_are_refused_briefly():

@@ -53,7 +53,6 @@ MENTIONS: dict[str, str] = {
     "python/territory/cli/train.py": "command-line help: its examples name games",
     "python/territory/cli/evaluate.py": "command-line help: its examples name games; the komi command's options are Nume's",
     "python/territory/puct.py": "an error message's example: a shipped model's name",
-    "python/territory/agents.py": "TUNED_UCT_C: the measured c per game and board (docs/strength.md); to move into the games' own modules",
     "python/territory/train.py": "the default game of a training run",
     "python/territory/crosscheck/wrong_tie_break.py": "docs/crosscheck.md's example of a wrong engine: a Tabik adapter with a planted bug",
 }

@@ -27,7 +27,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from territory import _core, distributed, matches
+from territory import _core, distributed, games, matches, registry
 from territory._checks import available_memory, check_int, check_memory, check_threads
 from territory._seeds import mix
 from territory.errors import (  # noqa: F401 (their old home: ``territory.agents.X`` keeps working)
@@ -58,7 +58,6 @@ __all__ = [
     "parse_agent",
     "best_agent",
     "tuned_uct_c",
-    "TUNED_UCT_C",
     "play_match",
     "match_games",
     "match_shard",
@@ -198,39 +197,32 @@ class Uct:
 
 AgentLike = Union[str, RandomAgent, Uct, Any]
 
-#: UCT's exploration constant ``c`` per game and board, found by the sweep in
-#: docs/strength.md (``python benches/learning.py sweep``): keyed by (game, board size:
-#: Tabik's ``size``, Nume's ``n``, None for Migong). ``tuned_uct_c`` looks it up.
-TUNED_UCT_C: dict[tuple[str, Optional[int]], float] = {
-    ("tabik", 8): 0.5,
-    ("tabik", 6): 0.7,
-    ("nume", 4): 0.5,
-    ("nume", 3): 0.5,
-    ("migong", None): 0.3,
-}
+#: A board of a game, as its module's ``board_key`` hook names it (None: the one board).
+BoardKey = Union[int, str, None]
 
-#: The default board of each game in ``TUNED_UCT_C``: the board a size not swept takes
-#: its ``c`` from.
-_DEFAULT_BOARD = {"tabik": 8, "nume": 4, "migong": None}
+def board_key(state: Any) -> tuple[str, BoardKey]:
+    """``state``'s game and board, the key of ``tuned_uct_c``: the game module's
+    ``board_key`` hook of its parameters (``territory.games``; Tabik's ``size``, Nume's
+    ``n`` or ``"square N"``), None for a game of one board."""
+    return state.game, games.hook(state.game, "board_key", _one_board)(state.params)
 
 
-def board_key(state: Any) -> tuple[str, Optional[int]]:
-    """``state``'s key in ``TUNED_UCT_C``: its game and board size (Tabik's ``size``,
-    Nume's ``n``; Migong: None). Nume's square boards are ``("nume square", side)``."""
-    params = state.params
-    if params.get("square"):
-        return f"{state.game} square", int(params["square"])
-    size = params.get("size", params.get("n"))
-    return state.game, None if size is None else int(size)
+def _one_board(params: dict[str, Any]) -> BoardKey:
+    return None
 
 
 def tuned_uct_c(state: Any) -> float:
-    """UCT's tuned exploration constant for ``state``'s game and board (``TUNED_UCT_C``;
-    a board not swept takes its game's default board's, any other game 1.4)."""
-    key = board_key(state)
-    if key in TUNED_UCT_C:
-        return TUNED_UCT_C[key]
-    return TUNED_UCT_C.get((state.game, _DEFAULT_BOARD.get(state.game)), 1.4)
+    """UCT's tuned exploration constant for ``state``'s game and board: the game module's
+    ``TUNED_UCT_C`` (found by the sweep in docs/strength.md, ``python benches/learning.py
+    sweep``); a board not swept takes its game's default board's, a game without the
+    table 1.4."""
+    game, key = board_key(state)
+    table = games.hook(game, "TUNED_UCT_C", {})
+    if key in table:
+        return float(table[key])
+    default = board_key(registry.new_game(game))[1]
+    return float(table.get(default, 1.4))
+
 
 
 #: The budget of ``best`` when a shipped model plays (PUCT simulations) and when UCT does

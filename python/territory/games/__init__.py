@@ -30,6 +30,11 @@ default. The hooks (all optional):
     ``[(name, params, moves), ...]``;
 ``mirror_game(params, rng) -> moves | None``
     a game of special shape added to the random games of the vectors.
+``board_key(params) -> key`` and ``TUNED_UCT_C``
+    a game of several boards: the board its parameters make, as a key (an int or a
+    string; default None, the one board), and UCT's exploration constant measured per
+    board, ``{key: c}`` (``territory.agents.tuned_uct_c``; a board not in it plays the
+    default board's, a game without it 1.4);
 ``komi_params(params, komi) -> params`` and ``KOMI_PARAMETERS``
     a game with a komi: its parameters with the signed komi ``komi`` (positive: added to
     the first colour's score, negative: to the second's; a ValueError for parameters
@@ -49,7 +54,7 @@ from territory.registry import GAMES
 
 #: The hooks a game's module may define (the module's docstring says what each is).
 HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "deciding_groups", "HAND_WORKED",
-         "mirror_game", "komi_params", "KOMI_PARAMETERS")
+         "mirror_game", "komi_params", "KOMI_PARAMETERS", "board_key", "TUNED_UCT_C")
 
 
 @lru_cache(maxsize=None)

@@ -18,6 +18,9 @@ from territory.types import GameState
 
 #: The central border cell (axial), drawn but not playable ("g7").
 CENTER_CELL = (0, 0)
+#: UCT's exploration constant on Migong's one board (None), measured by the sweep in
+#: docs/strength.md.
+TUNED_UCT_C = {None: 0.3}
 #: The colours of wedges and border edges.
 COLORS = {"B": BLUE, "Y": YELLOW}
 

@@ -24,6 +24,15 @@ def komi_params(params: dict[str, Any], komi: float) -> dict[str, Any]:
 #: Nume's square variant is played on intersections.
 ON_POINTS = True
 
+#: UCT's exploration constant per board (hexagonal side n), measured by the sweep in
+#: docs/strength.md.
+TUNED_UCT_C = {4: 0.5, 3: 0.5}
+
+
+def board_key(params: dict[str, Any]) -> int | str:
+    """The hexagonal board's side n, or "square N" for a square board."""
+    return f"square {params['square']}" if params.get("square") else int(params["n"])
+
 
 def diagram(board: geometry.Board, position: dict[str, Any]) -> str:
     tokens = {c: STONE[color] + ("" if w is None else str(w)) for c, (color, w) in position["stones"].items()}

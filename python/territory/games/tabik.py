@@ -11,6 +11,14 @@ from territory import geometry
 from territory._presentation import STONE, square_grid
 
 
+#: UCT's exploration constant per board size, measured by the sweep in docs/strength.md.
+TUNED_UCT_C = {8: 0.5, 6: 0.7}
+
+
+def board_key(params: dict[str, Any]) -> int:
+    return int(params["size"])
+
+
 def diagram(board: geometry.Board, position: dict[str, Any]) -> str:
     return square_grid(board, {c: STONE[v] for c, v in position["stones"].items()}, position["rods"])
 
