@@ -113,7 +113,7 @@ def test_an_interrupt_wrapped_by_python_still_ends_the_command_with_130(monkeypa
         raise RuntimeError("a real error")
 
     monkeypatch.setattr(cli, "main", raise_wrapped)
-    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # interrupted() replaces it
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # main() replaces it after an interrupt
     try:
         assert territory_cli.main() == territory_cli.INTERRUPTED == 130
     finally:
@@ -129,12 +129,17 @@ def test_after_the_one_line_no_finalizer_error_is_printed() -> None:
     ``__init__``) fails in ``__del__`` at exit; the interrupted command prints its one
     line and nothing after it, while before the interrupt such an error is printed."""
     code = ("import sys, territory_cli\n"
+            "from territory import cli\n"
             "class HalfMade:\n"
             "    def __del__(self): raise AttributeError('no _cleared')\n"
+            "def interrupted_command():\n"
+            "    global kept\n"
+            "    kept = HalfMade()\n"
+            "    raise KeyboardInterrupt\n"
             "HalfMade()\n"
             "sys.stderr.write('--\\n')\n"
-            "kept = HalfMade()\n"
-            "sys.exit(territory_cli.interrupted())\n")
+            "cli.main = interrupted_command\n"
+            "sys.exit(territory_cli.main())\n")
     ended = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert ended.returncode == 130
     before, after = ended.stderr.split("--\n")

@@ -19,14 +19,8 @@ INTERRUPTED = 130
 
 
 def interrupted() -> int:
-    """Ignores any further Ctrl-C, prints the one line and returns ``INTERRUPTED``.
-
-    From then on, errors in finalizers are not printed: an object that the interrupt
-    left half-made (a Dask future interrupted inside its ``__init__``) fails in its
-    ``__del__`` at exit, and Python would print "Exception ignored" with a traceback
-    after the one line."""
+    """Ignores any further Ctrl-C, prints the one line and returns ``INTERRUPTED``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.unraisablehook = _ignore_unraisable
     print("territory: interrupted", file=sys.stderr)
     return INTERRUPTED
 
@@ -78,16 +72,25 @@ def guard_start_up() -> None:
 
 def main() -> int:
     """Runs ``territory.cli.main``; Ctrl-C at any moment, importing included, exits with
-    ``INTERRUPTED`` and one line on stderr."""
+    ``INTERRUPTED`` and one line on stderr.
+
+    After an interrupt the process only exits, so errors in finalizers are not printed
+    then: an object that the interrupt left half-made (a Dask future interrupted inside
+    its ``__init__``) fails in its ``__del__`` at exit, and Python would print "Exception
+    ignored" with a traceback after the one line. (Here, not in ``interrupted``: an
+    in-process caller of ``territory.cli.main`` keeps its own hook.)"""
     try:
         # Python's own handler again (``guard_start_up``'s under ``python -m territory``).
         signal.signal(signal.SIGINT, signal.default_int_handler)
         from territory import cli
 
-        return cli.main()
+        code = cli.main()
     except Exception as error:
-        if caused_by_interrupt(error):
-            return interrupted()
-        raise
+        if not caused_by_interrupt(error):
+            raise
+        code = interrupted()
     except KeyboardInterrupt:
-        return interrupted()
+        code = interrupted()
+    if code == INTERRUPTED:
+        sys.unraisablehook = _ignore_unraisable
+    return code
