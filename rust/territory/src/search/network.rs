@@ -92,6 +92,21 @@ pub struct Network {
     bv: f32,
 }
 
+/// Checks that weight `name` has `len` values, all finite; `sizes` says what needs
+/// that many ("4 hidden units").
+fn check_weight(name: &str, values: &[f32], len: usize, sizes: &str) -> Result<(), NetworkError> {
+    if values.len() != len {
+        return Err(NetworkError(format!(
+            "weight {name} has {} values; {sizes} need {len}",
+            values.len()
+        )));
+    }
+    if values.iter().any(|v| !v.is_finite()) {
+        return Err(NetworkError(format!("weight {name} holds a value that is not finite")));
+    }
+    Ok(())
+}
+
 /// Working memory of [`Network::evaluate`], reused from call to call.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
@@ -120,16 +135,9 @@ impl Network {
             ("wv", w.wv, hidden),
             ("bv", w.bv, 1),
         ];
+        let sizes = format!("{inputs} inputs, {hidden} hidden units and {actions} actions");
         for (name, values, len) in expected {
-            if values.len() != len {
-                return Err(NetworkError(format!(
-                    "weight {name} has {} values; {inputs} inputs, {hidden} hidden units and {actions} actions need {len}",
-                    values.len()
-                )));
-            }
-            if values.iter().any(|v| !v.is_finite()) {
-                return Err(NetworkError(format!("weight {name} holds a value that is not finite")));
-            }
+            check_weight(name, values, len, &sizes)?;
         }
         Ok(Network {
             inputs,
@@ -157,18 +165,8 @@ impl Network {
     /// If an array has the wrong length or holds a NaN or an infinity.
     pub fn with_heads(mut self, heads: Heads<'_>) -> Result<Network, NetworkError> {
         let h = self.hidden;
-        let check = |name: &str, values: &[f32], len: usize| {
-            if values.len() != len {
-                return Err(NetworkError(format!(
-                    "weight {name} has {} values; {h} hidden units need {len}",
-                    values.len()
-                )));
-            }
-            if values.iter().any(|v| !v.is_finite()) {
-                return Err(NetworkError(format!("weight {name} holds a value that is not finite")));
-            }
-            Ok(())
-        };
+        let sizes = format!("{h} hidden units");
+        let check = |name: &str, values: &[f32], len: usize| check_weight(name, values, len, &sizes);
         if let Some((wm, bm)) = heads.margin {
             check("wm", wm, h)?;
             check("bm", bm, 1)?;
