@@ -1,8 +1,9 @@
 """Checksums of seeded random playouts, pinned so that no refactoring or speed work can
 change a result for a given seed (the random policy and per-game seeding are a contract).
 
-``python tests/pin_playouts.py`` rewrites ``tests/data/playout_checksums.json``: run it
-only when a change of results is intended, and say so in the commit.
+``python tests/pin_playouts.py [game ...]`` rewrites ``tests/data/<game>.playouts.json``
+(every game's, or the named ones'): run it only when a change of results is intended, or
+for a new game, and say so in the commit.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 
 import games as test_games
 
-DATA = Path(__file__).parent / "data" / "playout_checksums.json"
+DATA = Path(__file__).parent / "data"
 FIELDS = ("winner", "length", "passes", "swapped", "scores")
 
 #: (game, params, games): every board size family and rule option, from each game's test
@@ -46,14 +47,32 @@ def checksum(game: str, params: dict[str, Any], games: int, seed: int) -> str:
     return digest.hexdigest()
 
 
-def compute() -> dict[str, str]:
+def pin_file(game: str) -> Path:
+    """The file of ``game``'s pinned checksums (read by name, like its perft file)."""
+    return DATA / f"{game}.playouts.json"
+
+
+def pinned() -> dict[str, str]:
+    """Every game's pinned checksums, by ``key``."""
+    import territory
+
+    return {k: v for game in territory.GAMES for k, v in json.loads(pin_file(game).read_text()).items()}
+
+
+def compute(game: str) -> dict[str, str]:
     return {
         key(game, params, games, seed): checksum(game, params, games, seed)
-        for game, params, games in CONFIGS
+        for name, params, games in CONFIGS
+        if name == game
         for seed in SEEDS
     }
 
 
 if __name__ == "__main__":
-    DATA.write_text(json.dumps(compute(), indent=1, sort_keys=True) + "\n")
-    print(f"wrote {DATA}")
+    import sys
+
+    import territory
+
+    for game in sys.argv[1:] or list(territory.GAMES):
+        pin_file(game).write_text(json.dumps(compute(game), indent=1, sort_keys=True) + "\n")
+        print(f"wrote {pin_file(game)}")

@@ -31,6 +31,9 @@ REQUIRED_FILES = {
     "python/territory/reference/<game>.py": "territory.reference.GAMES imports it by name",
     "tests/games/<game>.py": "the shared tests read its test data by name (tests/games)",
     "tests/data/<game>.perft": "tests/test_perft.py and rust/territory/tests/perft.rs read it for every game",
+    "tests/data/<game>.playouts.json": "tests/test_pinned_playouts.py and rust/territory/tests/pinned_checksums.rs read it for every game",
+    "python/territory/_native/<game>.py": "territory/__init__.py exports the class from it (generated: tests/gen_stubs.py)",
+    "python/territory/_native/<game>.pyi": "its class's stub (generated: tests/gen_stubs.py; tests/test_typing.py)",
     "python/territory/data/vectors/<game>.jsonl.gz": "the shipped vectors of every game (crosscheck)",
     "docs/RULES.md": "the rules the reference is written from",
 }

@@ -78,8 +78,9 @@ def test_the_documented_kinds_are_the_engines():
     documented = set(re.findall(r"^\| \w+Error \| `(\w+)` \|", table, re.M))
     # The shared reasons, each game's own (games/<game>/error.rs) and the bindings' own.
     engine_src = ROOT / "rust" / "territory" / "src"
+    # A game with no reasons of its own has no error.rs (docs/adding-a-game.md).
     files = [engine_src / "rules" / "error.rs", *sorted(engine_src.glob("games/*/error.rs"))]
-    assert len(files) == 1 + len(territory.GAMES)
+    assert {f.parent.name for f in files[1:]} <= set(territory.GAMES)
     files.append(ROOT / "rust" / "territory-py" / "src" / "game_class.rs")
     sources = "".join(f.read_text() for f in files)
     engine = set(re.findall(r'=> "(\w+)",', sources)) | set(re.findall(r'^\s*"(\w+)",$', sources, re.M))

@@ -40,7 +40,7 @@ SCANNED_TOOLS = ("tests/make_perft.py", "tests/perft.py", "tests/gen_stubs.py")
 #: number of lines per game, and why.
 REGISTRATIONS: dict[str, tuple[int, str]] = {
     "rust/territory/src/games/registry.rs": (1, "the registry: one line in game_list!"),
-    "python/territory/__init__.py": (1, "the class's import; the `as` form re-exports it to type checkers"),
+    "python/territory/__init__.py": (1, "the class's export; the `as` form re-exports it to type checkers"),
 }
 
 #: Files that may name games on any number of lines but are not registrations: a new game
@@ -58,8 +58,9 @@ MENTIONS: dict[str, str] = {
 }
 
 #: The most one-line registrations a new game may need, engine, bindings and Python
-#: together (issue 19).
-MOST_REGISTRATIONS = 4
+#: together: the registry's line and the package's export (issue 33; the third line
+#: outside its own files is its rules, in docs/RULES.md).
+MOST_REGISTRATIONS = 2
 
 WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 GAME_NAMES = set(territory.GAMES)
@@ -186,7 +187,7 @@ def test_only_registrations_name_a_game():
     assert violations(names_by_file()) == [], "files outside docs/adding-a-game.md's list name a game"
 
 
-def test_a_new_game_needs_at_most_four_one_line_registrations():
+def test_a_new_game_needs_at_most_two_one_line_registrations():
     assert sum(most for most, _ in REGISTRATIONS.values()) <= MOST_REGISTRATIONS
 
 

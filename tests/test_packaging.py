@@ -76,7 +76,7 @@ def test_the_sdist_carries_the_licence_docs_and_tests(tmp_path):
         pkg_info = archive.extractfile(next(n for n in archive.getnames() if n.endswith("/PKG-INFO"))).read().decode()
     wanted = {
         "LICENSE", "README.md", "build_backend/territory_build.py", "docs/RULES.md",
-        "tests/test_cli.py", "tests/data/playout_checksums.json", "benches/playouts.rs", "Cargo.lock",
+        "tests/test_cli.py", "tests/data/tabik.playouts.json", "benches/playouts.rs", "Cargo.lock",
         "python/territory_cli/__init__.py",  # the command's entry point (docs/interrupts.md)
     }
     assert wanted <= names, wanted - names

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pin_playouts import CONFIGS, DATA, SEEDS, checksum, key
+from pin_playouts import CONFIGS, SEEDS, checksum, key, pinned
 
-PINNED = json.loads(DATA.read_text())
+PINNED = pinned()
 
 
 @pytest.mark.parametrize("game, params, games", CONFIGS, ids=lambda v: str(v))

@@ -14,8 +14,21 @@ PACKAGE = Path(__import__("territory").__file__).parent
 SOURCE = Path(__file__).resolve().parents[1] / "python" / "territory"
 
 
-def test_stubs_match_the_native_module():
-    result = subprocess.run([sys.executable, "-m", "mypy.stubtest", "territory._core"], capture_output=True, text=True, timeout=300)
+def test_stubs_match_the_native_module(tmp_path):
+    """``_core.pyi`` types everything but the game classes, which ``_native/<game>.pyi``
+    type where ``territory`` imports them from (so the classes are allowed to be missing
+    from ``_core``'s stub and its ``__all__``, and only they: every other name the native
+    module exports is still checked one by one)."""
+    import territory
+
+    allowlist = tmp_path / "allowlist"
+    classes = [f"territory._core.{cls.__name__}" for cls in territory.GAMES.values()]
+    allowlist.write_text("\n".join([*classes, "territory._core.__all__"]) + "\n")
+    modules = ["territory._core", *(f"territory._native.{game}" for game in territory.GAMES)]
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "--allowlist", str(allowlist), *modules],
+        capture_output=True, text=True, timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -38,4 +51,4 @@ def test_committed_stubs_are_the_generated_ones():
         import gen_stubs
     finally:
         sys.path.pop(0)
-    assert (SOURCE / "_core.pyi").read_text() == gen_stubs.generate(), "run python tests/gen_stubs.py"
+    assert gen_stubs.stale() == [], "run python tests/gen_stubs.py"

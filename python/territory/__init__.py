@@ -24,9 +24,9 @@ from territory._core import VecEnv, __version__  # noqa: E402
 
 # The game classes, one line per game (the ``as`` form re-exports them for type checkers;
 # ``GAMES`` comes from the engine's registry).
-from territory._core import Migong as Migong  # noqa: E402
-from territory._core import Nume as Nume  # noqa: E402
-from territory._core import Tabik as Tabik  # noqa: E402
+from territory._native.migong import Migong as Migong  # noqa: E402
+from territory._native.nume import Nume as Nume  # noqa: E402
+from territory._native.tabik import Tabik as Tabik  # noqa: E402
 
 from territory._core import Stop  # noqa: E402
 from territory.errors import (  # noqa: E402

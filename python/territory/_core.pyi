@@ -12,18 +12,20 @@ from territory.record import Seats
 from territory.svg import Highlight, SvgText
 from territory.types import GameState, Group
 
-__all__ = ["Migong", "Nume", "Tabik", "VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "trace_match", "Stop", "uct_analyse", "solve", "run_match", "choose_actions", "PuctSearch", "Network"]
+__all__ = ["VecEnv", "__version__", "GAMES", "MAX_THREADS", "MAX_UCT_ITERATIONS", "run_playouts", "replay_playout", "trace_random", "trace_actions", "trace_match", "Stop", "uct_analyse", "solve", "run_match", "choose_actions", "PuctSearch", "Network"]
 
 __version__: str
 MAX_THREADS: int
 MAX_UCT_ITERATIONS: int
-GAMES: dict[str, type[Migong | Nume | Tabik]]
+#: The game classes by name; each is typed in territory/_native/<game>.pyi.
+GAMES: dict[str, type[_NativeGame[Any]]]
 
 _Score = TypeVar("_Score", int, float)
 
 @type_check_only
 class _NativeGame(Generic[_Score]):
     game: ClassVar[str]
+    def __new__(cls, **params: Any) -> Self: ...
     @classmethod
     def default_params(cls) -> dict[str, Any]: ...
     @classmethod
@@ -99,28 +101,11 @@ class _NativeGame(Generic[_Score]):
     def params(self) -> dict[str, Any]: ...
     def board(self) -> dict[str, Any]: ...
 
-@final
-class Migong(_NativeGame[int]):
-    def __new__(cls, pie: bool = True, border: str = "alternate", group_size: str = "extent") -> Migong: ...
-    def remaining(self, color: str) -> list[str]: ...
-    def border_colors(self) -> str: ...
-    def border_edges(self) -> list[tuple[str, int]]: ...
-
-@final
-class Nume(_NativeGame[float]):
-    def __new__(cls, n: int = 4, square: Optional[int] = None, komi: Optional[float] = 0.5, komi_to: str = "black", komi_phase: bool = False) -> Nume: ...
-    @property
-    def komi(self) -> Optional[tuple[float, str]]: ...
-
-@final
-class Tabik(_NativeGame[int]):
-    def __new__(cls, size: int = 8, pie: bool = True) -> Tabik: ...
-
 # Both take any state and raise TypeError unless it is one of the native classes.
 def run_playouts(
     state: GameState, seed: int, first: int, count: int, threads: Optional[int] = None
 ) -> dict[str, np.ndarray]: ...
-def replay_playout(state: GameState, seed: int, index: int) -> Migong | Nume | Tabik: ...
+def replay_playout(state: GameState, seed: int, index: int) -> _NativeGame[Any]: ...
 
 # Traces of whole games for territory.evaluate.
 def trace_random(

@@ -29,7 +29,7 @@ A game's module defines:
     its option sets for perft (tests/make_perft.py writes ``tests/data/<game>.perft``);
 ``PINS``
     its seeded playouts to pin, as ``(params, games)`` (tests/pin_playouts.py writes
-    ``tests/data/playout_checksums.json``).
+    ``tests/data/<game>.playouts.json``).
 """
 
 from __future__ import annotations

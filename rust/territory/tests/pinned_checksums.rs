@@ -1,5 +1,6 @@
-//! The pinned checksums of seeded random playouts (`tests/data/playout_checksums.json`,
-//! written by `tests/pin_playouts.py` through the Python package) recomputed by the
+//! The pinned checksums of seeded random playouts (`tests/data/<game>.playouts.json` for
+//! every game of the registry, written by `tests/pin_playouts.py` through the Python
+//! package) recomputed by the
 //! engine alone, so that every platform that runs `cargo test` (aarch64 and Windows under
 //! emulation included: `.ci/cross`) checks the same results without Python.
 //!
@@ -8,12 +9,30 @@
 //! swapped bool as one byte, scores float64 seat by seat), then the move strings of the
 //! first and the last game's replay, joined by spaces.
 
+use std::path::PathBuf;
+
 use sha2::{Digest, Sha256};
 use territory::rules::params::{Config, Configurable, Value};
 use territory::rules::playout::{self, PlayoutResult};
 use territory::{with_game, Game, GameKind};
 
-const PINNED: &str = include_str!("../../../tests/data/playout_checksums.json");
+/// Every game's pinned runs, by key (read at run time, like the perft files, so that a new
+/// game adds its file and touches no shared one).
+fn pinned() -> serde_json::Map<String, serde_json::Value> {
+    let mut all = serde_json::Map::new();
+    for kind in GameKind::ALL {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/data")
+            .join(format!("{}.playouts.json", kind.name()));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let runs: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+        assert!(!runs.is_empty(), "{} pins no run", path.display());
+        all.extend(runs);
+    }
+    all
+}
 
 /// One pinned run: `game {params as JSON} games=N seed=S`.
 struct Run {
@@ -118,8 +137,7 @@ fn checksum<G: Game + Configurable>(run: &Run) -> String {
 
 #[test]
 fn seeded_playouts_match_the_pinned_checksums() {
-    let pinned: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(PINNED).expect("the pinned checksums are JSON");
+    let pinned = pinned();
     assert!(pinned.len() >= 40, "only {} pinned runs", pinned.len());
     let mut wrong = Vec::new();
     for (key, expected) in &pinned {

@@ -1,0 +1,1 @@
+"""The native game classes, one module per game (tests/gen_stubs.py)."""
