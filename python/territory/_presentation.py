@@ -156,8 +156,8 @@ class _Native(Presentation):
     def groups(self) -> list[Group]:
         """The groups on the board, ordered by first member (the engine gives tuples)."""
         return [
-            Group(color, size, tuple(cells), wedges, None if numbers is None else tuple(numbers), price)
-            for color, size, cells, wedges, numbers, price in self._groups()  # type: ignore[attr-defined]
+            Group(color, size, tuple(cells), dict(extras))
+            for color, size, cells, extras in self._groups()  # type: ignore[attr-defined]
         ]
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:

@@ -2,27 +2,80 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 
-@dataclass(frozen=True)
+class Extras(Mapping[str, Any]):
+    """A group's own fields by name (``Group.extras``), in the order the game gives them:
+    an immutable, hashable mapping; equal to any mapping of the same items, whatever
+    their order. Its repr is a dict's."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, Any] | Iterable[tuple[str, Any]] = ()) -> None:
+        self._items: dict[str, Any] = dict(items)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._items[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._items.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._items)
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        return (Extras, (self._items,))
+
+
+@dataclass(frozen=True, init=False)
 class Group:
     """A connected group on the board.
 
     ``cells`` are cell names in ascending cell-index order (docs/conventions.md, "Cells"
-    and "Groups").
-    ``size`` is the number of stones (Tabik, Nume) or the extent, i.e. the number of
-    distinct pieces (Migong). ``wedges`` is set for Migong only; ``numbers`` (the numbers
-    written on the group's stones, in cell order) and ``price`` for Nume only.
+    and "Groups"). ``size`` is the size the rules count: the number of stones (Tabik,
+    Nume) or the extent, i.e. the number of distinct pieces (Migong).
+
+    ``extras`` holds the game's own fields of a group by name (an immutable mapping, part
+    of equality, hash and repr), each also read as an attribute: ``g.wedges`` (Migong: the
+    number of wedges), ``g.numbers`` (Nume: the numbers written on the group's stones, in
+    cell order, a tuple) and ``g.price`` (Nume). A field the game does not have raises
+    AttributeError naming the fields the group has; ``g.extras.get(name)`` is None for
+    it. ``Group(color, size, cells, name=value, ...)`` (or ``extras={name: value}``)
+    builds one.
     """
 
     color: str
     size: int
     cells: tuple[str, ...]
-    wedges: int | None = None
-    numbers: tuple[int, ...] | None = None
-    price: int | None = None
+    extras: Extras
+
+    def __init__(self, color: str, size: int, cells: tuple[str, ...],
+                 extras: Mapping[str, Any] = Extras(), **more: Any) -> None:
+        object.__setattr__(self, "color", color)
+        object.__setattr__(self, "size", size)
+        object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "extras", Extras({**extras, **more}))
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for names that are not attributes: the extras (never a dunder, nor during
+        # unpickling, before ``extras`` is set).
+        extras = self.__dict__.get("extras")
+        if extras is None or name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return extras[name]
+        except KeyError:
+            fields = ", ".join(("color", "size", "cells", *extras))
+            raise AttributeError(f"this group has no field {name!r}; its fields: {fields}") from None
 
 
 @runtime_checkable

@@ -105,7 +105,7 @@ def tags_of(state: Any) -> list[str]:
         tags.append("numbered-stone-0" if last.endswith("=0") else "numbered-stone")
     if last is not None and not (last_pass or last_swap):
         tags += _border_tags(state, last)
-    tags += _scoring_tags(state)
+    tags += games.hook(state.game, "scoring_tags", counted_tags)(state)
     if state.is_over:
         tags.append("over")
         if any(state.is_swap(m) for m in history):
@@ -143,28 +143,22 @@ def _border_tags(state: Any, move: str) -> list[str]:
     return sorted(set(tags))
 
 
-def _scoring_tags(state: Any) -> list[str]:
-    """Tags of the scoring rule: where groups are counted (they have no price), a size
-    both colours have equally many groups of (which neither holds), above or at the
-    larger score; where groups have a price (Nume), a group worth 0 or with two numbers."""
-    groups = state.groups()
+def counted_tags(state: Any) -> list[str]:
+    """Tags of a scoring rule that counts each colour's groups by size: a size both
+    colours have equally many groups of (which neither holds), above or at the larger
+    score (a game's ``scoring_tags`` hook replaces them)."""
     counts: dict[tuple[str, int], int] = {}
-    for g in groups:
+    for g in state.groups():
         counts[g.color, g.size] = counts.get((g.color, g.size), 0) + 1
     colors = sorted({c for c, _ in counts})
     tags = []
-    counted = all(g.price is None for g in groups)
-    if counted and len(colors) == 2:
+    if len(colors) == 2:
         sizes = {s for _, s in counts}
         tied = [s for s in sizes if counts.get((colors[0], s)) == counts.get((colors[1], s))]
         if tied:
             tags.append("equal-group-counts")
             if max(tied) > max(state.scores()):
                 tags.append("equal-counts-above-score")
-    if any(g.price == 0 for g in groups):
-        tags.append("group-price-0")
-    if any(g.numbers and len(g.numbers) > 1 for g in groups):
-        tags.append("group-with-two-numbers")
     return tags
 
 

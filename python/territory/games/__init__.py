@@ -25,11 +25,17 @@ default. The hooks (all optional):
 ``deciding_groups(state) -> [Group, ...]``
     at the end of a game, the groups the result turned on, ringed on the web board
     (default: the groups of the size the winner holds, its score, when that is not 0);
+``WEB_GROUP_FIELDS``
+    the names of the game's own fields of a group (``Group.extras``) the web page is
+    sent with each group (default: none);
 ``HAND_WORKED``
     the move sequences of the rule tests, as crosscheck vectors:
     ``[(name, params, moves), ...]``;
 ``mirror_game(params, rng) -> moves | None``
-    a game of special shape added to the random games of the vectors.
+    a game of special shape added to the random games of the vectors;
+``scoring_tags(state) -> [tag, ...]``
+    the crosscheck vector's tags of the scoring rule at ``state`` (default: those of a
+    game whose colours' groups are counted by size, ``crosscheck.vectors.counted_tags``).
 ``board_key(params) -> key`` and ``TUNED_UCT_C``
     a game of several boards: the board its parameters make, as a key (an int or a
     string; default None, the one board), and UCT's exploration constant measured per
@@ -53,8 +59,8 @@ from territory.registry import GAMES
 
 
 #: The hooks a game's module may define (the module's docstring says what each is).
-HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "deciding_groups", "HAND_WORKED",
-         "mirror_game", "komi_params", "KOMI_PARAMETERS", "board_key", "TUNED_UCT_C")
+HOOKS = ("diagram", "draw", "ON_POINTS", "shapes", "click_paths", "choice", "deciding_groups", "WEB_GROUP_FIELDS",
+         "HAND_WORKED", "mirror_game", "scoring_tags", "komi_params", "KOMI_PARAMETERS", "board_key", "TUNED_UCT_C")
 
 
 @lru_cache(maxsize=None)

@@ -50,6 +50,22 @@ def choice(state: Any, move: str, clicks: list[str], entry: dict[str, Any]) -> N
         entry["detail"] = f"price {group.price}"
 
 
+#: The web page shows each group's price.
+WEB_GROUP_FIELDS = ("price",)
+
+
+def scoring_tags(state: Any) -> list[str]:
+    """The crosscheck vectors' tags of the scoring by price: a group worth 0, a group with
+    two numbers."""
+    groups = state.groups()
+    tags = []
+    if any(g.price == 0 for g in groups):
+        tags.append("group-price-0")
+    if any(len(g.numbers) > 1 for g in groups):
+        tags.append("group-with-two-numbers")
+    return tags
+
+
 def deciding_groups(state: Any) -> list[Any]:
     """None: every group's price counts towards the score, no few of them decide."""
     return []

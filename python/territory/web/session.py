@@ -381,8 +381,9 @@ class Session:
                 paths.setdefault(path, []).append(move)
         seat = state.to_move
         scores = state.scores()
+        shown = games.hook(state.game, "WEB_GROUP_FIELDS", ())
         groups = [
-            {"color": g.color, "size": g.size, "cells": list(g.cells), **({"price": g.price} if g.price is not None else {})}
+            {"color": g.color, "size": g.size, "cells": list(g.cells), **{name: g.extras[name] for name in shown}}
             for g in state.groups()
         ]
         return {

@@ -7,10 +7,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 use territory::rules::params::Configurable;
-use territory::{ConfigError, Game, GroupInfo, InvalidMove, MoveError, Reason, Seat};
+use territory::{ConfigError, Game, GroupInfo, GroupValue, InvalidMove, MoveError, Reason, Seat};
 
 pyo3::import_exception!(territory.errors, IllegalMoveError);
 pyo3::import_exception!(territory.errors, InvalidMoveError);
@@ -118,16 +118,27 @@ pub fn action_below(n: usize, action: &Bound<'_, PyAny>) -> PyResult<usize> {
     }
 }
 
-/// A group as `(color, size, cells by name, wedges, numbers, price)`: the fields of
-/// `territory.types.Group`, which the Python package wraps it in.
-pub type GroupFields = (
-    &'static str,
-    usize,
-    Vec<String>,
-    Option<usize>,
-    Option<Vec<u32>>,
-    Option<u64>,
-);
+/// A group as `(color, size, cells by name, extras)`, the extras the game's own fields
+/// as `(name, value)` pairs in the game's order: the fields of `territory.types.Group`,
+/// which the Python package wraps it in.
+pub type GroupFields = (&'static str, usize, Vec<String>, Vec<(&'static str, Extra)>);
+
+/// One of a game's own fields of a group, as Python sees it: a count is an int, numbers
+/// a tuple of ints.
+pub struct Extra(GroupValue);
+
+impl<'py> IntoPyObject<'py> for Extra {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.0 {
+            GroupValue::Count(n) => n.into_bound_py_any(py),
+            GroupValue::Numbers(numbers) => PyTuple::new(py, numbers)?.into_bound_py_any(py),
+        }
+    }
+}
 
 /// A game's groups, ordered by first member.
 pub fn groups<G: Game>(game: &G) -> Vec<GroupFields> {
@@ -135,13 +146,12 @@ pub fn groups<G: Game>(game: &G) -> Vec<GroupFields> {
         .into_iter()
         .map(|g: GroupInfo| {
             let cells = g.cells.iter().map(|&c| game.cell_name(c)).collect();
+            let extras = g.extras.into_iter().map(|(name, v)| (name, Extra(v)));
             (
                 G::COLOR_NAMES[g.color.index()],
                 g.size,
                 cells,
-                g.wedges,
-                g.numbers,
-                g.price,
+                extras.collect(),
             )
         })
         .collect()
@@ -451,7 +461,8 @@ macro_rules! native_class {
                 }
 
                 /// The groups on the board, ordered by first member, as tuples
-                /// `(color, size, cells, wedges, numbers, price)`; `groups()` wraps them.
+                /// `(color, size, cells, [(name, value), ...])`, the last the game's own
+                /// fields of a group; `groups()` wraps them.
                 fn _groups(&self) -> Vec<$crate::game_class::GroupFields> {
                     $crate::game_class::groups(&self.game)
                 }

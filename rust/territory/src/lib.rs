@@ -28,6 +28,7 @@ pub use rules::coords::Coord;
 pub use rules::error::{Excerpt, IllegalMove, InvalidMove, MoveError, Reason};
 pub use rules::game::WinRule;
 pub use rules::game::{
-    BySeat, Color, ConfigError, Game, GroupInfo, InvalidMoveOf, MoveErrorOf, MoveText, Seat,
+    BySeat, Color, ConfigError, Game, GroupInfo, GroupValue, InvalidMoveOf, MoveErrorOf, MoveText,
+    Seat,
 };
 pub use rules::position::PositionError;

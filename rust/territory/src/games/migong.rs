@@ -14,7 +14,7 @@ use crate::rules::board::{Board, Cell, HEX_DIRECTIONS};
 use crate::rules::coords::Coord;
 use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
 use crate::rules::game::{
-    BySeat, Color, ConfigError, Game, GroupInfo, InvalidMoveOf, MoveErrorOf, Seat,
+    BySeat, Color, ConfigError, Game, GroupInfo, GroupValue, InvalidMoveOf, MoveErrorOf, Seat,
 };
 use crate::rules::playout::PlayoutResult;
 use crate::rules::scoring;
@@ -1067,14 +1067,10 @@ impl Game for Migong {
                 })
                 .collect();
             debug_assert_eq!(cells.len(), extent);
-            groups.push(GroupInfo {
-                color,
-                size: extent,
-                cells,
-                wedges: Some(wedges),
-                numbers: None,
-                price: None,
-            });
+            groups.push(
+                GroupInfo::new(color, cells, extent)
+                    .with("wedges", GroupValue::Count(wedges as u64)),
+            );
         });
         groups
     }

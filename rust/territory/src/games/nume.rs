@@ -12,7 +12,7 @@ use crate::rules::board::{Board, Cell};
 use crate::rules::coords::Coord;
 use crate::rules::error::{Excerpt, IllegalMove, InvalidMove};
 use crate::rules::game::{
-    BySeat, Color, ConfigError, Game, GroupInfo, InvalidMoveOf, MoveErrorOf, Seat,
+    BySeat, Color, ConfigError, Game, GroupInfo, GroupValue, InvalidMoveOf, MoveErrorOf, Seat,
 };
 use crate::rules::playout::{check_length, PlayoutResult};
 use crate::rules::zobrist;
@@ -1073,19 +1073,15 @@ impl Game for Nume {
     fn groups(&self) -> Vec<GroupInfo> {
         self.group_prices()
             .into_iter()
-            .map(|(color, group, price)| GroupInfo {
-                color,
-                cells: group.iter().collect(),
-                size: group.count(),
-                wedges: None,
-                numbers: Some(
-                    group
-                        .iter()
-                        .map(|c| self.numbers[c])
-                        .filter(|&w| w != NO_NUMBER)
-                        .collect(),
-                ),
-                price: Some(price),
+            .map(|(color, group, price)| {
+                let numbers = group
+                    .iter()
+                    .map(|c| self.numbers[c])
+                    .filter(|&w| w != NO_NUMBER)
+                    .collect();
+                GroupInfo::new(color, group.iter().collect(), group.count())
+                    .with("numbers", GroupValue::Numbers(numbers))
+                    .with("price", GroupValue::Count(price))
             })
             .collect()
     }
@@ -1196,8 +1192,11 @@ mod tests {
             .into_iter()
             .find(|gr| gr.color == Color::First && gr.size == 4)
             .unwrap();
-        assert_eq!(black.numbers, Some(vec![2, 7, 9]));
-        assert_eq!(black.price, Some(5)); // |9 - 4|
+        assert_eq!(
+            black.extra("numbers"),
+            Some(&GroupValue::Numbers(vec![2, 7, 9]))
+        );
+        assert_eq!(black.extra("price"), Some(&GroupValue::Count(5))); // |9 - 4|
     }
 
     /// Prices recomputed from scratch, straight from the rules.

@@ -119,20 +119,51 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// A group on the board, as reported to users (not used in hot loops).
+/// A group on the board, as reported to users (not used in hot loops): the fields every
+/// game has, and the extras a game declares by name (docs/conventions.md, "Groups").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GroupInfo {
     pub color: Color,
     /// Cell indices, ascending.
     pub cells: Vec<usize>,
-    /// Stones (Tabik, Nume) or extent (Migong).
+    /// The size the rules count: stones, or a game's own measure of a group.
     pub size: usize,
-    /// Migong: number of wedges.
-    pub wedges: Option<usize>,
-    /// Nume: the numbers on the group's numbered stones, in cell order.
-    pub numbers: Option<Vec<u32>>,
-    /// Nume: the group's price.
-    pub price: Option<u64>,
+    /// The game's own fields of a group, by name, in the order the game gives them;
+    /// none for a game without any.
+    pub extras: Vec<(&'static str, GroupValue)>,
+}
+
+/// The value of one of a game's own fields of a group.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroupValue {
+    /// A count or a measure (an int in Python).
+    Count(u64),
+    /// A list of numbers, in cell order (a tuple of ints in Python).
+    Numbers(Vec<u32>),
+}
+
+impl GroupInfo {
+    /// A group with no extras: add them with [`GroupInfo::with`].
+    pub fn new(color: Color, cells: Vec<usize>, size: usize) -> Self {
+        GroupInfo {
+            color,
+            cells,
+            size,
+            extras: Vec::new(),
+        }
+    }
+
+    /// This group with the extra field `name` set to `value` (added last).
+    pub fn with(mut self, name: &'static str, value: GroupValue) -> Self {
+        debug_assert!(self.extra(name).is_none(), "{name} given twice");
+        self.extras.push((name, value));
+        self
+    }
+
+    /// The extra field `name`, None if the game gives none of that name.
+    pub fn extra(&self, name: &str) -> Option<&GroupValue> {
+        self.extras.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
 }
 
 /// How a finished game's winner follows from its scores: the one rule each game picks.
