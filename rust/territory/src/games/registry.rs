@@ -6,7 +6,7 @@
 //! ```
 //! use territory::{with_game, Game, GameKind};
 //! let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
-//! assert_eq!(names, ["migong", "nume", "tabik"]);
+//! assert!(names.contains(&"tabik") && names.is_sorted());
 //! let kind = GameKind::from_name("tabik").unwrap();
 //! let actions = with_game!(kind, G => G::new(Default::default()).unwrap().num_actions());
 //! assert_eq!(actions, 338);
@@ -70,12 +70,6 @@ macro_rules! define_game_kind {
             $($variant,)*
         }
 
-        /// Every game of the list meets the [`Contract`].
-        const _: fn() = || {
-            fn meets_the_contract<G: Contract>() {}
-            $(meets_the_contract::<$game>();)*
-        };
-
         impl GameKind {
             /// Every game, in name order.
             pub const ALL: &'static [GameKind] = &[$(GameKind::$variant,)*];
@@ -90,6 +84,20 @@ macro_rules! define_game_kind {
     };
 }
 for_each_game!(define_game_kind;);
+
+/// Every game of the list meets the [`Contract`]: checked on the registry's own tokens
+/// (`module::Type`, one type), so that a game without `impl Contract` is named at its
+/// line of `game_list!`.
+macro_rules! check_contract {
+    (() $($game:ty,)*) => {
+        const _: fn() = || {
+            use crate::games::*;
+            fn meets_the_contract<G: Contract>() {}
+            $(meets_the_contract::<$game>();)*
+        };
+    };
+}
+crate::game_list!(check_contract;);
 
 impl GameKind {
     /// The game with a name, if there is one.
