@@ -78,6 +78,7 @@ def test_the_sdist_carries_the_licence_docs_and_tests(tmp_path):
         "LICENSE", "README.md", "build_backend/territory_build.py", "docs/RULES.md",
         "tests/test_cli.py", "tests/data/tabik.playouts.json", "benches/playouts.rs", "Cargo.lock",
         "python/territory_cli/__init__.py",  # the command's entry point (docs/interrupts.md)
+        "scaffold/toy/rust/territory/src/games/toy.rs",  # docs/adding-a-game.md starts from it
     }
     assert wanted <= names, wanted - names
     # No build settings outside Cargo.toml: CPU features are detected at run time, so a

@@ -238,3 +238,27 @@ def test_vecenv_arrays_resized_in_place_give_a_clear_error():
     obs.resize((1,), refcheck=False)
     with pytest.raises(RuntimeError, match="resized"):
         env2.reset()
+
+
+@pytest.mark.parametrize("game", sorted(territory.GAMES))
+def test_group_fields_are_the_games_own_and_the_same_in_the_reference(game):
+    """A group has the shared fields and those its game declares (Migong's ``wedges``,
+    Nume's ``numbers`` and ``price``), the same names from engine and reference; any other
+    name raises AttributeError naming the fields it has."""
+    from territory import reference
+
+    native, ref = territory.new_game(game), reference.GAMES[game]()
+    for _ in range(6):
+        if native.is_over:
+            break
+        move = native.legal_moves()[len(native.legal_moves()) // 2]
+        native.play(move)
+        ref.play(move)
+    groups, ref_groups = native.groups(), ref.groups()
+    assert groups == ref_groups and groups
+    for group, ref_group in zip(groups, ref_groups):
+        assert set(group.extras) == set(ref_group.extras)
+        for name, value in group.extras.items():
+            assert getattr(group, name) == value == getattr(ref_group, name)
+        with pytest.raises(AttributeError, match="no field 'colour'.*color"):
+            group.colour

@@ -126,3 +126,13 @@ def test_record_error_is_a_value_error_and_not_a_half_loaded_state():
 def test_seat_names_cannot_break_the_format():
     with pytest.raises(ValueError, match="seat name"):
         territory.Tabik().to_record(seats=("a # b", None))
+
+
+def test_scores_are_written_as_whole_numbers_or_half_points():
+    """Whole scores (ints, or Nume's floats without komi) are written without a decimal
+    point; half points keep theirs; the result line uses that form."""
+    assert [record.format_score(s) for s in (3, 3.0, 0.0, 2.5, -0.5)] == ["3", "3", "0", "2.5", "-0.5"]
+    state = territory.Nume(n=1, komi=0.5)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    assert ".5" in record.result_text(state) and ".5" in state.to_record().split("result = ")[1].splitlines()[0]

@@ -252,14 +252,7 @@ impl Game for Toy {
     fn groups(&self) -> Vec<GroupInfo> {
         self.group_sets()
             .into_iter()
-            .map(|(color, set)| GroupInfo {
-                color,
-                cells: set.iter().collect(),
-                size: set.count(),
-                wedges: None,
-                numbers: None,
-                price: None,
-            })
+            .map(|(color, set)| GroupInfo::new(color, set.iter().collect(), set.count()))
             .collect()
     }
 
