@@ -35,6 +35,7 @@ REQUIRED_FILES = {
     "python/territory/_native/<game>.py": "territory/__init__.py exports the class from it (generated: tests/gen_stubs.py)",
     "python/territory/_native/<game>.pyi": "its class's stub (generated: tests/gen_stubs.py; tests/test_typing.py)",
     "python/territory/data/vectors/<game>.jsonl.gz": "the shipped vectors of every game (crosscheck)",
+    "docs/games/<game>.md": "tests/test_error_kinds.py reads its own error kinds there, for every game",
     "docs/RULES.md": "the rules the reference is written from",
 }
 
@@ -105,3 +106,38 @@ def test_the_page_names_the_bindings_macro_that_exists(gone):
     source = (ROOT / "rust/territory-py/src/game_class.rs").read_text()
     assert "native_class!" in text and "macro_rules! native_class" in source
     assert gone not in text and f"macro_rules! {gone[:-1]}" not in source
+
+
+#: The headings every game's docs/games/<game>.md has, in order (a heading may go on
+#: after a colon: "Observation: (8, k, k)").
+GAME_DOC_SECTIONS = [
+    "Parameters",
+    "Cells",
+    "Action space",
+    "Results",
+    "Error kinds",
+    "Groups",
+    "board() snapshot",
+    "Maximum game length",
+    "Observation",
+    "Position string",
+]
+
+
+def headings(doc: Path) -> list[str]:
+    return [h.split(":")[0] for h in re.findall(r"^## (.+)$", doc.read_text(), flags=re.M)]
+
+
+def test_the_scaffolds_doc_has_the_headings_of_every_games_doc():
+    assert headings(ROOT / "scaffold" / "toy" / "docs" / "games" / "toy.md") == GAME_DOC_SECTIONS
+
+
+def test_each_game_has_its_doc_with_the_shared_headings_and_its_parameters():
+    assert {p.stem for p in (ROOT / "docs" / "games").glob("*.md")} == set(territory.GAMES)
+    for game, cls in territory.GAMES.items():
+        text = (ROOT / "docs" / "games" / f"{game}.md").read_text()
+        assert headings(ROOT / "docs" / "games" / f"{game}.md") == GAME_DOC_SECTIONS, game
+        parameters = re.split(r"^## ", text, flags=re.M)[1]
+        documented = re.findall(r"^\| `(\w+)` \|", parameters, flags=re.M)
+        assert documented == [p["name"] for p in cls.parameters()], game
+        assert documented == list(cls().params), game

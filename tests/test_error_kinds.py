@@ -1,5 +1,6 @@
-"""Move errors carry a stable ``.kind`` (docs/conventions.md, "Error kinds") and the
-offending ``.move``; the codes in the docs table are exactly the engine's."""
+"""Move errors carry a stable ``.kind`` (docs/conventions.md, "Error kinds", and each
+game's own in docs/games/<game>.md) and the offending ``.move``; the codes in the docs'
+tables are exactly the engine's."""
 
 from __future__ import annotations
 
@@ -73,18 +74,32 @@ def test_actions_carry_kind_and_move():
     assert (raised.value.kind, raised.value.move) == ("occupied", "b2-b3")
 
 
+KIND_ROW = re.compile(r"^\| \w+Error \| `(\w+)` \|", re.M)
+ENGINE_KIND = (re.compile(r'=> "(\w+)",'), re.compile(r'^\s*"(\w+)",$', re.M))
+
+
+def kinds_in(*sources: Path) -> set[str]:
+    text = "".join(f.read_text() for f in sources)
+    return {kind for pattern in ENGINE_KIND for kind in pattern.findall(text)}
+
+
 def test_the_documented_kinds_are_the_engines():
-    table = (ROOT / "docs" / "conventions.md").read_text()
-    documented = set(re.findall(r"^\| \w+Error \| `(\w+)` \|", table, re.M))
-    # The shared reasons, each game's own (games/<game>/error.rs) and the bindings' own.
+    """The shared kinds (rules/error.rs and the bindings') are in docs/conventions.md; each
+    game's own (games/<game>/error.rs) in its own docs/games/<game>.md."""
+    shared_doc = set(KIND_ROW.findall((ROOT / "docs" / "conventions.md").read_text()))
     engine_src = ROOT / "rust" / "territory" / "src"
-    # A game with no reasons of its own has no error.rs (docs/adding-a-game.md).
-    files = [engine_src / "rules" / "error.rs", *sorted(engine_src.glob("games/*/error.rs"))]
-    assert {f.parent.name for f in files[1:]} <= set(territory.GAMES)
-    files.append(ROOT / "rust" / "territory-py" / "src" / "game_class.rs")
-    sources = "".join(f.read_text() for f in files)
-    engine = set(re.findall(r'=> "(\w+)",', sources)) | set(re.findall(r'^\s*"(\w+)",$', sources, re.M))
-    assert engine <= documented, engine - documented
+    shared = kinds_in(engine_src / "rules" / "error.rs", ROOT / "rust" / "territory-py" / "src" / "game_class.rs")
+    assert shared and shared <= shared_doc, shared - shared_doc
+    documented = set(shared_doc)
+    for game in territory.GAMES:
+        own_doc = set(KIND_ROW.findall((ROOT / "docs" / "games" / f"{game}.md").read_text()))
+        # A game with no reasons of its own has no error.rs (docs/adding-a-game.md).
+        error_rs = engine_src / "games" / game / "error.rs"
+        own = kinds_in(error_rs) if error_rs.exists() else set()
+        assert own == own_doc, (game, own ^ own_doc)
+        assert not own & shared_doc, (game, own & shared_doc)
+        documented |= own_doc
+    assert {f.parent.name for f in engine_src.glob("games/*/error.rs")} <= set(territory.GAMES)
     assert {kind for *_, kind in CASES} <= documented
     assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", k) for k in documented)
 

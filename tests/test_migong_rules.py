@@ -1,4 +1,4 @@
-"""Migong rule tests with hand-worked outcomes (docs/RULES.md, docs/conventions.md).
+"""Migong rule tests with hand-worked outcomes (docs/RULES.md, docs/games/migong.md).
 
 Every test runs on both implementations through the ``impl`` fixture (conftest.py).
 

@@ -1,5 +1,5 @@
 """Nume rule tests, each outcome worked out by hand from docs/RULES.md and
-docs/conventions.md. Every test runs on the native engine and on the reference."""
+docs/games/nume.md. Every test runs on the native engine and on the reference."""
 
 from __future__ import annotations
 

@@ -119,7 +119,7 @@ def test_known_messages_unchanged():
         (territory.Migong, {"group_size": "x"}, "group_size must be one of 'extent', 'wedges', got 'x'"),
         (territory.Migong, {"border": 3},
          "border must be 'alternate', 'blue', 'yellow' or a string of 84 letters B/Y (one per border "
-         "edge, in the order of docs/conventions.md), got 3"),
+         "edge, in the order of docs/games/migong.md), got 3"),
     ]
     for cls, kwargs, message in cases:
         with pytest.raises(ValueError) as info:

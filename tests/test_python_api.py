@@ -192,7 +192,7 @@ def test_vecenv_obs_dtype_is_checked():
 
 
 def test_nume_observations_stay_in_the_documented_range():
-    """Numbers and komi up to 2^31 are scaled and capped at 2 (docs/observations.md)."""
+    """Numbers and komi up to 2^31 are scaled and capped at 2 (docs/games/nume.md, "Observation")."""
     big = 2**31 - 1
     s = territory.Nume.from_position(f"3/1w(0)1/b({big})2 0 - {big}.5w bw", square=3, komi=big + 0.5, komi_to="white")
     for seat in (0, 1):

@@ -15,7 +15,7 @@ import territory
 import territory._core as core
 from territory import reference
 
-#: Each game's parameters and defaults, in the order of docs/conventions.md (its test
+#: Each game's parameters and defaults, in the order of its docs/games/<game>.md (its test
 #: data, tests/games/<game>.py).
 DEFAULTS = {name: data.DEFAULTS for name, data in test_games.modules().items()}
 

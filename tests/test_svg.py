@@ -61,7 +61,7 @@ def of_class(root: ET.Element, name: str) -> list[ET.Element]:
 
 
 def board_cells(game: str, params: dict) -> list[tuple[str, int, int]]:
-    """Every cell as (name, x, y) in index order, derived here from docs/conventions.md:
+    """Every cell as (name, x, y) in index order, derived here from each game's docs/games/<game>.md:
     (column, row) on square boards, axial (q, r) on hex boards."""
     def name(x: int, y: int) -> str:
         return f"{chr(ord('a') + x)}{y + 1}"
@@ -98,7 +98,7 @@ def test_the_game_reports_its_board(impl, cls, params, shape):
 
 def migong_border_edges() -> list[tuple[str, int]]:
     """The 84 Migong border edges as (cell name, direction), derived here independently
-    (docs/conventions.md): cells in index order, directions 0..5 (E, NE, NW, W, SW, SE),
+    (docs/games/migong.md): cells in index order, directions 0..5 (E, NE, NW, W, SW, SE),
     every direction whose neighbour is off the board or is the central border."""
     cells = board_cells("migong", {})
     on_board = {(q, r) for _, q, r in cells}

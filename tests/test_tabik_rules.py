@@ -1,4 +1,4 @@
-"""Tabik rule tests (docs/RULES.md, docs/conventions.md), run on every implementation.
+"""Tabik rule tests (docs/RULES.md, docs/games/tabik.md), run on every implementation.
 
 Every expected value below was worked out by hand from the rules, not by running an
 engine. Boards are drawn with row 1 at the bottom, as on a chess board.

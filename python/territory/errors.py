@@ -18,7 +18,7 @@ class IllegalMoveError(ValueError):
     the game at all. The state it was played on is left exactly as it was.
 
     ``kind`` is a stable short code for the reason (``"occupied"``, ``"syntax"``, ...:
-    the table in docs/conventions.md), ``move`` the offending move (string, or action
+    the tables in docs/conventions.md and docs/games/<game>.md), ``move`` the offending move (string, or action
     number) and ``parameter`` the offending parameter's name, each None where unknown.
     """
 

@@ -2,7 +2,8 @@
 each game reports them (``state.geometry()``, computed by the engine).
 
 Square boards use (column, row); hex boards use axial (q, r) with pointy-topped hexes,
-north at the top (smaller r is further north). See docs/conventions.md.
+north at the top (smaller r is further north). Each game's
+numbering is in docs/games/<game>.md ("Cells").
 """
 
 from __future__ import annotations

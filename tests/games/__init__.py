@@ -5,13 +5,13 @@ touches no shared test file.
 A game's module defines:
 
 ``DEFAULTS``
-    its parameters and their defaults, in the order of docs/conventions.md
+    its parameters and their defaults, in the order of its docs/games/<game>.md
     (tests/test_registry.py);
 ``PARAMS``
     a hypothesis strategy of its parameters (tests/strategies.py: the differential
     tests);
 ``max_length(params) -> int``
-    the exact bound of the engine's ``max_game_length`` (docs/conventions.md);
+    the exact bound of the engine's ``max_game_length`` (its docs/games/<game>.md);
 ``ALPHABET``, ``SPECIALS``, ``COST``, ``PLAY_COST`` and, optionally, ``plan_length(params)``
     the differential tests' random move strings, hand-picked odd strings (beside the
     shared ones), relative costs and plan length (``strategies.Game`` says what each is);

@@ -1,4 +1,5 @@
-"""Position strings for the reference implementations, written from docs/positions.md.
+"""Position strings for the reference implementations, written from docs/positions.md
+(and each game's format in docs/games/<game>.md).
 
 Shared pieces: splitting the fields, writing and reading boards row by row with runs of
 empty cells, the turn fields of Migong and Tabik (to move, pie, passes, last mover), and

@@ -1,6 +1,6 @@
 """Plain pure-Python reference implementation of Migong.
 
-Written from docs/RULES.md and docs/conventions.md alone. It is deliberately simple and
+Written from docs/RULES.md, docs/conventions.md and docs/games/migong.md alone. It is deliberately simple and
 slow: the position is a dict from cell to piece string, groups come from a plain flood
 fill over (cell, wedge) nodes, and ``undo`` replays the history from the start.
 """
@@ -43,7 +43,7 @@ def _neighbour(cell: tuple[int, int], direction: int) -> tuple[int, int]:
     return (cell[0] + dq, cell[1] + dr)
 
 
-# Cells sorted by r, then by q (conventions.md): index 0 is g1, index 125 is g13.
+# Cells sorted by r, then by q (docs/games/migong.md): index 0 is g1, index 125 is g13.
 CELLS = sorted(
     ((q, r) for q in range(-RADIUS, RADIUS + 1) for r in range(-RADIUS, RADIUS + 1)
      if _is_cell((q, r))),

@@ -1,4 +1,5 @@
-"""Pure-Python reference implementation of Nume (docs/RULES.md, docs/conventions.md).
+"""Pure-Python reference implementation of Nume (docs/RULES.md, docs/conventions.md,
+docs/games/nume.md).
 
 Written for clarity, not speed: the position is a dict ``cell index -> (color, number or
 None)``, groups are found by plain flood fill, and ``undo`` replays the history.

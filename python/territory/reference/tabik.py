@@ -1,7 +1,8 @@
 """Plain pure-Python reference implementation of Tabik.
 
-Written from docs/RULES.md (rules, move strings) and docs/conventions.md (cell and
-action numbering, orderings, parameter validation, board() snapshot) alone. It is meant
+Written from docs/RULES.md (rules, move strings) and docs/conventions.md with
+docs/games/tabik.md (cell and action numbering, orderings, parameter validation,
+board() snapshot) alone. It is meant
 to be obviously correct, not fast: the position is kept in plain dicts and sets,
 everything derived (legal moves, groups, scores) is recomputed from scratch on demand,
 and undo() rebuilds the state by replaying the history from the start.

@@ -43,7 +43,7 @@ impl Migong {
         Ok(pieces)
     }
 
-    /// The colours ('B'/'Y') of the 84 border edges, in the order of docs/conventions.md.
+    /// The colours ('B'/'Y') of the 84 border edges, in the order of docs/games/migong.md.
     fn border_colors(&self) -> String {
         self.game
             .border_colors()
@@ -53,7 +53,7 @@ impl Migong {
     }
 
     /// The 84 border edges as (cell name, direction 0..5), in the order of
-    /// docs/conventions.md (the order of `border_colors()`).
+    /// docs/games/migong.md (the order of `border_colors()`).
     fn border_edges(&self) -> Vec<(String, usize)> {
         let mut edges = vec![(String::new(), 0); BORDER_EDGES];
         for cell in 0..self.game.num_cells() {

@@ -2,8 +2,9 @@
 //! games by Luis Bolaños Mures (Migong with Christian Freeling).
 //!
 //! Every game implements [`Game`]; [`playout`](rules::playout) runs uniform random games in bulk.
-//! The rules and the precise reading of them are in `docs/RULES.md`, the numbering of
-//! cells and actions in `docs/conventions.md`.
+//! The rules and the precise reading of them are in `docs/RULES.md`, what every game
+//! shares in `docs/conventions.md`, and each game's numbering of cells and actions in
+//! `docs/games/<game>.md`.
 //!
 //! ```
 //! use territory::{Game, Tabik, TabikConfig};

@@ -1,8 +1,8 @@
 //! What learning code needs from a game beyond the rules: position strings, observation
 //! planes, legal action masks, the n-th legal action without listing them, and returns.
 //!
-//! The planes of each game are documented in docs/observations.md, the position strings
-//! in docs/positions.md.
+//! What all games share is in docs/observations.md and docs/positions.md; each game's
+//! planes and position string in docs/games/<game>.md.
 
 use crate::rules::error::InvalidMove;
 use crate::rules::game::{Color, Game, MoveErrorOf, Seat};

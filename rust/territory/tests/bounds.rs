@@ -1,5 +1,5 @@
 //! Every game has a known maximum length (`Game::max_game_length`, derived in
-//! docs/conventions.md): random games on every option set stay within it, Nume games
+//! each game's docs/games/<game>.md): random games on every option set stay within it, Nume games
 //! last exactly that long, and on Tabik 2 x 2 (small enough to search every game) the
 //! longest game reaches it.
 

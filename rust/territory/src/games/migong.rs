@@ -96,7 +96,7 @@ pub enum GroupSize {
     Wedges,
 }
 
-/// Colours of the 84 border edges, in the order of docs/conventions.md.
+/// Colours of the 84 border edges, in the order of docs/games/migong.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Border {
     /// Edges facing E, NW, SW are Blue; NE, W, SE Yellow.

@@ -79,8 +79,8 @@ impl fmt::Debug for Excerpt {
 
 /// A game's own reason for refusing a move: printable, with a stable short code.
 pub trait Reason: fmt::Display + fmt::Debug + Clone + Eq + Hash + Send + Sync + 'static {
-    /// A stable short code for this reason (`docs/conventions.md` lists them), carried
-    /// by the Python exception as `.kind`.
+    /// A stable short code for this reason (the game's `docs/games/<game>.md` lists
+    /// them), carried by the Python exception as `.kind`.
     fn kind(&self) -> &'static str;
 }
 

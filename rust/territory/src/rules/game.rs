@@ -307,7 +307,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug {
     }
 
     /// The most actions (passes and the pie swap included) a game with these parameters
-    /// can last, from the start; `docs/conventions.md` derives each game's bound. Loops
+    /// can last, from the start; each game's `docs/games/<game>.md` derives its bound. Loops
     /// that play a game out check it, so a rule bug that made a game endless fails fast.
     fn max_game_length(&self) -> usize;
 

@@ -1,4 +1,4 @@
-//! Migong observations, masks and counting of legal actions (docs/observations.md).
+//! Migong observations, masks and counting of legal actions (docs/games/migong.md, "Observation").
 
 use std::sync::OnceLock;
 

@@ -12,7 +12,7 @@ const BORDER: Param = Param {
     name: "border",
     kind: Kind::Text {
         allowed: "'alternate', 'blue', 'yellow' or a string of 84 letters B/Y (one per \
-                  border edge, in the order of docs/conventions.md)",
+                  border edge, in the order of docs/games/migong.md)",
         valid: |text| text.parse::<Border>().is_ok(),
     },
     default: Value::Str("alternate"),
@@ -58,7 +58,7 @@ impl FromStr for Border {
     type Err = ConfigError;
 
     /// `"alternate"`, `"blue"`, `"yellow"`, or 84 letters `B`/`Y`, one per border edge
-    /// in the order of docs/conventions.md.
+    /// in the order of docs/games/migong.md.
     fn from_str(text: &str) -> Result<Border, ConfigError> {
         match text {
             "alternate" => Ok(Border::Alternate),

@@ -1,4 +1,4 @@
-//! Migong position strings (docs/positions.md):
+//! Migong position strings (docs/games/migong.md, "Position string"):
 //! `<board> <to move> <pie> <passes> <last mover>`, the board from row 1 down, `*` for
 //! the central border, a piece as its six wedge letters, upper-case (`BYBYBY`) when
 //! Blue placed it and lower-case (`bybyby`) when Yellow did.

@@ -1,4 +1,4 @@
-//! Nume observations, masks and counting of legal actions (docs/observations.md).
+//! Nume observations, masks and counting of legal actions (docs/games/nume.md, "Observation").
 
 use super::{Nume, NumeConfig, Phase, NO_NUMBER};
 use crate::observe::{fill_plane, Learn};

@@ -1,4 +1,4 @@
-//! Nume position strings (docs/positions.md):
+//! Nume position strings (docs/games/nume.md, "Position string"):
 //! `<board> <to move> <phase> <komi> <colours>`; a stone is `b` or `w`, followed by its
 //! number in parentheses when it carries one: `b(5)`.
 

@@ -1,4 +1,4 @@
-//! Tabik observations, masks and counting of legal actions (docs/observations.md).
+//! Tabik observations, masks and counting of legal actions (docs/games/tabik.md, "Observation").
 
 use super::{Tabik, TabikConfig, TabikMove, MAX_SIZE};
 use crate::observe::{fill_flag_planes, Learn};

@@ -1,4 +1,4 @@
-//! Tabik position strings (docs/positions.md):
+//! Tabik position strings (docs/games/tabik.md, "Position string"):
 //! `<board> <to move> <pie> <passes> <last mover>`, the board from the top row down,
 //! a stone `b` or `w` followed by `>` for a rod to its east and `^` for one to its north.
 

@@ -1,7 +1,7 @@
-//! Toy position strings (docs/positions.md):
+//! Toy position strings (docs/games/toy.md, "Position string"):
 //! `<board> <to move> <pie> <passes> <last mover>`, the board from the top row down with
-//! `b` and `w` for stones and numbers for runs of empty cells, then the turn fields
-//! Migong and Tabik share (the pie field is always `-`: Toy has no pie rule).
+//! `b` and `w` for stones and numbers for runs of empty cells, then the shared turn
+//! fields (docs/positions.md) (the pie field is always `-`: Toy has no pie rule).
 
 use super::{Toy, ToyConfig, ToyMove};
 use crate::rules::bitset::Bits;
