@@ -141,3 +141,16 @@ def test_each_game_has_its_doc_with_the_shared_headings_and_its_parameters():
         documented = re.findall(r"^\| `(\w+)` \|", parameters, flags=re.M)
         assert documented == [p["name"] for p in cls.parameters()], game
         assert documented == list(cls().params), game
+
+
+def test_the_scaffolds_test_data_defines_what_the_shared_tests_read():
+    import importlib.util
+
+    path = ROOT / "scaffold" / "toy" / "tests" / "games" / "toy.py"
+    spec = importlib.util.spec_from_file_location("scaffold_toy_test_data", path)
+    data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(data)
+    assert [name for name in test_games.REQUIRED if not hasattr(data, name)] == []
+    # Toy's engine (scaffold/toy/rust/territory/src/games/toy.rs): size 5, 2N + 2 actions.
+    assert data.DEFAULTS == {"size": 5}
+    assert data.max_length({"size": 5}) == 52
