@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""A network taught by the exact solver: how often its top move alone is optimal (issue 30).
+
+Self-play teaches Tabik 4x4's network a prior close to uniform: its top move alone is
+optimal in about half the positions where some move is not (docs/learning.md). On a board
+the solver settles, the targets can be exact instead: every training position is solved
+(``territory.agents.solve``), its policy target is uniform over the optimal moves and its
+value target the solved value for the seat to move. The positions are drawn as
+``territory.train.optimal_move_rate`` draws its test positions (a random number of random
+moves from the start), from other seeds, and none of the test positions (nor any of their
+symmetric images) is trained on. Minibatches are turned by a random board symmetry.
+
+    python benches/solver_policy.py --data runs/tabik-4-solved.npz --decisions-only --out runs/tabik-4-solved
+
+prints one JSON line: the data's size and the CPU seconds of each part, the losses, and
+the rate on the test positions of ``optimal_move_rate`` (seed 0, the positions of the
+figures in docs/learning.md), with the network's top move alone (no search), and the
+same rate on the training positions. Needs the ``train`` extra (JAX). Everything random
+comes from ``--seed``. The defaults are the best of the settings tried (docs/learning.md,
+"Tabik 4x4: the network alone").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import territory
+from territory._seeds import mix
+from territory.agents import NodeLimitError, solve
+from territory.model import Model, single_threaded_blas
+from territory.train import optimal_move_rate
+
+
+def sample_position(start: Any, seed: int, k: int, min_moves: int = 2) -> Any:
+    """The k-th position of ``optimal_move_rate``'s drawing with ``seed`` (None if the
+    game was over)."""
+    rng = np.random.default_rng(mix(seed, k))
+    state = start.copy()
+    for _ in range(int(rng.integers(min_moves, 40))):
+        if state.is_over:
+            break
+        state.play_random(float(rng.random()))
+    return None if state.is_over else state
+
+
+def symmetric_keys(state: Any) -> set[bytes]:
+    """The position's observation under every board symmetry, as bytes: the keys that
+    keep a test position's images out of the training data."""
+    obs = state.observation().ravel()
+    return {obs[source[:obs.size]].tobytes() for source, _ in state.symmetries()} | {obs.tobytes()}
+
+
+def test_keys(start: Any, positions: int, seed: int, max_nodes: int) -> set[bytes]:
+    """The keys of the positions ``optimal_move_rate`` tests with ``seed`` (the same
+    drawing and the same choice: distinct, settled by the solver, some move not
+    optimal), with their symmetric images."""
+    seen: set[str] = set()
+    keys: set[bytes] = set()
+    counted = 0
+    for k in range(50 * positions):
+        if counted == positions:
+            break
+        state = sample_position(start, seed, k)
+        if state is None or state.position() in seen:
+            continue
+        seen.add(state.position())
+        try:
+            solution = solve(state, max_nodes=max_nodes)
+        except NodeLimitError:
+            continue
+        if len(solution.best_moves) < len(solution.move_values):
+            counted += 1
+            keys |= symmetric_keys(state)
+    return keys
+
+
+def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: set[bytes], max_nodes: int
+                    ) -> dict[str, np.ndarray]:
+    """``count`` distinct solved positions: inputs, legal masks, policy targets (uniform
+    over the optimal actions) and values (the solved value for the seat to move)."""
+    seen: set[bytes] = set()
+    inputs, masks, policies, values = [], [], [], []
+    k = 0
+    while len(inputs) < count:
+        state = sample_position(start, seed, k)
+        k += 1
+        if state is None:
+            continue
+        key = state.observation().tobytes()
+        if key in seen or key in exclude:
+            continue
+        seen.add(key)
+        try:
+            solution = solve(state, max_nodes=max_nodes)
+        except NodeLimitError:
+            continue
+        mask = state.legal_mask()
+        policy = np.zeros(state.num_actions, np.float32)
+        for move in solution.best_moves:
+            policy[state.move_to_action(move)] = 1.0 / len(solution.best_moves)
+        inputs.append(model.inputs(state))
+        masks.append(mask)
+        policies.append(policy)
+        values.append(float(solution.value))
+    return {"inputs": np.array(inputs, np.float32), "masks": np.array(masks), "policies": np.array(policies),
+            "values": np.array(values, np.float32)}
+
+
+class TopMove:
+    """The network's own choice: the legal action with the largest logit (no search)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+
+    def choose(self, state: Any) -> str:
+        logits, _ = self.model.forward(self.model.inputs(state)[None])
+        logits = np.where(state.legal_mask(), logits[0], -np.inf)
+        return state.action_to_move(int(np.argmax(logits)))
+
+
+def train(model: Model, data: dict[str, np.ndarray], start: Any, epochs: int, batch: int, lr: float,
+          weight_decay: float, seed: int) -> list[list[float]]:
+    from territory import network_jax
+
+    trainer = network_jax.Trainer(model, lr, weight_decay)
+    turns = [(source[:model.input_size], actions) for source, actions in start.symmetries()]
+    rng = np.random.default_rng(mix(seed, 1))
+    n = len(data["inputs"])
+    history = []
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        losses = []
+        for i in range(0, n - batch + 1, batch):
+            rows = order[i:i + batch]
+            source, actions = turns[int(rng.integers(len(turns)))]
+            losses.append(trainer.step(data["inputs"][rows][:, source], data["policies"][rows][:, actions],
+                                       data["masks"][rows][:, actions], data["values"][rows]))
+        history.append([round(float(x), 4) for x in np.mean(losses, axis=0)[:2]])
+    model.weights.update(trainer.weights())
+    return history
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", type=int, default=4, help="Tabik's board size (default 4)")
+    parser.add_argument("--train-positions", type=int, default=60_000)
+    parser.add_argument("--test-positions", type=int, default=300)
+    parser.add_argument("--hidden", type=int, default=512)
+    parser.add_argument("--epochs", type=int, default=150)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--weight-decay", type=float, default=0.2)
+    parser.add_argument("--max-nodes", type=int, default=2_000_000, help="the solver's limit on the test positions "
+                        "(optimal_move_rate's)")
+    parser.add_argument("--train-max-nodes", type=int, default=200_000, help="the solver's limit on the training "
+                        "positions (a position it does not settle is not trained on)")
+    parser.add_argument("--seed", type=int, default=1, help="the training data's and the weights' seed (the test "
+                        "positions are always those of seed 0)")
+    parser.add_argument("--out", default=None, help="a directory for the model (model.npz)")
+    parser.add_argument("--data", default=None, help="an .npz file of the solved training positions: read if it "
+                        "exists, else written")
+    parser.add_argument("--decisions-only", action="store_true", help="train only on the positions where some "
+                        "move is not optimal")
+    args = parser.parse_args()
+
+    start = territory.Tabik(size=args.size)
+    model = Model.new(start, hidden=args.hidden, seed=args.seed, features=True, solver_targets=True)
+    cpu = time.process_time()
+    cache = Path(args.data) if args.data else None
+    if cache is not None and cache.exists():
+        with np.load(cache) as saved:
+            data = {name: saved[name] for name in saved.files}
+    else:
+        exclude = test_keys(start, args.test_positions, 0, args.max_nodes)
+        data = solved_examples(start, model, args.train_positions, 1000 + args.seed, exclude, args.train_max_nodes)
+        if cache is not None:
+            np.savez_compressed(cache, **data)
+    data_seconds = time.process_time() - cpu
+    decisions = np.array([(p > 0).sum() < m.sum() for p, m in zip(data["policies"], data["masks"])])
+    if args.decisions_only:
+        data = {name: array[decisions] for name, array in data.items()}
+    with single_threaded_blas():
+        history = train(model, data, start, args.epochs, args.batch, args.lr, args.weight_decay, args.seed)
+        train_seconds = time.process_time() - cpu - data_seconds
+        result = optimal_move_rate(TopMove(model), start, args.test_positions, seed=0, max_nodes=args.max_nodes)
+    if args.out:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+        model.save(Path(args.out) / "model.npz")
+    some_not_optimal = int(decisions.sum())
+    # The same rate on the training positions where some move is not optimal: what the
+    # network learned, beside what it generalised.
+    rows = np.array([(p > 0).sum() < m.sum() for p, m in zip(data["policies"], data["masks"])])
+    logits, _ = model.forward(data["inputs"][rows])
+    picks = np.argmax(np.where(data["masks"][rows], logits, -np.inf), axis=1)
+    train_rate = float(np.mean(data["policies"][rows][np.arange(len(picks)), picks] > 0))
+    print(json.dumps({
+        "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": some_not_optimal,
+        "hidden": args.hidden, "epochs": args.epochs, "losses_first_last": [history[0], history[-1]],
+        "train_rate": round(train_rate, 4),
+        "data_cpu_seconds": round(data_seconds, 1), "train_cpu_seconds": round(train_seconds, 1),
+        "test": {k: v for k, v in result.items() if k != "misses"},
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
