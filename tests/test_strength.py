@@ -13,6 +13,10 @@ import pytest
 
 pytest.importorskip("numpy")
 
+import numpy as np  # noqa: E402
+
+import territory  # noqa: E402
+from territory.model import Model  # noqa: E402
 from territory.train import TrainConfig, train  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,3 +74,52 @@ def test_the_rating_list_chains_its_matches(tmp_path):
         assert top["rating"] == top["elo"] and sum(top["wins"]) == 4
     again = run_bench("benches/strength.py", "--from-json", str(tmp_path / "list.json"))
     assert again.returncode == 0 and "`uct:10:c=" in again.stdout
+
+
+def load_bench(name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benches" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_solver_taught_networks_data_are_exact_and_keep_the_test_positions_out():
+    """benches/solver_policy.py: every training target is the solver's (uniform over the
+    optimal moves, the solved value), and no test position of optimal_move_rate (nor a
+    symmetric image of one) is trained on."""
+    from territory.agents import solve
+
+    bench = load_bench("solver_policy")
+    start = territory.Tabik(size=3)
+    model = Model.new(start, hidden=8, features=True)
+    test = bench.test_keys(start, 20, 0, 200_000)
+    assert len(test) >= 20  # every test position, with its images
+    # Draw the training positions from the test seed itself: only the exclusion keeps
+    # the test positions out.
+    data = bench.solved_examples(start, model, 40, 0, test, 200_000)
+    assert len(data["inputs"]) == 40
+    keys = {row[:start.observation().size].tobytes() for row in data["inputs"]}
+    assert not keys & test
+    for k in range(200):
+        state = bench.sample_position(start, 0, k)
+        if state is None or state.observation().tobytes() not in keys:
+            continue
+        row = next(i for i, r in enumerate(data["inputs"]) if np.array_equal(r, model.inputs(state)))
+        solution = solve(state)
+        best = sorted(state.move_to_action(m) for m in solution.best_moves)
+        assert list(np.flatnonzero(data["policies"][row])) == best
+        assert np.allclose(data["policies"][row][best], 1 / len(best))
+        assert data["values"][row] == solution.value
+        assert np.array_equal(data["masks"][row], state.legal_mask())
+
+
+def test_the_solver_taught_network_bench_runs_small(tmp_path):
+    out = run_bench("benches/solver_policy.py", "--size", "3", "--train-positions", "60", "--test-positions", "10",
+                    "--hidden", "16", "--epochs", "2", "--batch", "16", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["train_positions"] == 60 and result["test"]["positions"] == 10
+    assert 0 <= result["test"]["optimal"] <= 10 and 0 <= result["train_rate"] <= 1
+    assert Model.load(tmp_path / "model.npz").meta["solver_targets"] is True
