@@ -738,3 +738,33 @@ def test_puct_settings_are_checked_at_their_bounds_and_kept_as_given():
     assert (Puct(trained).c_puct, Puct(trained).rollout_weight) == (1.5, 0.25)
     played = Model.new(territory.Tabik(size=4), hidden=8, trained={"c_puct": 4.0}, play={"c_puct": 2.0})
     assert Puct(played).c_puct == 2.0
+
+
+def test_run_search_drives_the_engine_search_with_its_settings():
+    """run_search is _core.PuctSearch fed by the model: the same settings (its defaults:
+    c_puct 1.5, no noise, seed 0, one leaf per search) give the same visits."""
+    start = territory.Tabik(size=4)
+    states = [start, start.copy()]
+    states[1].play("b2-b3")
+
+    def by_hand(model, *settings, **features):
+        search = _core.PuctSearch(states, 40, *settings, **features)
+        while (obs := search.leaves()) is not None:
+            search.backup(*model.forward(obs))
+        return search.visits()
+
+    for model in (Model.new(start, hidden=8, seed=2), Model.new(start, hidden=8, seed=2, features=True)):
+        features = {"features": model.feature_len > 0}
+        assert np.array_equal(run_search(model, states, 40).visits(), by_hand(model, 1.5, 0.3, 0.0, 0, 1, **features))
+        noisy = run_search(model, states, 40, c_puct=2.0, noise_alpha=0.5, noise_fraction=0.25, seed=5,
+                           leaves_per_search=8).visits()
+        assert np.array_equal(noisy, by_hand(model, 2.0, 0.5, 0.25, 5, 8, **features))
+        assert not np.array_equal(noisy, by_hand(model, 2.0, 0.5, 0.25, 6, 8, **features))
+        some_noise = run_search(model, states, 40, noise_fraction=0.25).visits()  # alpha 0.3 and seed 0
+        assert np.array_equal(some_noise, by_hand(model, 1.5, 0.3, 0.25, 0, 1, **features))
+    over = territory.Tabik(size=2)
+    while not over.is_over:
+        over.play_random(0.0)
+    with pytest.raises(ValueError) as error:
+        Puct(Model.new(territory.Tabik(size=2), hidden=4)).choose(over)
+    assert str(error.value) == "the game is over: there is no move to choose"
