@@ -567,3 +567,204 @@ def test_the_engine_refuses_bad_head_weights():
     assert margins.shape == (3,) and owners.shape == (3, 9)
     with pytest.raises(ValueError, match="finite"):
         net.evaluate_heads(np.full((1, net.inputs), np.nan, np.float32))
+
+
+# Puct's analysis: the search's figures and the network's own reading of the position.
+
+@pytest.mark.parametrize("margin, ownership", [(True, True), (True, False), (False, True), (False, False)])
+def test_puct_analyse_gives_the_search_and_the_heads_the_model_has(margin, ownership):
+    import pickle
+
+    from territory.puct import PuctAnalysis
+
+    state = territory.Tabik(size=3)
+    state.play("a1-b1")
+    position = state.position()
+    model = Model.new(state, hidden=8, margin=margin, ownership=ownership)
+    analysis = Puct(model, 30, c_puct=2.0, seed=3, rollout_weight=0.5, expansion_visits=2).analyse(state)
+    assert state.position() == position
+    visits, value, _, means = model.network().analyse(state, 30, 2.0, 3, 0.5, 2)
+    assert type(analysis) is PuctAnalysis and len(analysis) == 2
+    got_visits, got_value = analysis
+    assert got_visits is analysis.visits and np.array_equal(got_visits, visits) and visits.sum() == 29
+    assert got_value == analysis.value == value and type(got_value) is float
+    assert np.array_equal(analysis.values, means)
+    _, _, margins, owners = model.network().evaluate_heads(model.inputs(state)[None, :])
+    if margin:
+        assert type(analysis.margin) is float and analysis.margin == float(margins[0])
+    else:
+        assert analysis.margin is None
+    if ownership:
+        assert analysis.ownership.shape == (9,) and np.array_equal(analysis.ownership, owners[0])
+    else:
+        assert analysis.ownership is None
+    assert repr(analysis) == (f"PuctAnalysis(visits=29 in all, value={value:.3f}, "
+                              f"margin={analysis.margin}, ownership={'by cell' if ownership else 'None'})")
+    again = pickle.loads(pickle.dumps(analysis))
+    assert type(again) is PuctAnalysis and again.value == value and again.margin == analysis.margin
+    assert np.array_equal(again.visits, visits) and np.array_equal(again.values, means)
+    assert (again.ownership is None) == (not ownership)
+    assert ownership is False or np.array_equal(again.ownership, analysis.ownership)
+
+
+def test_puct_analyse_and_choose_pass_on_stop_finish_and_progress():
+    state = territory.Tabik(size=3)
+    agent = Puct(Model.new(state, hidden=8), 20)
+    for call in (agent.analyse, agent.choose):
+        for key, message in (("stop", "stop must be a territory.Stop or None, got bool"),
+                             ("finish", "finish must be a territory.Stop or None, got bool"),
+                             ("progress", "progress must be a function or None, got bool")):
+            with pytest.raises(ValueError, match=message):
+                call(state, **{key: True})
+        stop = territory.Stop()
+        stop.set()
+        with pytest.raises(territory.StoppedError):
+            call(state, stop=stop)
+
+
+def test_puct_spec_repr_and_analysis_copy_write_out_its_settings(tmp_path):
+    from territory.puct import ANALYSIS_NOISE
+
+    path = tmp_path / "m.npz"
+    Model.new(territory.Tabik(size=4), hidden=8).save(path)
+    plain = Puct(path, 30)
+    assert plain.spec() == f"puct:{path}:30:c=1.5,rollout=0.0,expand=1"
+    assert repr(plain) == f"Puct({str(path)!r}, iterations=30)"
+    tuned = Puct(str(path), 20, c_puct=2.5, rollout_weight=0.25, expansion_visits=2, noise_fraction=0.1,
+                 noise_alpha=0.5)
+    assert tuned.spec() == f"puct:{path}:20:c=2.5,rollout=0.25,expand=2,noise=0.1"
+    assert repr(tuned) == (f"Puct({str(path)!r}, iterations=20, rollout_weight=0.25, expansion_visits=2, "
+                           "noise_fraction=0.1, noise_alpha=0.5)")
+    model = Model.new(territory.Tabik(size=4), hidden=8)
+    assert repr(Puct(model, 10, noise_fraction=0.0)) == f"Puct({model!r}, iterations=10, noise_fraction=0.0)"
+    with pytest.raises(ValueError) as error:
+        Puct(model).spec()
+    assert str(error.value) == "this Puct plays a Model object, not a model file or shipped name: it has no spec string"
+    # An analysis plays with root noise: ANALYSIS_NOISE on a copy unless the agent has its own.
+    noisy = plain.for_analysis("evaluate")
+    assert noisy is not plain and noisy.noise_fraction == ANALYSIS_NOISE == 0.25 and plain.noise_fraction is None
+    assert (noisy.iterations, noisy.model, noisy.source) == (30, plain.model, plain.source)
+    assert noisy.spec() == plain.spec() + ",noise=0.25"
+    assert tuned.for_analysis("evaluate") is tuned
+    with pytest.raises(ValueError) as error:
+        Puct(path, 30, noise_fraction=0).for_analysis("fair_komi")
+    assert str(error.value) == ("fair_komi needs distinct games, and a Puct with noise_fraction=0 plays the same game "
+                                "from a position every time: give it noise_fraction > 0, or None for 0.25")
+
+
+# A ``puct:`` agent spec: the model, the count of simulations and the options.
+
+def test_puct_spec_options_reach_the_agent():
+    agent = territory.parse_agent("puct:tabik-4:20:c=2,ROLLOUT=0.5,expand=3,noise=0.1")
+    assert (agent.source, agent.iterations, agent.c_puct, agent.rollout_weight, agent.expansion_visits,
+            agent.noise_fraction) == ("tabik-4", 20, 2.0, 0.5, 3, 0.1)
+    agent = territory.parse_agent("puct:tabik-4:c=2")
+    assert (agent.source, agent.iterations, agent.c_puct) == ("tabik-4", 400, 2.0)
+
+
+def test_puct_specs_with_model_files_whose_names_look_like_counts_or_options(tmp_path):
+    """A file's name is the model even where a ':', a count or an option is part of it;
+    the count and options come after the whole name."""
+    for name in ("a:b.npz", "m:30", "x:c=1.npz"):
+        path = tmp_path / name
+        Model.new(territory.Tabik(size=4), hidden=8).save(path)
+        agent = territory.parse_agent(f"puct:{path}")
+        assert (agent.source, agent.iterations, agent.c_puct) == (str(path), 400, 1.5), name
+        agent = territory.parse_agent(f"puct:{path}:20:c=2")
+        assert (agent.source, agent.iterations, agent.c_puct) == (str(path), 20, 2.0), name
+
+
+@pytest.mark.parametrize("count, iterations", [
+    ("1", 1), ("10000000", 10_000_000), ("0" * 16 + "30", 30),  # 18 digits: read as the number
+])
+def test_puct_spec_counts_from_one_to_the_most_simulations(count, iterations):
+    assert territory.parse_agent(f"puct:tabik-4:{count}").iterations == iterations
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("puct:tabik-4:x", "the simulations after the model must be a whole number from 1 to 10,000,000, got 'x'"),
+    ("puct:tabik-4:10000001", "the simulations after the model must be a whole number from 1 to 10,000,000, got '10000001'"),
+    ("puct:tabik-4:" + "0" * 17 + "30", "the simulations after the model must be a whole number from 1 to 10,000,000, "
+     "got '" + "0" * 17 + "30'"),  # 19 digits: refused as too long, whatever their value
+    ("puct::30", "give a model after 'puct:', like 'puct:tabik-6:400' or 'puct:model.npz'"),
+    ("puct:30", "no model file '30'"),  # a lone number is a model's name, not a count
+    ("puct:tabik-4:20:c=x", "c=x: not a number: 'x'"),
+])
+def test_bad_puct_counts_and_models_say_what_was_typed(spec, message):
+    with pytest.raises(ValueError) as error:
+        territory.parse_agent(spec)
+    assert str(error.value).startswith(f"agent {spec!r}: {message}"), str(error.value)
+
+
+def test_puct_settings_are_checked_at_their_bounds_and_kept_as_given():
+    model = Model.new(territory.Tabik(size=4), hidden=8)
+    plain = Puct(model)
+    assert (plain.model, plain.source, plain.iterations, plain.c_puct, plain.rollout_weight, plain.expansion_visits,
+            plain.seed, plain.noise_fraction, plain.noise_alpha) == (model, None, 400, 1.5, 0.0, 1, 0, None, 0.3)
+    low = Puct(model, 1, c_puct=0, seed=0, rollout_weight=0, expansion_visits=1, noise_fraction=0, noise_alpha=1e-3)
+    assert (low.iterations, low.c_puct, low.rollout_weight, low.expansion_visits, low.seed, low.noise_fraction,
+            low.noise_alpha) == (1, 0.0, 0.0, 1, 0, 0.0, 1e-3)
+    assert all(type(x) is float for x in (low.c_puct, low.rollout_weight, low.noise_fraction, low.noise_alpha))
+    high = Puct(model, 10_000_000, c_puct=1e6, seed=2**64 - 1, rollout_weight=1, expansion_visits=1_000_000,
+                noise_fraction=1, noise_alpha=1000)
+    assert (high.iterations, high.c_puct, high.rollout_weight, high.expansion_visits, high.seed, high.noise_fraction,
+            high.noise_alpha) == (10_000_000, 1e6, 1.0, 1_000_000, 2**64 - 1, 1.0, 1000.0)
+    assert type(high.rollout_weight) is float and type(high.noise_fraction) is float
+    for key, bad, message in (
+        ("iterations", 0, "iterations must be an int from 1 to 10000000, got 0"),
+        ("iterations", 10_000_001, "iterations must be an int from 1 to 10000000, got 10000001"),
+        ("c_puct", -0.5, "c_puct must be a number from 0 to 1e+06, got -0.5"),
+        ("c_puct", 1e6 + 1, "c_puct must be a number from 0 to 1e+06, got 1000001.0"),
+        ("c_puct", float("inf"), "c_puct must be a number from 0 to 1e+06, got inf"),
+        ("c_puct", float("nan"), "c_puct must be a number from 0 to 1e+06, got nan"),
+        ("c_puct", True, "c_puct must be a number from 0 to 1e+06, got True"),
+        ("c_puct", "1", "c_puct must be a number from 0 to 1e+06, got '1'"),
+        ("rollout_weight", 1.5, "rollout_weight must be a number from 0 to 1, got 1.5"),
+        ("expansion_visits", 0, "expansion_visits must be an int from 1 to 1000000, got 0"),
+        ("expansion_visits", 1_000_001, "expansion_visits must be an int from 1 to 1000000, got 1000001"),
+        ("seed", -1, "seed must be an int from 0 to 18446744073709551615, got -1"),
+        ("seed", 2**64, "seed must be an int from 0 to 18446744073709551615, got 18446744073709551616"),
+        ("noise_fraction", -0.1, "noise_fraction must be a number from 0 to 1, got -0.1"),
+        ("noise_fraction", 1.1, "noise_fraction must be a number from 0 to 1, got 1.1"),
+        ("noise_alpha", 0.0009, "noise_alpha must be a number from 0.001 to 1000, got 0.0009"),
+        ("noise_alpha", 1000.5, "noise_alpha must be a number from 0.001 to 1000, got 1000.5"),
+    ):
+        with pytest.raises(ValueError) as error:
+            Puct(model, **{key: bad})
+        assert str(error.value) == message, key
+    # A setting the model was trained with is its default, but for c_puct (training's
+    # exploration is not play's); one measured to play best (meta "play") comes first.
+    trained = Model.new(territory.Tabik(size=4), hidden=8, trained={"c_puct": 4.0, "rollout_weight": 0.25})
+    assert (Puct(trained).c_puct, Puct(trained).rollout_weight) == (1.5, 0.25)
+    played = Model.new(territory.Tabik(size=4), hidden=8, trained={"c_puct": 4.0}, play={"c_puct": 2.0})
+    assert Puct(played).c_puct == 2.0
+
+
+def test_run_search_drives_the_engine_search_with_its_settings():
+    """run_search is _core.PuctSearch fed by the model: the same settings (its defaults:
+    c_puct 1.5, no noise, seed 0, one leaf per search) give the same visits."""
+    start = territory.Tabik(size=4)
+    states = [start, start.copy()]
+    states[1].play("b2-b3")
+
+    def by_hand(model, *settings, **features):
+        search = _core.PuctSearch(states, 40, *settings, **features)
+        while (obs := search.leaves()) is not None:
+            search.backup(*model.forward(obs))
+        return search.visits()
+
+    for model in (Model.new(start, hidden=8, seed=2), Model.new(start, hidden=8, seed=2, features=True)):
+        features = {"features": model.feature_len > 0}
+        assert np.array_equal(run_search(model, states, 40).visits(), by_hand(model, 1.5, 0.3, 0.0, 0, 1, **features))
+        noisy = run_search(model, states, 40, c_puct=2.0, noise_alpha=0.5, noise_fraction=0.25, seed=5,
+                           leaves_per_search=8).visits()
+        assert np.array_equal(noisy, by_hand(model, 2.0, 0.5, 0.25, 5, 8, **features))
+        assert not np.array_equal(noisy, by_hand(model, 2.0, 0.5, 0.25, 6, 8, **features))
+        some_noise = run_search(model, states, 40, noise_fraction=0.25).visits()  # alpha 0.3 and seed 0
+        assert np.array_equal(some_noise, by_hand(model, 1.5, 0.3, 0.25, 0, 1, **features))
+    over = territory.Tabik(size=2)
+    while not over.is_over:
+        over.play_random(0.0)
+    with pytest.raises(ValueError) as error:
+        Puct(Model.new(territory.Tabik(size=2), hidden=4)).choose(over)
+    assert str(error.value) == "the game is over: there is no move to choose"
