@@ -567,3 +567,82 @@ def test_an_engine_refusal_is_a_disagreement(tmp_path):
     assert result.returncode == 1
     assert "new game differ" in result.stdout and "refused: no such game here" in result.stdout
     assert re.search(r"after 0 moves: \(none: the start position\)", result.stdout)
+
+
+class RefusingEngine:
+    """territory itself in this process, except that it refuses the request ``refuse``
+    (a command name) once ``moves`` moves have been played, or lists its legal moves
+    with the first one twice (``refuse="twice"``); records each request's step text."""
+
+    def __init__(self, refuse, moves=0):
+        self.refuse, self.moves, self.steps = refuse, moves, []
+
+    def ask(self, request, step):
+        self.steps.append(step)
+        cmd = request["cmd"]
+        if cmd == self.refuse and (cmd == "new" or len(self.state.history) >= self.moves):
+            raise driver.Refused(f"no {cmd} here")
+        if cmd == "new":
+            assert request["protocol"] == driver.PROTOCOL_VERSION
+            self.state = territory.new_game(request["game"], **request["params"])
+        elif cmd == "play":
+            self.state.play(request["move"])
+        elif cmd == "legal_moves":
+            moves = self.state.legal_moves()
+            return {"moves": moves + moves[:1] if self.refuse == "twice" else moves}
+        elif cmd == "scores":
+            return {"scores": list(self.state.scores())}
+        elif cmd == "winner":
+            return {"over": self.state.is_over, "winner": self.state.winner}
+        return {"ok": True}
+
+
+TABIK_2 = {"size": 2, "pie": True}
+
+
+def refusal_after(refuse, moves=0, played=("a1-b1", "swap")):
+    """What the checker reports when the engine refuses ``refuse`` (after ``moves``
+    moves) in a replay of ``played`` on Tabik 2x2, and the checker and engine."""
+    engine = RefusingEngine(refuse, moves)
+    checker = driver.Checker(engine, "tabik")
+    return checker.replay(TABIK_2, list(played)), checker, engine
+
+
+@pytest.mark.parametrize("refuse, what, ours", [
+    ("legal_moves", "legal moves", lambda s: s.legal_moves()),
+    ("scores", "scores", lambda s: list(s.scores())),
+    ("winner", "results (over, winner)", lambda s: {"over": s.is_over, "winner": s.winner}),
+])
+def test_each_refused_request_is_reported_whole(refuse, what, ours):
+    found, checker, engine = refusal_after(refuse, moves=1)
+    state = territory.Tabik(**TABIK_2)
+    state.play("a1-b1")
+    assert found == driver.Disagreement("tabik", TABIK_2, ["a1-b1"], what, ours(state), f"refused: no {refuse} here")
+    assert checker.steps == 2  # the start, then after the first move
+    assert f"{refuse} after 1 moves" in engine.steps[-1]
+
+
+def test_a_refused_new_game_and_a_refused_move_are_reported_whole():
+    found, checker, engine = refusal_after("new")
+    assert found == driver.Disagreement("tabik", TABIK_2, [], "new game", "accepted", "refused: no new here")
+    assert (checker.steps, checker.requests, engine.steps) == (0, 1, ["new"])
+    found, checker, engine = refusal_after("play", moves=1)
+    assert found == driver.Disagreement("tabik", TABIK_2, ["a1-b1", "swap"], "play", "legal", "refused: no play here")
+    assert engine.steps[-1] == "play swap (move 2)"
+    assert checker.steps == 2 and checker.requests == 1 + 3 + 1 + 3 + 1
+
+
+def test_an_agreeing_replay_counts_every_step_and_request():
+    found, checker, engine = refusal_after(None)
+    assert found is None
+    # new, then legal moves, scores and winner at the start and after each of 2 moves
+    assert (checker.steps, checker.requests, len(engine.steps)) == (3, 1 + 3 * 3 + 2, 12)
+    assert engine.steps[:4] == ["new", "legal_moves after 0 moves", "scores after 0 moves", "winner after 0 moves"]
+    assert checker.state.history == ["a1-b1", "swap"]
+
+
+def test_a_move_listed_twice_is_reported_as_extra():
+    found, _, _ = refusal_after("twice")
+    start = territory.Tabik(**TABIK_2).legal_moves()
+    assert found == driver.Disagreement("tabik", TABIK_2, [], "legal moves", sorted(start),
+                                        {"missing": [], "extra": [start[0]]})
