@@ -646,3 +646,40 @@ def test_a_move_listed_twice_is_reported_as_extra():
     start = territory.Tabik(**TABIK_2).legal_moves()
     assert found == driver.Disagreement("tabik", TABIK_2, [], "legal moves", sorted(start),
                                         {"missing": [], "extra": [start[0]]})
+
+
+class WrongEngine(RefusingEngine):
+    """territory in this process with one wrong answer from the start: seat 1's score
+    one more, the game over at once, or one legal move missing and another added."""
+
+    def __init__(self, wrong):
+        super().__init__(None)
+        self.wrong = wrong
+
+    def ask(self, request, step):
+        reply = super().ask(request, step)
+        if self.wrong == "scores" and request["cmd"] == "scores":
+            reply["scores"][1] += 1
+        if self.wrong == "winner" and request["cmd"] == "winner":
+            reply = {"over": True, "winner": 0}
+        if self.wrong == "moves" and request["cmd"] == "legal_moves":
+            reply["moves"] = reply["moves"][1:] + ["z9-z8"]
+        return reply
+
+
+@pytest.mark.parametrize("wrong, what, ours, theirs", [
+    ("scores", "scores", [0, 0], [0, 1]),
+    ("winner", "results (over, winner)", {"over": False, "winner": None}, {"over": True, "winner": 0}),
+])
+def test_a_wrong_answer_is_reported_whole(wrong, what, ours, theirs):
+    engine = WrongEngine(wrong)
+    found = driver.Checker(engine, "tabik").replay(TABIK_2, ["a1-b1"])
+    assert found == driver.Disagreement("tabik", TABIK_2, [], what, ours, theirs)
+
+
+def test_a_missing_and_an_extra_move_are_both_reported():
+    engine = WrongEngine("moves")
+    found = driver.Checker(engine, "tabik").replay(TABIK_2, [])
+    start = territory.Tabik(**TABIK_2).legal_moves()
+    assert found == driver.Disagreement("tabik", TABIK_2, [], "legal moves", sorted(start),
+                                        {"missing": [start[0]], "extra": ["z9-z8"]})
