@@ -35,19 +35,7 @@ import territory
 from territory._seeds import mix
 from territory.agents import NodeLimitError, solve
 from territory.model import Model, single_threaded_blas
-from territory.train import optimal_move_rate
-
-
-def sample_position(start: Any, seed: int, k: int, min_moves: int = 2) -> Any:
-    """The k-th position of ``optimal_move_rate``'s drawing with ``seed`` (None if the
-    game was over)."""
-    rng = np.random.default_rng(mix(seed, k))
-    state = start.copy()
-    for _ in range(int(rng.integers(min_moves, 40))):
-        if state.is_over:
-            break
-        state.play_random(float(rng.random()))
-    return None if state.is_over else state
+from territory.train import drawn_position, optimal_move_rate
 
 
 def symmetric_keys(state: Any) -> set[bytes]:
@@ -57,28 +45,29 @@ def symmetric_keys(state: Any) -> set[bytes]:
     return {obs[source[:obs.size]].tobytes() for source, _ in state.symmetries()} | {obs.tobytes()}
 
 
+class KeyRecorder:
+    """An agent that notes the keys of every position it is asked about (and plays its
+    first legal move): through ``optimal_move_rate``, exactly the positions it tests."""
+
+    def __init__(self) -> None:
+        self.keys: set[bytes] = set()
+
+    def choose(self, state: Any) -> str:
+        self.keys |= symmetric_keys(state)
+        return state.legal_moves()[0]
+
+
 def test_keys(start: Any, positions: int, seed: int, max_nodes: int) -> set[bytes]:
-    """The keys of the positions ``optimal_move_rate`` tests with ``seed`` (the same
-    drawing and the same choice: distinct, settled by the solver, some move not
-    optimal), with their symmetric images."""
-    seen: set[str] = set()
-    keys: set[bytes] = set()
-    counted = 0
-    for k in range(50 * positions):
-        if counted == positions:
-            break
-        state = sample_position(start, seed, k)
-        if state is None or state.position() in seen:
-            continue
-        seen.add(state.position())
-        try:
-            solution = solve(state, max_nodes=max_nodes)
-        except NodeLimitError:
-            continue
-        if len(solution.best_moves) < len(solution.move_values):
-            counted += 1
-            keys |= symmetric_keys(state)
-    return keys
+    """The keys of the positions ``optimal_move_rate`` tests with ``seed``, with their
+    symmetric images."""
+    recorder = KeyRecorder()
+    optimal_move_rate(recorder, start, positions, seed=seed, max_nodes=max_nodes)
+    return recorder.keys
+
+
+def some_move_not_optimal(data: dict[str, np.ndarray]) -> np.ndarray:
+    """Which examples have a legal move outside their policy target's optimal ones."""
+    return (data["policies"] > 0).sum(axis=1) < data["masks"].sum(axis=1)
 
 
 def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: set[bytes], max_nodes: int
@@ -89,7 +78,7 @@ def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: se
     inputs, masks, policies, values = [], [], [], []
     k = 0
     while len(inputs) < count:
-        state = sample_position(start, seed, k)
+        state = drawn_position(start, seed, k)
         k += 1
         if state is None:
             continue
@@ -183,7 +172,7 @@ def main() -> int:
         if cache is not None:
             np.savez_compressed(cache, **data)
     data_seconds = time.process_time() - cpu
-    decisions = np.array([(p > 0).sum() < m.sum() for p, m in zip(data["policies"], data["masks"])])
+    decisions = some_move_not_optimal(data)
     if args.decisions_only:
         data = {name: array[decisions] for name, array in data.items()}
     with single_threaded_blas():
@@ -193,15 +182,14 @@ def main() -> int:
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         model.save(Path(args.out) / "model.npz")
-    some_not_optimal = int(decisions.sum())
     # The same rate on the training positions where some move is not optimal: what the
     # network learned, beside what it generalised.
-    rows = np.array([(p > 0).sum() < m.sum() for p, m in zip(data["policies"], data["masks"])])
+    rows = some_move_not_optimal(data)
     logits, _ = model.forward(data["inputs"][rows])
     picks = np.argmax(np.where(data["masks"][rows], logits, -np.inf), axis=1)
     train_rate = float(np.mean(data["policies"][rows][np.arange(len(picks)), picks] > 0))
     print(json.dumps({
-        "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": some_not_optimal,
+        "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": int(decisions.sum()),
         "hidden": args.hidden, "epochs": args.epochs, "losses_first_last": [history[0], history[-1]],
         "train_rate": round(train_rate, 4),
         "data_cpu_seconds": round(data_seconds, 1), "train_cpu_seconds": round(train_seconds, 1),

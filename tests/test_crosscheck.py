@@ -359,33 +359,49 @@ def test_shrinking_removes_moves_that_do_not_matter(tmp_path):
 # --- shrinking, on planted bugs --------------------------------------------------------------
 
 
-class PlantedEngine:
-    """An engine in this process: territory itself, except that its scores are wrong
-    wherever ``bug(moves)`` holds. Records each replay: its moves, and whether the bug
-    showed in it."""
+class InProcessEngine:
+    """An engine in this process that answers as territory itself; records each
+    request's step text."""
 
-    def __init__(self, bug):
-        self.bug, self.replays = bug, []
+    def __init__(self):
+        self.steps = []
 
     def ask(self, request, step):
+        self.steps.append(step)
         cmd = request["cmd"]
         if cmd == "new":
+            assert request["protocol"] == driver.PROTOCOL_VERSION
             self.state = territory.new_game(request["game"], **request["params"])
-            self.replays.append(([], False))
         elif cmd == "play":
             self.state.play(request["move"])
-            self.replays[-1][0].append(request["move"])
         elif cmd == "legal_moves":
             return {"moves": self.state.legal_moves()}
         elif cmd == "scores":
-            scores = list(self.state.scores())
-            if self.bug(self.state.history):
-                self.replays[-1] = (self.replays[-1][0], True)
-                scores[1] += 1
-            return {"scores": scores}
+            return {"scores": list(self.state.scores())}
         elif cmd == "winner":
             return {"over": self.state.is_over, "winner": self.state.winner}
         return {"ok": True}
+
+
+class PlantedEngine(InProcessEngine):
+    """territory itself, except that its scores are wrong wherever ``bug(moves)`` holds.
+    Records each replay: its moves, and whether the bug showed in it."""
+
+    def __init__(self, bug):
+        super().__init__()
+        self.bug, self.replays = bug, []
+
+    def ask(self, request, step):
+        reply = super().ask(request, step)
+        cmd = request["cmd"]
+        if cmd == "new":
+            self.replays.append(([], False))
+        elif cmd == "play":
+            self.replays[-1][0].append(request["move"])
+        elif cmd == "scores" and self.bug(self.state.history):
+            self.replays[-1] = (self.replays[-1][0], True)
+            reply["scores"][1] += 1
+        return reply
 
 
 #: Nume on 5 x 5 with stones only on cells no two of which are adjacent: every stone
@@ -569,32 +585,20 @@ def test_an_engine_refusal_is_a_disagreement(tmp_path):
     assert re.search(r"after 0 moves: \(none: the start position\)", result.stdout)
 
 
-class RefusingEngine:
-    """territory itself in this process, except that it refuses the request ``refuse``
-    (a command name) once ``moves`` moves have been played, or lists its legal moves
-    with the first one twice (``refuse="twice"``); records each request's step text."""
+class RefusingEngine(InProcessEngine):
+    """territory itself, except that it refuses the request ``refuse`` (a command name)
+    once ``moves`` moves have been played."""
 
     def __init__(self, refuse, moves=0):
-        self.refuse, self.moves, self.steps = refuse, moves, []
+        super().__init__()
+        self.refuse, self.moves = refuse, moves
 
     def ask(self, request, step):
-        self.steps.append(step)
         cmd = request["cmd"]
         if cmd == self.refuse and (cmd == "new" or len(self.state.history) >= self.moves):
+            self.steps.append(step)
             raise driver.Refused(f"no {cmd} here")
-        if cmd == "new":
-            assert request["protocol"] == driver.PROTOCOL_VERSION
-            self.state = territory.new_game(request["game"], **request["params"])
-        elif cmd == "play":
-            self.state.play(request["move"])
-        elif cmd == "legal_moves":
-            moves = self.state.legal_moves()
-            return {"moves": moves + moves[:1] if self.refuse == "twice" else moves}
-        elif cmd == "scores":
-            return {"scores": list(self.state.scores())}
-        elif cmd == "winner":
-            return {"over": self.state.is_over, "winner": self.state.winner}
-        return {"ok": True}
+        return super().ask(request, step)
 
 
 TABIK_2 = {"size": 2, "pie": True}
@@ -641,19 +645,13 @@ def test_an_agreeing_replay_counts_every_step_and_request():
     assert checker.state.history == ["a1-b1", "swap"]
 
 
-def test_a_move_listed_twice_is_reported_as_extra():
-    found, _, _ = refusal_after("twice")
-    start = territory.Tabik(**TABIK_2).legal_moves()
-    assert found == driver.Disagreement("tabik", TABIK_2, [], "legal moves", sorted(start),
-                                        {"missing": [], "extra": [start[0]]})
-
-
-class WrongEngine(RefusingEngine):
-    """territory in this process with one wrong answer from the start: seat 1's score
-    one more, the game over at once, or one legal move missing and another added."""
+class WrongEngine(InProcessEngine):
+    """territory itself with one wrong answer from the start: seat 1's score one more,
+    the game over at once, one legal move missing and another added, or the first legal
+    move listed twice."""
 
     def __init__(self, wrong):
-        super().__init__(None)
+        super().__init__()
         self.wrong = wrong
 
     def ask(self, request, step):
@@ -664,7 +662,16 @@ class WrongEngine(RefusingEngine):
             reply = {"over": True, "winner": 0}
         if self.wrong == "moves" and request["cmd"] == "legal_moves":
             reply["moves"] = reply["moves"][1:] + ["z9-z8"]
+        if self.wrong == "twice" and request["cmd"] == "legal_moves":
+            reply["moves"] = reply["moves"] + reply["moves"][:1]
         return reply
+
+
+def test_a_move_listed_twice_is_reported_as_extra():
+    found = driver.Checker(WrongEngine("twice"), "tabik").replay(TABIK_2, [])
+    start = territory.Tabik(**TABIK_2).legal_moves()
+    assert found == driver.Disagreement("tabik", TABIK_2, [], "legal moves", sorted(start),
+                                        {"missing": [], "extra": [start[0]]})
 
 
 @pytest.mark.parametrize("wrong, what, ours, theirs", [

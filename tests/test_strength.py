@@ -17,7 +17,7 @@ import numpy as np  # noqa: E402
 
 import territory  # noqa: E402
 from territory.model import Model  # noqa: E402
-from territory.train import TrainConfig, train  # noqa: E402
+from territory.train import TrainConfig, drawn_position, train  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -103,7 +103,7 @@ def test_the_solver_taught_networks_data_are_exact_and_keep_the_test_positions_o
     keys = {row[:start.observation().size].tobytes() for row in data["inputs"]}
     assert not keys & test
     for k in range(200):
-        state = bench.sample_position(start, 0, k)
+        state = drawn_position(start, 0, k)
         if state is None or state.observation().tobytes() not in keys:
             continue
         row = next(i for i, r in enumerate(data["inputs"]) if np.array_equal(r, model.inputs(state)))

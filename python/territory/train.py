@@ -375,6 +375,21 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     return last
 
 
+def drawn_position(start: Any, seed: int, k: int, min_moves: int = 2) -> Any:
+    """The ``k``-th position ``optimal_move_rate`` draws with ``seed``: ``min_moves`` to
+    39 uniformly random moves from ``start`` (the count and the moves seeded by ``(seed,
+    k)``), or None when the game ended on the way."""
+    from territory._seeds import mix
+
+    rng = np.random.default_rng(mix(seed, k))
+    state = start.copy()
+    for _ in range(int(rng.integers(min_moves, 40))):
+        if state.is_over:
+            break
+        state.play_random(float(rng.random()))
+    return None if state.is_over else state
+
+
 def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min_moves: int = 2,
                       max_nodes: int = 2_000_000) -> dict[str, Any]:
     """How often ``agent`` picks an optimal move (by ``territory.solve``) in positions
@@ -382,7 +397,6 @@ def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min
     moves from ``start`` (the number drawn uniformly up to the game's end, seeded by
     ``(seed, k)``), distinct; those the solver cannot settle within ``max_nodes`` are
     left out and counted."""
-    from territory._seeds import mix
     from territory.agents import NodeLimitError, solve
 
     seen: set[str] = set()
@@ -390,15 +404,9 @@ def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min
     misses: list[str] = []
     k = 0
     while counted < positions and k < 50 * positions:
-        rng = np.random.default_rng(mix(seed, k))
+        state = drawn_position(start, seed, k, min_moves)
         k += 1
-        state = start.copy()
-        length = int(rng.integers(min_moves, 40))
-        for _ in range(length):
-            if state.is_over:
-                break
-            state.play_random(float(rng.random()))
-        if state.is_over or state.position() in seen:
+        if state is None or state.position() in seen:
             continue
         seen.add(state.position())
         try:
