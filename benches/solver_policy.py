@@ -103,15 +103,40 @@ def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: se
 
 
 class TopMove:
-    """The network's own choice: the legal action with the largest logit (no search)."""
+    """The network's own choice: the legal action with the largest logit (no search).
+    ``logits`` maps a batch of inputs to their logits (the model's own forward pass, or
+    a JAX network's)."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, logits: Any = None) -> None:
         self.model = model
+        self.logits = logits or (lambda inputs: model.forward(inputs)[0])
 
     def choose(self, state: Any) -> str:
-        logits, _ = self.model.forward(self.model.inputs(state)[None])
-        logits = np.where(state.legal_mask(), logits[0], -np.inf)
+        logits = np.where(state.legal_mask(), self.logits(self.model.inputs(state)[None])[0], -np.inf)
         return state.action_to_move(int(np.argmax(logits)))
+
+
+def minibatches(data: dict[str, np.ndarray], start: Any, input_size: int, epochs: int, batch: int, seed: int) -> Any:
+    """Each epoch's minibatches, in a seeded order, each turned by a random board
+    symmetry: (epoch, inputs, policies, masks, values)."""
+    turns = [(source[:input_size], actions) for source, actions in start.symmetries()]
+    rng = np.random.default_rng(mix(seed, 1))
+    n = len(data["inputs"])
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        for i in range(0, n - batch + 1, batch):
+            rows = order[i:i + batch]
+            source, actions = turns[int(rng.integers(len(turns)))]
+            yield (epoch, data["inputs"][rows][:, source], data["policies"][rows][:, actions],
+                   data["masks"][rows][:, actions], data["values"][rows])
+
+
+def epoch_means(steps: Any) -> list[list[float]]:
+    """The mean (policy, value) losses of each epoch, from (epoch, losses) pairs."""
+    by_epoch: dict[int, list[Any]] = {}
+    for epoch, losses in steps:
+        by_epoch.setdefault(epoch, []).append(losses)
+    return [[round(float(x), 4) for x in np.mean(losses, axis=0)[:2]] for _, losses in sorted(by_epoch.items())]
 
 
 def train(model: Model, data: dict[str, np.ndarray], start: Any, epochs: int, batch: int, lr: float,
@@ -119,21 +144,74 @@ def train(model: Model, data: dict[str, np.ndarray], start: Any, epochs: int, ba
     from territory import network_jax
 
     trainer = network_jax.Trainer(model, lr, weight_decay)
-    turns = [(source[:model.input_size], actions) for source, actions in start.symmetries()]
-    rng = np.random.default_rng(mix(seed, 1))
-    n = len(data["inputs"])
-    history = []
-    for _ in range(epochs):
-        order = rng.permutation(n)
-        losses = []
-        for i in range(0, n - batch + 1, batch):
-            rows = order[i:i + batch]
-            source, actions = turns[int(rng.integers(len(turns)))]
-            losses.append(trainer.step(data["inputs"][rows][:, source], data["policies"][rows][:, actions],
-                                       data["masks"][rows][:, actions], data["values"][rows]))
-        history.append([round(float(x), 4) for x in np.mean(losses, axis=0)[:2]])
+    history = epoch_means((epoch, trainer.step(*arrays))
+                          for epoch, *arrays in minibatches(data, start, model.input_size, epochs, batch, seed))
     model.weights.update(trainer.weights())
     return history
+
+
+def train_conv(model: Model, data: dict[str, np.ndarray], start: Any, channels: int, blocks: int, hidden: int,
+               epochs: int, batch: int, lr: float, weight_decay: float, seed: int) -> tuple[Any, list[list[float]]]:
+    """A convolutional network, in JAX only (the engine evaluates MLPs): the observation
+    and feature planes through a 3x3 convolution to ``channels`` planes and ``blocks``
+    residual 3x3 convolutions (ReLU), then one hidden layer of ``hidden`` on those planes
+    and Tabik's two score vectors, then the policy and value heads; the same loss,
+    optimiser (with a cosine learning-rate decay) and minibatches as the MLP's. Returns
+    the network's batched logits function and the losses by epoch."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+    import optax  # type: ignore[import-untyped, unused-ignore]
+
+    k = start.params["size"]
+    cells = k * k
+    planes = start.observation_shape[0] + (model.feature_len - 2 * (cells + 1)) // cells
+    vectors = model.input_size - planes * cells
+
+    class ConvNet(eqx.Module):
+        convs: list
+        head: eqx.nn.Linear
+        policy: eqx.nn.Linear
+        value: eqx.nn.Linear
+
+        def __init__(self, key: Any) -> None:
+            keys = jax.random.split(key, blocks + 4)
+            self.convs = [eqx.nn.Conv2d(planes if i == 0 else channels, channels, 3, padding=1, key=keys[i])
+                          for i in range(blocks + 1)]
+            self.head = eqx.nn.Linear(channels * cells + vectors, hidden, key=keys[-3])
+            self.policy = eqx.nn.Linear(hidden, start.num_actions, key=keys[-2])
+            self.value = eqx.nn.Linear(hidden, 1, key=keys[-1])
+
+        def __call__(self, x: Any) -> tuple[Any, Any]:
+            h = jax.nn.relu(self.convs[0](x[:planes * cells].reshape(planes, k, k)))
+            for conv in self.convs[1:]:
+                h = h + jax.nn.relu(conv(h))
+            z = jax.nn.relu(self.head(jnp.concatenate([h.ravel(), x[planes * cells:]])))
+            return self.policy(z), jnp.tanh(self.value(z)[0])
+
+    def loss(net: Any, x: Any, policy: Any, mask: Any, z: Any) -> tuple[Any, Any]:
+        logits, values = jax.vmap(net)(x)
+        log_probs = jnp.where(mask, jax.nn.log_softmax(jnp.where(mask, logits, -1e9)), 0.0)
+        policy_loss, value_loss = -(policy * log_probs).sum(axis=1).mean(), ((values - z) ** 2).mean()
+        return policy_loss + value_loss, jnp.stack([policy_loss, value_loss])
+
+    steps = epochs * (len(data["inputs"]) // batch)
+    optimiser = optax.adamw(optax.cosine_decay_schedule(lr, max(steps, 1)), weight_decay=weight_decay)
+
+    @eqx.filter_jit
+    def step(net: Any, state: Any, *batch_arrays: Any) -> tuple[Any, Any, Any]:
+        grads, losses = eqx.filter_grad(loss, has_aux=True)(net, *batch_arrays)
+        updates, state = optimiser.update(grads, state, eqx.filter(net, eqx.is_array))
+        return eqx.apply_updates(net, updates), state, losses
+
+    net = ConvNet(jax.random.PRNGKey(mix(seed, 2) % 2**31))
+    state = optimiser.init(eqx.filter(net, eqx.is_array))
+    history = []
+    for epoch, *arrays in minibatches(data, start, model.input_size, epochs, batch, seed):
+        net, state, losses = step(net, state, *(jnp.asarray(a) for a in arrays))
+        history.append((epoch, np.asarray(losses)))
+    logits = eqx.filter_jit(lambda net, x: jax.vmap(net)(x)[0])
+    return (lambda inputs: np.asarray(logits(net, jnp.asarray(inputs, jnp.float32)))), epoch_means(history)
 
 
 def main() -> int:
@@ -157,7 +235,20 @@ def main() -> int:
                         "exists, else written")
     parser.add_argument("--decisions-only", action="store_true", help="train only on the positions where some "
                         "move is not optimal")
+    parser.add_argument("--conv", default=None, metavar="CHANNELS:BLOCKS", help="a convolutional network instead "
+                        "of the MLP (in JAX only: the engine evaluates MLPs, so no --out), with --hidden units in its "
+                        "dense layer, e.g. 64:4")
     args = parser.parse_args()
+    conv = None
+    if args.conv is not None:
+        try:
+            conv = tuple(int(part) for part in args.conv.split(":"))
+        except ValueError:
+            conv = ()
+        if len(conv) != 2 or conv[0] < 1 or conv[1] < 0:
+            parser.error(f"--conv takes CHANNELS:BLOCKS, at least 1 channel and 0 blocks, not {args.conv!r}")
+        if args.out:
+            parser.error("--conv trains a network the engine cannot evaluate: it has no --out")
 
     start = territory.Tabik(size=args.size)
     model = Model.new(start, hidden=args.hidden, seed=args.seed, features=True, solver_targets=True)
@@ -176,21 +267,27 @@ def main() -> int:
     if args.decisions_only:
         data = {name: array[decisions] for name, array in data.items()}
     with single_threaded_blas():
-        history = train(model, data, start, args.epochs, args.batch, args.lr, args.weight_decay, args.seed)
+        if conv is None:
+            logits_of = None
+            history = train(model, data, start, args.epochs, args.batch, args.lr, args.weight_decay, args.seed)
+        else:
+            logits_of, history = train_conv(model, data, start, *conv, args.hidden, args.epochs, args.batch, args.lr,
+                                            args.weight_decay, args.seed)
         train_seconds = time.process_time() - cpu - data_seconds
-        result = optimal_move_rate(TopMove(model), start, args.test_positions, seed=0, max_nodes=args.max_nodes)
+        top_move = TopMove(model, logits_of)
+        result = optimal_move_rate(top_move, start, args.test_positions, seed=0, max_nodes=args.max_nodes)
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         model.save(Path(args.out) / "model.npz")
     # The same rate on the training positions where some move is not optimal: what the
     # network learned, beside what it generalised.
     rows = some_move_not_optimal(data)
-    logits, _ = model.forward(data["inputs"][rows])
+    logits = top_move.logits(data["inputs"][rows])
     picks = np.argmax(np.where(data["masks"][rows], logits, -np.inf), axis=1)
     train_rate = float(np.mean(data["policies"][rows][np.arange(len(picks)), picks] > 0))
     print(json.dumps({
         "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": int(decisions.sum()),
-        "hidden": args.hidden, "epochs": args.epochs, "losses_first_last": [history[0], history[-1]],
+        "hidden": args.hidden, "conv": args.conv, "epochs": args.epochs, "losses_first_last": [history[0], history[-1]],
         "train_rate": round(train_rate, 4),
         "data_cpu_seconds": round(data_seconds, 1), "train_cpu_seconds": round(train_seconds, 1),
         "test": {k: v for k, v in result.items() if k != "misses"},

@@ -123,3 +123,23 @@ def test_the_solver_taught_network_bench_runs_small(tmp_path):
     assert result["train_positions"] == 60 and result["test"]["positions"] == 10
     assert 0 <= result["test"]["optimal"] <= 10 and 0 <= result["train_rate"] <= 1
     assert Model.load(tmp_path / "model.npz").meta["solver_targets"] is True
+
+
+def test_the_solver_taught_convolutional_network_trains_and_is_rated_without_a_model_file(tmp_path):
+    """``--conv``: the network in JAX alone, rated by its top move on the same positions;
+    the engine cannot evaluate it, so ``--out`` is refused, as is a malformed shape."""
+    small = ("--size", "3", "--train-positions", "60", "--test-positions", "10", "--hidden", "16", "--epochs", "20",
+             "--batch", "16")
+    out = run_bench("benches/solver_policy.py", *small, "--conv", "8:1")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["conv"] == "8:1" and result["test"]["positions"] == 10 and len(result["losses_first_last"]) == 2
+    assert 0 <= result["test"]["optimal"] <= 10 and 0 <= result["train_rate"] <= 1
+    first, last = result["losses_first_last"]
+    assert sum(last) < sum(first)  # the loss falls (policy + value)
+    refused = run_bench("benches/solver_policy.py", *small, "--conv", "8:1", "--out", str(tmp_path))
+    assert refused.returncode == 2 and "--conv trains a network the engine cannot evaluate" in refused.stderr
+    assert not list(tmp_path.iterdir())
+    for bad in ("8", "0:1", "8:-1", "a:b"):
+        refused = run_bench("benches/solver_policy.py", *small, "--conv", bad)
+        assert refused.returncode == 2 and f"not {bad!r}" in refused.stderr, bad
