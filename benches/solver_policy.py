@@ -235,6 +235,8 @@ def main() -> int:
                         "exists, else written")
     parser.add_argument("--decisions-only", action="store_true", help="train only on the positions where some "
                         "move is not optimal")
+    parser.add_argument("--use-first", type=int, default=None, metavar="N", help="train on the first N solved "
+                        "positions only (of --data's; the learning curve of docs/learning.md)")
     parser.add_argument("--conv", default=None, metavar="CHANNELS:BLOCKS", help="a convolutional network instead "
                         "of the MLP (in JAX only: the engine evaluates MLPs, so no --out), with --hidden units in its "
                         "dense layer, e.g. 64:4")
@@ -263,6 +265,10 @@ def main() -> int:
         if cache is not None:
             np.savez_compressed(cache, **data)
     data_seconds = time.process_time() - cpu
+    if args.use_first is not None:
+        if args.use_first < 1:
+            parser.error(f"--use-first must be at least 1, not {args.use_first}")
+        data = {name: array[:args.use_first] for name, array in data.items()}
     decisions = some_move_not_optimal(data)
     if args.decisions_only:
         data = {name: array[decisions] for name, array in data.items()}

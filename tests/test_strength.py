@@ -140,6 +140,8 @@ def test_the_solver_taught_convolutional_network_trains_and_is_rated_without_a_m
     refused = run_bench("benches/solver_policy.py", *small, "--conv", "8:1", "--out", str(tmp_path))
     assert refused.returncode == 2 and "--conv trains a network the engine cannot evaluate" in refused.stderr
     assert not list(tmp_path.iterdir())
+    refused = run_bench("benches/solver_policy.py", *small, "--use-first", "0")
+    assert refused.returncode == 2 and "--use-first must be at least 1, not 0" in refused.stderr
     for bad in ("8", "0:1", "8:-1", "a:b"):
         refused = run_bench("benches/solver_policy.py", *small, "--conv", bad)
         assert refused.returncode == 2 and f"not {bad!r}" in refused.stderr, bad
