@@ -1,0 +1,368 @@
+"""Exact outcomes of territory.evaluate's analyses: defaults, bounds and their messages,
+what is passed on to the runs and matches, the results' dicts and texts in full
+(docs/testing.md, mutation testing of python/territory/evaluate/).
+
+Each test is fast: hand-made traces and results, small boards, or the runs and matches
+replaced by recorders that hand back known outcomes."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+import territory
+from territory._seeds import GOLDEN, mix
+from territory.playouts import wilson_interval
+
+ev = importlib.import_module("territory.evaluate")
+metrics = importlib.import_module("territory.evaluate.metrics")
+stats = importlib.import_module("territory.evaluate.stats")
+plots = importlib.import_module("territory.evaluate.plots")
+
+Metric = stats.Metric
+
+
+def message(text):
+    """A pytest ``match`` for exactly ``text``."""
+    return "^" + __import__("re").escape(text) + "$"
+
+
+# --- stats ----------------------------------------------------------------------------
+
+
+def test_z95_is_the_two_sided_95_percent_normal_quantile():
+    assert stats.Z95 == 1.959963984540054
+    assert math.erf(stats.Z95 / math.sqrt(2)) == pytest.approx(0.95, abs=1e-15)
+
+
+def test_metric_defaults_dict_and_text():
+    m = Metric(0.25)
+    assert (m.estimate, m.interval, m.note) == (0.25, None, "")
+    assert m.to_dict() == {"estimate": 0.25, "interval": None, "note": ""}
+    assert str(m) == "0.25"
+    assert str(Metric(1 / 3)) == "0.3333"
+    full = Metric(123456.0, (1e-5, 2.5), "a note")
+    assert full.to_dict() == {"estimate": 123456.0, "interval": [1e-05, 2.5], "note": "a note"}
+    assert str(full) == "1.235e+05 [1e-05, 2.5]"
+    # Values JSON cannot hold (nan, infinities) are written as null, numpy floats as floats.
+    odd = Metric(math.nan, (-math.inf, np.float32(0.5)), "n")
+    assert odd.to_dict() == {"estimate": None, "interval": [None, 0.5], "note": "n"}
+    assert type(odd.to_dict()["interval"][1]) is float
+    assert json.dumps(odd.to_dict()) == '{"estimate": null, "interval": [null, 0.5], "note": "n"}'
+
+
+def test_json_float():
+    assert stats._json_float(None) is None
+    assert stats._json_float(math.nan) is None
+    assert stats._json_float(math.inf) is None and stats._json_float(-math.inf) is None
+    assert stats._json_float(2) == 2.0 and type(stats._json_float(2)) is float
+    assert type(stats._json_float(np.float64(0.5))) is float
+
+
+def test_proportion_and_mean():
+    p = stats._proportion(3, 4, "three of four")
+    assert (p.estimate, p.interval, p.note) == (0.75, wilson_interval(3, 4), "three of four")
+    assert stats._proportion(3, 4).note == ""
+    empty = stats._proportion(0, 0)
+    assert math.isnan(empty.estimate) and all(math.isnan(v) for v in empty.interval)
+    # Mean 2, sample sd 1 (values 1, 2, 3): half-width 1.96 / sqrt(3).
+    m = stats._mean(np.array([1, 2, 3], dtype=np.uint32), "n")
+    half = stats.Z95 / math.sqrt(3)
+    assert m.estimate == 2.0 and m.interval == pytest.approx((2 - half, 2 + half), rel=1e-15) and m.note == "n"
+    assert stats._mean([5]).interval == (-math.inf, math.inf) and stats._mean([5]).note == ""
+    none = stats._mean([], "x")
+    assert math.isnan(none.estimate) and all(math.isnan(v) for v in none.interval) and none.note == "x"
+    two = stats._mean([4.0, 6.0])
+    assert two.interval == pytest.approx((5 - stats.Z95, 5 + stats.Z95), rel=1e-15)
+
+
+# --- compute_metrics ------------------------------------------------------------------
+
+NOTES = {
+    "AdvantageP1": "share of games won by seat 0 (draws count 0)",
+    "Balance": "1 - |win rate of seat 0 - win rate of seat 1|",
+    "Completion": "share of games with a winner",
+    "Drawishness": "share of games drawn",
+    "Timeouts": "share of games stopped by a move limit (these games always end)",
+    "DurationMoves": "actions per game (passes and the pie swap included)",
+    "DurationMovesStdDev": "population std dev over games",
+    "DurationTurns": "turns per game (runs of actions by one seat)",
+    "DurationTurnsStdDev": "population std dev over games",
+    "BranchingFactor": "legal moves per state, mean in a game, averaged over games",
+    "BranchingFactorVariance": "variance of legal moves within a game, averaged",
+    "BranchingFactorMax": "largest number of legal moves in a game, averaged",
+    "DecisionMoves": "share of actions chosen among more than one legal move",
+    "LeadChange": "changes of the leading seat (by score) per action",
+    "Stability": "sum over seats of the variance of the score lead (points^2)",
+    "Drama": "mean shortfall of the eventual winner's score lead below the best (points)",
+    "DramaMax": "largest such shortfall in a game (points)",
+    "DecisivenessMoves": "share of the game played before the winner's lead passes the loser's best lead",
+}
+
+
+def traces(**fields):
+    """Two games' traces: the fields given, the others as below."""
+    base = dict(
+        winner=np.array([0, 1], dtype=np.int8), moves=np.array([4, 2], dtype=np.uint32), turns=np.array([3, 2], dtype=np.uint32),
+        branching_sum=np.array([12.0, 4.0]), branching_sq_sum=np.array([40.0, 10.0]), branching_max=np.array([5.0, 3.0]),
+        decisions=np.array([2.0, 1.0]), lead_changes=np.array([2.0, 1.0]), lead_sum=np.array([4.0, -2.0]),
+        lead_sq_sum=np.array([8.0, 4.0]), drama_sum=np.array([2.0, 1.0]), drama_max=np.array([1.0, 0.5]),
+        decisive_at=np.array([1.0, 2.0]),
+    )
+    return {**base, **fields}
+
+
+def test_metric_notes_and_order():
+    m = ev.compute_metrics(traces())
+    assert list(m) == list(NOTES)
+    assert {name: metric.note for name, metric in m.items()} == NOTES
+    # The standard deviations have no interval.
+    assert m["DurationMovesStdDev"].interval is None and m["DurationTurnsStdDev"].interval is None
+
+
+def test_each_metric_from_two_made_games():
+    # Game 0: 4 moves, branching 12/4 = 3, squares 40/4 = 10 (variance 1); game 1: 2 moves,
+    # branching 2, squares 5 (variance 1).
+    m = ev.compute_metrics(traces())
+    est = {name: metric.estimate for name, metric in m.items()}
+    assert est["AdvantageP1"] == 0.5 and est["Completion"] == 1.0 and est["Drawishness"] == 0.0
+    assert est["Balance"] == 1.0 and est["Timeouts"] == 0.0
+    assert est["DurationMoves"] == 3.0 and est["DurationMovesStdDev"] == 1.0
+    assert est["DurationTurns"] == 2.5 and est["DurationTurnsStdDev"] == 0.5
+    assert est["BranchingFactor"] == 2.5 and est["BranchingFactorVariance"] == 1.0 and est["BranchingFactorMax"] == 4.0
+    assert est["DecisionMoves"] == 0.5  # 2/4 and 1/2
+    assert est["LeadChange"] == 0.5  # 2/4 and 1/2
+    # Lead means 1 and -1, mean squares 2 and 2: variances 1 and 1, Stability 2 * 1.
+    assert est["Stability"] == 2.0
+    assert est["Drama"] == 0.5 and est["DramaMax"] == 0.75  # 2/4 and 1/2; 1 and 0.5
+    assert est["DecisivenessMoves"] == 0.625  # 1/4 and 2/2
+    # Intervals: mean -+ 1.96 * sample sd / sqrt(2).
+    half = stats.Z95 * math.sqrt(0.5) / math.sqrt(2)  # values 2.5 -+ 0.5: sample sd sqrt(0.5)
+    assert m["DurationTurns"].interval == pytest.approx((2.5 - half, 2.5 + half), rel=1e-15)
+    assert m["AdvantageP1"].interval == wilson_interval(1, 2)
+    assert m["Completion"].interval == wilson_interval(2, 2)
+    assert m["Drawishness"].interval == wilson_interval(0, 2) == m["Timeouts"].interval
+    # d = 0, se = sqrt(1 / 2): d's interval [-1.386, 1.386] holds 0 and passes 1.
+    assert m["Balance"].interval == (0.0, 1.0)
+
+
+def test_variances_are_clipped_at_zero_and_moves_at_one():
+    # Squares below the squared mean (rounding in a real trace) give a variance of 0, not
+    # a negative one; a game of 0 moves divides by 1.
+    m = ev.compute_metrics(traces(branching_sq_sum=np.array([30.0, 1.0]), lead_sq_sum=np.array([2.0, 0.0]),
+                                  moves=np.array([0, 1], dtype=np.uint32)))
+    # moves 1 and 1: branching 12 and 4; squares 30 and 1: variances max(30 - 144, 0) and max(1 - 16, 0).
+    assert m["BranchingFactor"].estimate == 8.0
+    assert m["BranchingFactorVariance"].estimate == 0.0
+    # Leads 4 and -2, mean squares 2 and 0: max(2 - 16, 0) and max(0 - 4, 0).
+    assert m["Stability"].estimate == 0.0
+    assert m["DecisionMoves"].estimate == 1.5 and m["LeadChange"].estimate == 1.5
+    assert m["Drama"].estimate == 1.5 and m["DecisivenessMoves"].estimate == 1.5
+    assert m["DurationMoves"].estimate == 0.5  # the moves themselves are not clipped
+    assert m["DurationMovesStdDev"].estimate == 0.5
+
+
+def test_no_games_give_nan():
+    m = ev.compute_metrics({k: v[:0] for k, v in traces().items()})
+    assert list(m) == list(NOTES)
+    for name, metric in m.items():
+        assert math.isnan(metric.estimate), name
+    assert m["DurationMovesStdDev"].interval is None
+    assert all(math.isnan(v) for v in m["DurationMoves"].interval)
+    assert m["Balance"].interval == (0.0, 1.0)
+
+
+def test_balance_interval_bounds():
+    # All games drawn: d = 0 and se = 0, Balance 1 with the interval [1, 1].
+    m = ev.compute_metrics(traces(winner=np.array([-1, -1], dtype=np.int8)))
+    assert (m["Balance"].estimate, m["Balance"].interval) == (1.0, (1.0, 1.0))
+    assert m["Completion"].estimate == 0.0 and m["Drawishness"].estimate == 1.0
+    # Seat 0 wins all: d = 1, se = 0: Balance 0 with [0, 0].
+    m = ev.compute_metrics(traces(winner=np.array([0, 0], dtype=np.int8)))
+    assert (m["Balance"].estimate, m["Balance"].interval) == (0.0, (0.0, 0.0))
+    # 3 to 1 of 4: d = 0.5, se = sqrt((1 - 0.25) / 4); d's interval misses 0.
+    m = ev.compute_metrics(traces(winner=np.array([0, 0, 1, 0], dtype=np.int8), moves=np.full(4, 2, dtype=np.uint32),
+                                  turns=np.full(4, 2, dtype=np.uint32), **{k: np.ones(4) for k in (
+                                      "branching_sum", "branching_sq_sum", "branching_max", "decisions", "lead_changes",
+                                      "lead_sum", "lead_sq_sum", "drama_sum", "drama_max", "decisive_at")}))
+    se = math.sqrt(0.75 / 4)
+    low, high = 0.5 - stats.Z95 * se, 0.5 + stats.Z95 * se
+    assert low < 0 < high
+    assert m["Balance"].estimate == 0.5
+    assert m["Balance"].interval == pytest.approx((max(0.0, 1 - high), 1.0), rel=1e-15)
+
+
+# --- Evaluation -----------------------------------------------------------------------
+
+
+def made_evaluation(**kw):
+    fields = dict(game="tabik", params={"size": 2, "pie": False}, agent="uct:8", games=12345, seed=7,
+                  metrics={"Mean": Metric(2.5, (1.25, 3.75), "a mean"), "Spread": Metric(-0.5, None, "no interval")},
+                  traces={"winner": np.zeros(3)}, seconds=1.256, skill_trace={"value": 0.5})
+    return metrics.Evaluation(**{**fields, **kw})
+
+
+def test_evaluation_dict_json_and_text():
+    e = made_evaluation()
+    expected = {"game": "tabik", "params": {"size": 2, "pie": False}, "agent": "uct:8", "games": 12345, "seed": 7,
+                "seconds": 1.256,
+                "metrics": {"Mean": {"estimate": 2.5, "interval": [1.25, 3.75], "note": "a mean"},
+                            "Spread": {"estimate": -0.5, "interval": None, "note": "no interval"}},
+                "skill_trace": {"value": 0.5}}
+    assert e.to_dict() == expected
+    assert list(e.to_dict()) == list(expected)
+    assert e.to_json() == json.dumps(expected, indent=2)
+    assert e.to_json(None) == json.dumps(expected)
+    assert str(e) == (
+        "tabik (size=2, pie=False), agent uct:8, 12,345 games, seed 7, 1.26 s\n"
+        "  Mean                          2.5000  [1.2500, 3.7500]\n"
+        "  Spread                       -0.5000"
+    )
+    assert str(made_evaluation(params={"name": "x"}, metrics={})) == "tabik (name='x'), agent uct:8, 12,345 games, seed 7, 1.26 s"
+
+
+def test_evaluation_defaults():
+    e = metrics.Evaluation("g", {}, "a", 1, 0, {}, {})
+    assert e.seconds == 0.0 and e.skill_trace is None
+    assert e.to_dict()["seconds"] == 0.0 and e.to_dict()["skill_trace"] is None
+
+
+def test_evaluation_plot_hands_itself_and_the_path_to_plots(monkeypatch):
+    seen = []
+    monkeypatch.setattr(plots, "plot_evaluation", lambda *args: seen.append(args))
+    e = made_evaluation()
+    e.plot("out.svg")
+    assert len(seen) == 1 and seen[0][0] is e and seen[0][1] == "out.svg"
+
+
+# --- evaluate ---------------------------------------------------------------------------
+
+
+def test_evaluate_defaults_are_1000_random_games_with_seed_0():
+    e = territory.evaluate("tabik", size=2)
+    assert (e.game, e.params, e.agent, e.games, e.seed, e.skill_trace) == ("tabik", {"size": 2, "pie": True}, "random", 1000, 0, None)
+    r = territory.random_playouts("tabik", 1000, seed=0, size=2)
+    assert np.array_equal(e.traces["winner"], r.winner) and np.array_equal(e.traces["moves"], r.length)
+    assert list(e.metrics) == list(NOTES)
+    assert e.metrics["AdvantageP1"].estimate == r.summary()["seat0_wins"] / 1000
+    assert 0.0 < e.seconds < 60.0
+
+
+def test_evaluate_bounds_and_their_messages():
+    assert territory.evaluate("tabik", games=1, size=2).games == 1
+    e = territory.evaluate("tabik", games=2, seed=2**64 - 1, size=2)
+    assert e.seed == 2**64 - 1
+    r = territory.random_playouts("tabik", 2, seed=2**64 - 1, size=2)
+    assert np.array_equal(e.traces["winner"], r.winner)
+    cases = [
+        (dict(games=0), "games must be an int from 1 to 100000000, got 0"),
+        (dict(games=10**8 + 1), "games must be an int from 1 to 100000000, got 100000001"),
+        (dict(seed=-1), "seed must be an int from 0 to 18446744073709551615, got -1"),
+        (dict(seed=2**64), "seed must be an int from 0 to 18446744073709551615, got 18446744073709551616"),
+        (dict(threads=0), "threads must be an int from 1 to "),
+    ]
+    for kwargs, text in cases:
+        with pytest.raises(ValueError, match="^" + __import__("re").escape(text)):
+            territory.evaluate("tabik", size=2, **kwargs)
+
+
+class Recorder:
+    """Stands in for a function of the analysis: records each call and hands back
+    ``result(*args, **kwargs)``."""
+
+    def __init__(self, result):
+        self.calls, self.result = [], result
+
+    def __call__(self, *args, **kwargs):
+        self.calls.append((args, kwargs))
+        return self.result(*args, **kwargs)
+
+
+def test_evaluate_passes_its_settings_on(monkeypatch):
+    real = metrics._traces
+    runs = Recorder(real)
+    monkeypatch.setattr(metrics, "_traces", runs)
+    skill = Recorder(lambda *a, **k: {"levels": [1], "strong_results": [0.25], "value": 0.375})
+    monkeypatch.setattr(metrics, "compute_skill_trace", skill)
+    seen = []
+    with ThreadPoolExecutor(1) as pool:
+        e = territory.evaluate("tabik", agent="uct:3", games=3, seed=9, executor=pool, threads=2, skill_trace=True,
+                               skill_levels=5, skill_games=6, progress=lambda *a: seen.append(a), size=2)
+    ((args, kwargs),) = runs.calls
+    assert args[0].game == "tabik" and type(args[1]) is territory.Uct and args[1].iterations == 3 and args[2:] == (3, 9)
+    assert kwargs == {"threads": 2, "executor": pool, "progress": kwargs["progress"]}
+    assert kwargs["progress"] is not None and seen
+    ((args, kwargs),) = skill.calls
+    assert args[0].game == "tabik" and args[1:] == (5, 6, 9) and kwargs == {"threads": 2, "executor": pool}
+    assert e.skill_trace == {"levels": [1], "strong_results": [0.25], "value": 0.375}
+    assert e.metrics["SkillTrace"] == Metric(0.375, None, "Ludii's skill trace: UCT k vs 2k, k doubling")
+    assert list(e.metrics)[-1] == "SkillTrace" and e.agent == "uct:3"
+    # The defaults: 8 levels of 10 games.
+    skill.calls.clear()
+    territory.evaluate("tabik", games=1, skill_trace=True, size=2)
+    ((args, kwargs),) = skill.calls
+    assert args[1:] == (8, 10, 0) and kwargs == {"threads": None, "executor": None}
+
+
+def fake_match(wins):
+    """A ``play_match`` stand-in whose matches end with ``wins`` (strong wins, losses, draws)."""
+    return lambda *args, **kwargs: SimpleNamespace(agent_wins=wins)
+
+
+def test_skill_trace_plays_uct_2k_against_k_with_seats_swapped(monkeypatch):
+    matches = Recorder(fake_match((3, 1, 0)))
+    monkeypatch.setattr(metrics, "play_match", matches)
+    start = territory.Tabik(size=2)
+    pool = object()
+    skill = ev.compute_skill_trace(start, 3, 4, 11, threads=2, executor=pool)
+    assert skill == {"levels": [1, 2, 4], "strong_results": [0.5, 0.5, 0.5], "value": ev.skill_trace_value([0.5] * 3)}
+    assert len(matches.calls) == 3
+    for level, (args, kwargs) in enumerate(matches.calls):
+        first, (strong, weak), games = args
+        assert first is start and games == 4
+        assert type(strong) is territory.Uct and strong.iterations == 2 ** (level + 1)
+        assert type(weak) is territory.Uct and weak.iterations == 2**level
+        assert (strong.seed, strong.threads, weak.seed, weak.threads) == (0, 1, 0, 1)
+        assert kwargs == {"seed": mix(11, level, start=GOLDEN), "threads": 2, "swap_seats": True, "executor": pool, "keep_actions": False}
+    # The defaults: all threads, no executor; results (wins - losses) / games.
+    matches = Recorder(fake_match((1, 2, 1)))
+    monkeypatch.setattr(metrics, "play_match", matches)
+    assert ev.compute_skill_trace(start, 1, 4, 0)["strong_results"] == [-0.25]
+    assert matches.calls[0][1]["threads"] is None and matches.calls[0][1]["executor"] is None
+
+
+def test_skill_trace_bounds(monkeypatch):
+    monkeypatch.setattr(metrics, "play_match", fake_match((1, 0, 0)))
+    start = territory.Tabik(size=2)
+    assert ev.compute_skill_trace(start, 1, 1, 0)["levels"] == [1]
+    # The last level's strong agent has 2**23 iterations, within UCT's 10,000,000 (30
+    # levels were accepted, and from the 24th on Uct refused its iterations).
+    assert metrics.MAX_SKILL_LEVELS == 23 and 2**23 <= territory.agents.MAX_UCT_ITERATIONS < 2**24
+    assert ev.compute_skill_trace(start, 23, ev.MAX_GAMES, 0)["levels"] == [2**k for k in range(23)]
+    for levels, games, text in [(0, 1, "skill_levels must be an int from 1 to 23, got 0"),
+                                (24, 1, "skill_levels must be an int from 1 to 23, got 24"),
+                                (1, 0, "skill_games must be an int from 1 to 100000000, got 0"),
+                                (1, 10**8 + 1, "skill_games must be an int from 1 to 100000000, got 100000001")]:
+        with pytest.raises(ValueError, match=message(text)):
+            ev.compute_skill_trace(start, levels, games, 0)
+
+
+def test_skill_trace_value_cases():
+    with pytest.raises(ValueError, match=message("skill trace needs at least one level")):
+        ev.skill_trace_value([])
+    # One level: the line is flat at the result: 0.5 + 0.5 * 0.5^2.
+    assert ev.skill_trace_value([0.5]) == 0.625
+    # Line 0.1 + 0.1 x predicts 0.4 at x = 3; area 0.01 + 0.04.
+    assert ev.skill_trace_value([0.1, 0.2]) == pytest.approx(0.4 + 0.6 * 0.05, rel=1e-12)
+    # Line -1/15 + 0.1 x predicts 1/3 at x = 4; the negative result adds no area: 0.01 + 0.01.
+    assert ev.skill_trace_value([-0.1, 0.1, 0.1]) == pytest.approx(1 / 3 + (2 / 3) * 0.02, rel=1e-12)
+    assert ev.skill_trace_value(np.array([1, 0])) == pytest.approx(0.0 + 1.0 * 1.0)  # predicts -1 at x = 3: clamped to 0
+    # A prediction above 1 is clamped to 1.
+    assert ev.skill_trace_value([0.5, 0.9]) == 1.0
+    assert type(ev.skill_trace_value([0.5])) is float
