@@ -366,3 +366,170 @@ def test_skill_trace_value_cases():
     # A prediction above 1 is clamped to 1.
     assert ev.skill_trace_value([0.5, 0.9]) == 1.0
     assert type(ev.skill_trace_value([0.5])) is float
+
+
+# --- komi -----------------------------------------------------------------------------
+
+komi = importlib.import_module("territory.evaluate.komi")
+
+
+def test_komi_game_is_the_first_that_declares_a_komi(monkeypatch):
+    assert komi.komi_game() == "nume" and komi._swept() == ("komi", "komi_to")
+    assert komi._komi_params({"n": 2}, -1.5) == {"n": 2, "komi": 1.5, "komi_to": "white"}
+    monkeypatch.setattr(komi, "GAMES", ["tabik", "migong", "nume", "tabik"])
+    assert komi.komi_game() == "nume"
+    monkeypatch.setattr(komi, "GAMES", ["tabik", "migong"])
+    with pytest.raises(LookupError, match=message("no game declares a komi")):
+        komi.komi_game()
+
+
+def test_fit_logistic_solves_the_score_equations_with_the_fisher_covariance():
+    # Few games: the fit is the maximum-likelihood one (the score X^T (wins - n p) is 0)
+    # and its covariance the inverse Fisher information X^T diag(n p (1 - p)) X.
+    x = np.array([-2.5, -0.5, 0.5, 3.5])
+    n = np.array([10, 12, 8, 10])
+    wins = np.array([8, 7, 3, 1])
+    (a, b), cov = ev.fit_logistic(x, wins, n)
+    p = 1 / (1 + np.exp(-(a + b * x)))
+    X = np.column_stack([np.ones(4), x])
+    assert np.abs(X.T @ (wins - n * p)).max() < 1e-9
+    fisher = X.T @ (X * (n * p * (1 - p))[:, None])
+    assert np.allclose(cov, np.linalg.inv(fisher), rtol=1e-9, atol=0)
+    assert b < 0
+    # A flat curve: b = 0, a = logit(rate), found from the start (0, 0) when the rate is 1/2.
+    (a, b), cov = ev.fit_logistic(np.array([-1.0, 1.0]), np.array([5, 5]), np.array([10, 10]))
+    assert (a, b) == (0.0, 0.0) and np.allclose(cov, np.linalg.inv(np.array([[5.0, 0.0], [0.0, 5.0]])), rtol=1e-9)
+
+
+def test_komi_fit_fitted_band_dict_and_defaults():
+    fit = komi.KomiFit("random", 2.0, (1.5, 2.5), (1.0, -0.5), [[0.04, 0.01], [0.01, 0.02]], {"komi": [0.0]})
+    rate, low, high = fit.fitted([0, 2])
+    sigmoid = lambda e: 1 / (1 + math.exp(-e))  # noqa: E731
+    # eta = 1 - 0.5 k: 1 and 0; se = sqrt(x^T C x): 0.2 at k = 0, sqrt(0.04 + 0.04 + 0.08) = 0.4 at k = 2.
+    assert rate.tolist() == pytest.approx([sigmoid(1.0), 0.5], rel=1e-15)
+    assert low.tolist() == pytest.approx([sigmoid(1 - stats.Z95 * 0.2), sigmoid(-stats.Z95 * 0.4)], rel=1e-14)
+    assert high.tolist() == pytest.approx([sigmoid(1 + stats.Z95 * 0.2), sigmoid(stats.Z95 * 0.4)], rel=1e-14)
+    assert fit.to_dict() == {"agent": "random", "estimate": 2.0, "interval": [1.5, 2.5], "coefficients": [1.0, -0.5],
+                             "covariance": [[0.04, 0.01], [0.01, 0.02]], "curve": {"komi": [0.0]}}
+    assert list(fit.to_dict()) == ["agent", "estimate", "interval", "coefficients", "covariance", "curve"]
+
+
+def test_fit_komi_curve_and_delta_method_interval():
+    values = np.array([-1.5, 0.5, 2.5])
+    wins = np.array([3, 2, 1])
+    fit = komi._fit_komi("uct:4", values, wins, 4)
+    (a, b), cov = ev.fit_logistic(values, wins, np.full(3, 4.0))
+    assert fit.agent == "uct:4" and fit.coefficients == (a, b) and fit.covariance == cov.tolist()
+    assert fit.estimate == -a / b == pytest.approx(0.5)
+    g = np.array([-1 / b, a / b**2])
+    se = math.sqrt(g @ cov @ g)
+    assert fit.interval == pytest.approx((-a / b - stats.Z95 * se, -a / b + stats.Z95 * se), rel=1e-12)
+    assert list(fit.curve) == ["komi", "games", "black_wins", "win_rate", "ci_low", "ci_high", "fitted"]
+    assert fit.curve["komi"] == [-1.5, 0.5, 2.5] and fit.curve["games"] == [4.0, 4.0, 4.0]
+    assert fit.curve["black_wins"] == [3, 2, 1] and fit.curve["win_rate"] == [0.75, 0.5, 0.25]
+    assert fit.curve["ci_low"] == [wilson_interval(w, 4)[0] for w in (3, 2, 1)]
+    assert fit.curve["ci_high"] == [wilson_interval(w, 4)[1] for w in (3, 2, 1)]
+    assert fit.curve["fitted"] == pytest.approx([0.75, 0.5, 0.25], rel=1e-9)
+    assert all(type(v) is float for v in (fit.estimate, *fit.interval, *fit.coefficients))
+    # The same rate at every komi: no slope, no crossing.
+    flat = komi._fit_komi("random", values, np.array([2, 2, 2]), 4)
+    assert math.isnan(flat.estimate) and all(math.isnan(v) for v in flat.interval)
+    assert flat.coefficients == (0.0, 0.0)
+
+
+def made_fair_komi():
+    fits = [komi.KomiFit("random", -0.333, (-0.391, -0.27), (0.1, 0.3), [[1.0, 0.0], [0.0, 1.0]], {"komi": [0.5]}),
+            komi.KomiFit("uct:8", 12.5, (10.0, 15.0), (0.2, 0.4), [[2.0, 0.0], [0.0, 2.0]], {"komi": [1.5]})]
+    return komi.FairKomi({"n": 2}, 2000, 3, fits, 0.5)
+
+
+def test_fair_komi_result_dict_json_text_and_plot(monkeypatch):
+    k = made_fair_komi()
+    assert (k.estimate, k.interval, k.curve, k.game) == (-0.333, (-0.391, -0.27), {"komi": [0.5]}, "nume")
+    expected = {"game": "nume", "params": {"n": 2}, "games_per_komi": 2000, "seed": 3, "seconds": 0.5,
+                "fits": [f.to_dict() for f in k.fits]}
+    assert k.to_dict() == expected and list(k.to_dict()) == list(expected)
+    assert k.to_json() == json.dumps(expected, indent=2) and k.to_json(None) == json.dumps(expected)
+    assert str(k) == (
+        "nume fair komi (komi added to Black's score; negative: to White's), 2,000 games per komi value, seed 3\n"
+        "  random       fair komi    -0.33   95% CI [-0.39, -0.27]\n"
+        "  uct:8        fair komi    12.50   95% CI [10.00, 15.00]"
+    )
+    assert komi.FairKomi({}, 1, 0, []).seconds == 0.0
+    seen = []
+    monkeypatch.setattr(plots, "plot_komi", lambda *args: seen.append(args))
+    k.plot("k.svg")
+    assert len(seen) == 1 and seen[0][0] is k and seen[0][1] == "k.svg"
+
+
+def test_fair_komi_defaults():
+    assert komi.DEFAULT_KOMI == tuple(k + 0.5 for k in range(-21, 21)) and len(komi.DEFAULT_KOMI) == 42
+    assert komi.DEFAULT_KOMI[0] == -20.5 and komi.DEFAULT_KOMI[-1] == 20.5
+    k = territory.fair_komi(n=1)
+    assert (k.games, k.seed, len(k.fits), k.fits[0].agent) == (2000, 0, 1, "random")
+    assert k.params == {"n": 1, "square": None, "komi_phase": False}
+    assert k.curve["komi"] == list(komi.DEFAULT_KOMI) and k.curve["games"] == [2000.0] * 42
+    # The games at komi j are games 2000 j .. of seed 0.
+    out = territory._core.run_playouts(territory.Nume(n=1, komi=20.5, komi_to="white"), 0, 0, 2000, 1)
+    assert k.curve["black_wins"][0] == int((out["winner"] == 0).sum())
+    assert 0.0 < k.seconds < 60.0
+
+
+def fake_outcomes(black_wins):
+    """A ``_traces`` stand-in: at game ``first`` of ``games``, ``black_wins[first // games]``
+    wins for seat 0, the rest for seat 1."""
+    def traces(start, agent, games, seed, *, first, **kwargs):
+        w = black_wins[first // games]
+        return {"winner": np.array([0] * w + [1] * (games - w), dtype=np.int8)}
+    return traces
+
+
+def test_fair_komi_passes_its_settings_on(monkeypatch):
+    runs = Recorder(fake_outcomes([3, 2, 1, 3, 2, 1]))
+    monkeypatch.setattr(komi, "_traces", runs)
+    progress = lambda *a: None  # noqa: E731
+    with ThreadPoolExecutor(1) as pool:
+        k = territory.fair_komi(["random", "uct:2"], games=4, seed=5, executor=pool, komi_values=[2.5, -1.5, 0.5],
+                                threads=2, progress=progress, n=1)
+    assert [f.agent for f in k.fits] == ["random", "uct:2"]
+    assert k.params == {"n": 1, "square": None, "komi_phase": False}
+    assert k.fits[0].curve["komi"] == [-1.5, 0.5, 2.5] and k.fits[0].curve["black_wins"] == [3, 2, 1]
+    assert k.fits[1].curve["black_wins"] == [3, 2, 1]
+    assert len(runs.calls) == 6
+    for i, (args, kwargs) in enumerate(runs.calls):
+        a, j = divmod(i, 3)
+        start, agent, games, seed = args
+        assert (start.params["komi"], start.params["komi_to"]) == [(1.5, "white"), (0.5, "black"), (2.5, "black")][j]
+        assert (type(agent) is territory.Uct) == (a == 1) and (games, seed) == (4, 5)
+        assert kwargs == {"first": 4 * j, "threads": 2, "executor": pool, "progress": progress, "outcomes_only": True,
+                          "done_before": 4 * (3 * a + j), "grand_total": 24}
+    runs.calls.clear()
+    territory.fair_komi(games=4, komi_values=[-1.5, 0.5, 2.5], n=1)
+    assert [kw["threads"] for _, kw in runs.calls] == [None] * 3 and runs.calls[0][1]["executor"] is None
+    assert runs.calls[0][1]["progress"] is None
+
+
+def test_fair_komi_messages():
+    cases = [
+        (dict(komi=1.5), "fair_komi sweeps komi itself; do not pass komi="),
+        (dict(komi_to="black"), "fair_komi sweeps komi_to itself; do not pass komi_to="),
+        (dict(komi_phase=True), "fair_komi needs komi_phase=False: with a komi phase the players choose the komi"),
+        (dict(komi_values=[0.5, 0.5]), "komi_values must hold at least two distinct values k + 0.5 to fit a curve, got [0.5]"),
+        (dict(komi_values=[]), "komi_values must hold at least two distinct values k + 0.5 to fit a curve, got []"),
+        (dict(agent=[]), "agent list is empty"),
+        (dict(games=0), "games must be an int from 1 to 100000000, got 0"),
+        (dict(seed=2**64), "seed must be an int from 0 to 18446744073709551615, got 18446744073709551616"),
+        (dict(komi_values=["1.5", 2.5]), "komi values must be numbers, got '1.5'"),
+        (dict(komi_values=[0.5, False]), "komi values must be numbers, got False"),
+        (dict(komi_values=[0.5, 1.0]), "komi value 1.0: komi must be None or a number k + 0.5 with k a whole number from 0 to 2147483648, got 1.0"),
+        (dict(komi_values=[0.5, 3]), "komi value 3: komi must be None or a number k + 0.5 with k a whole number from 0 to 2147483648, got 3.0"),
+    ]
+    for kwargs, text in cases:
+        with pytest.raises(ValueError, match=message(text)):
+            territory.fair_komi(**{"games": 1, "n": 1, **kwargs})
+    with pytest.raises(ValueError, match=message("threads must be an int from 1 to ")[:-1]):
+        territory.fair_komi(games=1, n=1, threads=0)
+    # Numpy numbers are numbers; the bounds of games and seed are taken.
+    k = territory.fair_komi(games=1, seed=2**64 - 1, n=1, komi_values=[np.float64(-0.5), np.int64(1) + 0.5, 0.5])
+    assert k.curve["komi"] == [-0.5, 0.5, 1.5] and k.games == 1 and k.seed == 2**64 - 1
+    assert komi._komi_start({"n": 1}, np.float32(2.5))[0] == 2.5
