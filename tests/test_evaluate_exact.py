@@ -533,3 +533,187 @@ def test_fair_komi_messages():
     k = territory.fair_komi(games=1, seed=2**64 - 1, n=1, komi_values=[np.float64(-0.5), np.int64(1) + 0.5, 0.5])
     assert k.curve["komi"] == [-0.5, 0.5, 1.5] and k.games == 1 and k.seed == 2**64 - 1
     assert komi._komi_start({"n": 1}, np.float32(2.5))[0] == 2.5
+
+
+# --- openings -------------------------------------------------------------------------
+
+fm = importlib.import_module("territory.evaluate.first_moves")
+
+
+def made_openings(**kw):
+    fields = dict(game="tabik", params={"size": 2, "pie": True}, agent="random", games_per_opening=1500, seed=4,
+                  moves=["a1-b1", "b1-a1", "a2-b2"], play_on=[0.25, 0.75, 0.5],
+                  play_on_interval=[(0.125, 0.375), (0.625, 0.875), (0.375, 0.625)], play_on_games=[4, 4, 2],
+                  swap=[0.5, 0.0, 1.0], swap_interval=[(0.25, 0.75), (0.0, 0.5), (0.5, 1.0)], swap_games=[2, 6, 0],
+                  legal_first_moves=8, seconds=2.0)
+    return fm.Openings(**{**fields, **kw})
+
+
+def test_openings_by_cell_pools_the_moves_of_a_cell():
+    o = made_openings()
+    # a1: a1-b1 (0.25 of 4); b1: b1-a1 (0.75 of 4); a2: a2-b2 (0.5 of 2).
+    assert o.by_cell() == {"a1": 0.25, "b1": 0.75, "a2": 0.5}
+    assert o.by_cell("play_on") == o.by_cell()
+    # Swap: a2-b2 has no games and is left out.
+    assert o.by_cell("swap") == {"a1": 0.5, "b1": 0.0}
+    pooled = made_openings(moves=["a1-b1", "a1-a2", "b2-a2"], play_on=[0.25, 1.0, 0.5], play_on_games=[4, 2, 0])
+    assert pooled.by_cell() == {"a1": (0.25 * 4 + 1.0 * 2) / 6}
+    for which in ("swap", "anything else"):
+        with pytest.raises(ValueError, match=message("tabik with these parameters has no pie swap")):
+            made_openings(swap=None, swap_interval=None, swap_games=None).by_cell(which)
+    with pytest.raises(ValueError, match=message("tabik with these parameters has no pie swap")):
+        made_openings(swap_games=None).by_cell("swap")
+
+
+def test_openings_dict_json_and_text():
+    o = made_openings()
+    rows = [{"move": "a1-b1", "play_on": 0.25, "play_on_interval": [0.125, 0.375], "play_on_games": 4,
+             "swap": 0.5, "swap_interval": [0.25, 0.75], "swap_games": 2},
+            {"move": "b1-a1", "play_on": 0.75, "play_on_interval": [0.625, 0.875], "play_on_games": 4,
+             "swap": 0.0, "swap_interval": [0.0, 0.5], "swap_games": 6},
+            {"move": "a2-b2", "play_on": 0.5, "play_on_interval": [0.375, 0.625], "play_on_games": 2,
+             "swap": 1.0, "swap_interval": [0.5, 1.0], "swap_games": 0}]
+    expected = {"game": "tabik", "params": {"size": 2, "pie": True}, "agent": "random", "games_per_opening": 1500, "seed": 4,
+                "legal_first_moves": 8, "seconds": 2.0, "openings": rows}
+    assert o.to_dict() == expected and list(o.to_dict()) == list(expected) and list(o.to_dict()["openings"][0]) == list(rows[0])
+    assert o.to_json() == json.dumps(expected, indent=2) and o.to_json(None) == json.dumps(expected)
+    assert str(o) == (
+        "tabik openings, agent random, 1,500 games per branch, 3 of 8 first moves, seed 4\n"
+        "  move            play on            95% CI     swap            95% CI\n"
+        "  b1-a1             0.750   [0.625, 0.875]    0.000   [0.000, 0.500]\n"
+        "  a2-b2             0.500   [0.375, 0.625]    1.000   [0.500, 1.000]\n"
+        "  a1-b1             0.250   [0.125, 0.375]    0.500   [0.250, 0.750]"
+    )
+    plain = made_openings(swap=None, swap_interval=None, swap_games=None)
+    assert [list(row) for row in plain.to_dict()["openings"]] == [["move", "play_on", "play_on_interval", "play_on_games"]] * 3
+    assert str(plain).splitlines()[1:3] == ["  move            play on            95% CI", "  b1-a1             0.750   [0.625, 0.875]"]
+    # Numpy floats JSON cannot write are written as floats.
+    assert json.loads(made_openings(play_on=[np.float32(0.25), 0.75, 0.5]).to_json())["openings"][0]["play_on"] == 0.25
+    assert fm.Openings("g", {}, "a", 1, 0, [], [], [], [], None, None, None, 0).seconds == 0.0
+
+
+def test_openings_plot_hands_itself_and_the_path_to_plots(monkeypatch):
+    seen = []
+    monkeypatch.setattr(plots, "plot_openings", lambda *args: seen.append(args))
+    o = made_openings()
+    o.plot("o.png")
+    assert len(seen) == 1 and seen[0][0] is o and seen[0][1] == "o.png"
+
+
+def test_default_opening_moves_and_its_sample(monkeypatch):
+    nume = territory.Nume(n=1)
+    every = [m for m in nume.legal_moves() if not nume.is_pass(m) and not nume.is_swap(m)]
+    assert fm._first_moves(nume) == every and len(every) == 42
+    tabik = territory.Tabik(size=2)
+    assert "swap" not in fm._first_moves(tabik) and len(fm._first_moves(tabik)) == 8
+    played = territory.Tabik(size=2, pie=False)
+    for m in ["a1-b1", "b2-a2", "a1xa2", "b1xb2"]:
+        played.play(m)
+    assert played.legal_moves() == ["pass"] and fm._first_moves(played) == []
+    assert (fm.MAX_DEFAULT_OPENINGS, fm.DEFAULT_OPENING_SAMPLE) == (1000, 252)
+    assert fm.default_opening_moves(nume) == every
+    migong = territory.Migong()
+    moves = fm._first_moves(migong)
+    picks = sorted(set(np.linspace(0, len(moves) - 1, 252).round().astype(int).tolist()))
+    sample = fm.default_opening_moves(migong)
+    assert sample == [moves[i] for i in picks] and len(sample) == 252
+    assert sample[0] == moves[0] and sample[-1] == moves[-1]
+    # At the bound every move is taken; one past it, the sample.
+    monkeypatch.setattr(fm, "MAX_DEFAULT_OPENINGS", 42)
+    assert fm.default_opening_moves(nume) == every
+    monkeypatch.setattr(fm, "MAX_DEFAULT_OPENINGS", 41)
+    monkeypatch.setattr(fm, "DEFAULT_OPENING_SAMPLE", 5)
+    # linspace(0, 41, 5) = 0, 10.25, 20.5, 30.75, 41: rounded 0, 10, 20, 31, 41.
+    assert fm.default_opening_moves(nume) == [every[i] for i in (0, 10, 20, 31, 41)]
+    monkeypatch.setattr(fm, "DEFAULT_OPENING_SAMPLE", 60)  # more picks than moves: each once, in order
+    assert fm.default_opening_moves(nume) == every
+
+
+def test_rate_counts_draws_half():
+    rate, interval, n = fm._rate(np.array([0, 0, 1, -1], dtype=np.int8))
+    assert (rate, interval, n) == (2.5 / 4, wilson_interval(2.5, 4), 4)
+    rate, interval, n = fm._rate(np.array([], dtype=np.int8))
+    assert math.isnan(rate) and n == 0 and all(math.isnan(v) for v in interval)
+    assert type(fm._rate(np.array([1], dtype=np.int8))[0]) is float
+
+
+def fake_branches(outcomes):
+    """A ``_traces`` stand-in: game ``first``'s branch (``first // games``) ends as
+    ``outcomes[branch]`` = (winners, swapped)."""
+    def traces(start, agent, games, seed, *, first, **kwargs):
+        winners, swapped = outcomes[first // games]
+        return {"winner": np.array(winners, dtype=np.int8), "swapped": np.array(swapped, dtype=bool)}
+    return traces
+
+
+def test_openings_passes_its_settings_on_and_leaves_swapped_games_out(monkeypatch):
+    # Tabik 2 x 2: legal first moves a1-b1 (k = 0), b1-a1 (1), ...; branches 2k (play on)
+    # and 2k + 1 (swap).
+    start = territory.Tabik(size=2)
+    legal = fm._first_moves(start)
+    k1, k0 = legal.index("b1-a1"), legal.index("a1-b1")
+    outcomes = {2 * k1: ([0, 1, -1, 0], [False, False, False, True]), 2 * k1 + 1: ([1, 1, 0, -1], [False] * 4),
+                2 * k0: ([1, 1, 1, 1], [True, True, False, False]), 2 * k0 + 1: ([0, 0, 0, 0], [False] * 4)}
+    runs = Recorder(fake_branches(outcomes))
+    monkeypatch.setattr(fm, "_traces", runs)
+    seen = []
+    with ThreadPoolExecutor(1) as pool:
+        o = territory.openings(start, games_per_opening=4, seed=6, executor=pool, threads=2, moves=iter(["b1-a1", "a1-b1"]),
+                               progress=lambda *a: seen.append(a))
+    # b1-a1 plays on: 0, 1, draw (the swapped game left out): 1.5 of 3; swap: 1.5 of 4.
+    assert o.moves == ["b1-a1", "a1-b1"] and o.play_on == [0.5, 0.0] and o.play_on_games == [3, 2]
+    assert o.play_on_interval == [wilson_interval(1.5, 3), wilson_interval(0.0, 2)]
+    assert o.swap == [1.5 / 4, 1.0] and o.swap_games == [4, 4]
+    assert o.swap_interval == [wilson_interval(1.5, 4), wilson_interval(4.0, 4)]
+    assert (o.game, o.params, o.agent, o.games_per_opening, o.seed, o.legal_first_moves) == ("tabik", {"size": 2, "pie": True}, "random", 4, 6, 8)
+    assert 0.0 < o.seconds < 60.0
+    expected = [(k1, "b1-a1", False, 0), (k1, "b1-a1", True, 4), (k0, "a1-b1", False, 8), (k0, "a1-b1", True, 12)]
+    assert len(runs.calls) == 4
+    for (args, kwargs), (k, move, swapped, done) in zip(runs.calls, expected):
+        after, agent, games, seed = args
+        assert after.history == ([move, "swap"] if swapped else [move]) and type(agent) is territory.RandomAgent
+        assert (games, seed) == (4, 6)
+        assert kwargs == {"first": (2 * k + swapped) * 4, "threads": 2, "executor": pool, "progress": kwargs["progress"],
+                          "outcomes_only": True, "done_before": done, "grand_total": 16}
+        assert kwargs["progress"] is not None
+    assert start.history == []  # the branches are played on copies
+    # The last report: all done.
+    assert len(seen) == 1 and seen[0][:2] == (16, 16) and 0.0 < seen[0][2] < 60.0
+    # Without a pie rule: one branch per move, no swap rates.
+    runs.calls.clear()
+    nume = territory.Nume(n=1)
+    k = fm._first_moves(nume).index("b1=2")
+    monkeypatch.setattr(fm, "_traces", Recorder(fake_branches({2 * k: ([0, -1], [False, False])})))
+    o = territory.openings(nume, games_per_opening=2, moves=["b1=2"])
+    assert (o.play_on, o.swap, o.swap_interval, o.swap_games) == ([0.75], None, None, None)
+    ((args, kwargs),) = fm._traces.calls
+    assert kwargs["threads"] is None and kwargs["executor"] is None and kwargs["progress"] is None
+    assert (kwargs["done_before"], kwargs["grand_total"], args[3]) == (0, 4, 0)
+
+
+def test_openings_defaults_and_messages():
+    o = territory.openings("tabik", size=2)
+    assert (o.games_per_opening, o.seed, o.agent, o.legal_first_moves) == (200, 0, "random", 8)
+    assert o.moves == fm.default_opening_moves(territory.Tabik(size=2)) and len(o.play_on) == 8
+    k = 3
+    after = territory.Tabik(size=2)
+    after.play(o.moves[k])
+    out = territory._core.run_playouts(after, 0, 2 * k * 200, 200, 1)
+    kept = out["winner"][~out["swapped"].astype(bool)]
+    assert o.play_on[k] == fm._rate(kept)[0] and o.play_on_games[k] == len(kept)
+    cases = [
+        (dict(moves=[]), "moves is empty: give at least one legal first move"),
+        (dict(moves=["a1-b1", "a1-c1"]), "'a1-c1' is not a legal first move of tabik here"),
+        (dict(moves=["swap"]), "'swap' is not a legal first move of tabik here"),
+        (dict(games_per_opening=0), "games_per_opening must be an int from 1 to 100000000, got 0"),
+        (dict(games_per_opening=10**8 + 1), "games_per_opening must be an int from 1 to 100000000, got 100000001"),
+        (dict(seed=-1), "seed must be an int from 0 to 18446744073709551615, got -1"),
+        (dict(seed=2**64), "seed must be an int from 0 to 18446744073709551615, got 18446744073709551616"),
+    ]
+    for kwargs, text in cases:
+        with pytest.raises(ValueError, match=message(text)):
+            territory.openings("tabik", size=2, **kwargs)
+    with pytest.raises(ValueError, match="^threads must be an int from 1 to "):
+        territory.openings("tabik", size=2, threads=0)
+    one = territory.openings("tabik", games_per_opening=1, seed=2**64 - 1, size=2, moves=["a1-b1"])
+    assert one.games_per_opening == 1 and one.seed == 2**64 - 1 and one.swap_games == [1]
