@@ -717,3 +717,161 @@ def test_openings_defaults_and_messages():
         territory.openings("tabik", size=2, threads=0)
     one = territory.openings("tabik", games_per_opening=1, seed=2**64 - 1, size=2, moves=["a1-b1"])
     assert one.games_per_opening == 1 and one.seed == 2**64 - 1 and one.swap_games == [1]
+
+
+# --- runs -----------------------------------------------------------------------------
+
+runs = importlib.import_module("territory.evaluate.runs")
+
+
+class Named:
+    name = "the-name"
+
+    def choose(self, state):
+        return state.legal_moves()[0]
+
+
+class Unnamed:
+    def choose(self, state):
+        return state.legal_moves()[-1]
+
+
+def test_agents_their_names_and_seeds():
+    assert runs.TRACE_FIELDS[:3] == ("winner", "moves", "turns") and len(runs.TRACE_FIELDS) == 17 and runs.MAX_GAMES == 10**8
+    assert runs.agent_seed(5, 3, 1) == mix(5, 3, 1, start=GOLDEN) != runs.agent_seed(5, 3, 0)
+    assert runs._agent_name(territory.RandomAgent()) == "random"
+    assert runs._agent_name(territory.Uct(50)) == "uct:50"
+    assert runs._agent_name(territory.Uct(50, seed=3)) == repr(territory.Uct(50, seed=3))
+    assert runs._agent_name(territory.Uct(50, threads=2)) == repr(territory.Uct(50, threads=2))
+    assert runs._agent_name(Named()) == "the-name" and runs._agent_name(Unnamed()) == "Unnamed"
+    assert runs._is_random(territory.RandomAgent()) and not runs._is_random(territory.Uct(5)) and not runs._is_random("random")
+    named = Named()
+    assert runs._agent_for(named, 7) is named
+    assert runs._agent_for(lambda seed: ("made", seed), 7) == ("made", 7)
+
+
+def test_puct_is_played_with_root_noise_and_named_by_its_spec():
+    puct = territory.Puct("tabik-4", 5)
+    played = runs._parse(puct, "evaluate")
+    assert played is not puct and type(played) is territory.Puct and played.noise_fraction == 0.25
+    assert runs._agent_name(played) == "puct:tabik-4:5"
+    with pytest.raises(ValueError, match="^openings needs distinct games"):
+        runs._parse(territory.Puct("tabik-4", 5, noise_fraction=0), "openings")
+    with pytest.raises(ValueError, match="^an analysis needs distinct games"):
+        runs._parse(territory.Puct("tabik-4", 5, noise_fraction=0))
+    model = territory.Puct("tabik-4", 5).model
+    assert runs._agent_name(territory.Puct(model, 5)) == "Puct"
+    # The model is checked against the game before any game is played.
+    with pytest.raises(ValueError, match="trained for tabik"):
+        runs._traces(territory.Tabik(size=5), played, 1, 0)
+
+
+def test_concat_and_trace_games_with_no_games():
+    parts = [{"a": np.array([1, 2]), "b": np.array([0.5])}, {"a": np.array([3]), "b": np.array([1.5, 2.5])}]
+    joined = runs._concat(parts)
+    assert list(joined) == ["a", "b"] and joined["a"].tolist() == [1, 2, 3] and joined["b"].tolist() == [0.5, 1.5, 2.5]
+    empty = runs.trace_games(territory.Tabik(size=2), [])
+    assert set(runs.TRACE_FIELDS) <= set(empty) and all(len(empty[k]) == 0 for k in runs.TRACE_FIELDS)
+
+
+def test_run_sharded_locally_and_on_an_executor(monkeypatch):
+    work = lambda start, stop: {"i": np.arange(start, stop)}  # noqa: E731
+    reports = []
+    out = runs._run_sharded(work, 10, progress=lambda *a: reports.append(a[:2]), done_before=5, grand_total=40, shard=3)
+    assert out["i"].tolist() == list(range(10))
+    assert reports == [(8, 40), (11, 40), (14, 40), (15, 40)]  # batches of 3: done_before added, grand total kept
+    reports.clear()
+    runs._run_sharded(work, 4, progress=lambda *a: reports.append(a[:2]))
+    assert reports[-1] == (4, 4)
+    # No games: one empty call keeps every field.
+    calls = []
+    none = runs._run_sharded(lambda start, stop: calls.append((start, stop)) or {"i": np.arange(start, stop)}, 0)
+    assert calls == [(0, 0)] and none["i"].tolist() == []
+    with ThreadPoolExecutor(2) as pool:
+        assert runs._run_sharded(work, 0, executor=pool)["i"].tolist() == []
+        reports.clear()
+        out = runs._run_sharded(work, 10, executor=pool, shard=4, progress=lambda *a: reports.append(a[:2]), done_before=2, grand_total=20)
+        assert out["i"].tolist() == list(range(10)) and reports[-1] == (12, 20)
+    # What is handed on: first_batch and shard locally, shard and max_shard to the executor's run.
+    seen = []
+    monkeypatch.setattr(runs.distributed, "in_batches", lambda *a, **k: seen.append(("local", a, k)) or iter([work(0, 1)]))
+    monkeypatch.setattr(runs.distributed, "run_sharded", lambda *a, **k: seen.append(("sharded", a, k)) or "combined")
+    runs._run_sharded(work, 7)
+    assert seen[-1] == ("local", (work, 7), {"first": 64, "fixed": None, "progress": None})
+    runs._run_sharded(work, 7, first_batch=2, shard=5)
+    assert seen[-1] == ("local", (work, 7), {"first": 2, "fixed": 5, "progress": None})
+    pool = object()
+    assert runs._run_sharded(work, 7, executor=pool) == "combined"
+    assert seen[-1] == ("sharded", (pool, work, (), 7), {"combine": runs._concat, "shard_size": None, "progress": None, "max_shard": 1 << 16})
+    runs._run_sharded(work, 7, executor=pool, shard=3, max_shard=64)
+    assert seen[-1][2]["shard_size"] == 3 and seen[-1][2]["max_shard"] == 64
+
+
+def test_traces_hands_each_kind_of_agent_its_work(monkeypatch):
+    seen = []
+    monkeypatch.setattr(runs, "_run_sharded", lambda work, total, **kw: seen.append((work, total, kw)) or "traced")
+    start = territory.Tabik(size=2)
+    pool = object()
+    progress = lambda *a: None  # noqa: E731
+    assert runs._traces(start, territory.RandomAgent(), 5, 3, first=10, threads=2, progress=progress, outcomes_only=True,
+                        done_before=4, grand_total=50) == "traced"
+    work, total, kw = seen[-1]
+    assert work == runs._RandomGames(start, 3, 10, 2, True) and total == 5
+    assert kw == {"executor": None, "progress": progress, "done_before": 4, "grand_total": 50}
+    runs._traces(start, territory.RandomAgent(), 5, 3)
+    assert seen[-1][0] == runs._RandomGames(start, 3, 0, None, False)
+    assert seen[-1][2] == {"executor": None, "progress": None, "done_before": 0, "grand_total": None}
+    # An executor's workers give the parallelism: one thread each unless told.
+    runs._traces(start, territory.RandomAgent(), 5, 3, executor=pool)
+    assert seen[-1][0].threads == 1 and seen[-1][2]["executor"] is pool
+    runs._traces(start, territory.RandomAgent(), 5, 3, executor=pool, threads=4)
+    assert seen[-1][0].threads == 4
+    uct = territory.Uct(4)
+    runs._traces(start, uct, 6, 1, first=2, threads=2, outcomes_only=True)
+    work, total, kw = seen[-1]
+    assert work == runs._UctTraces(start, uct, 1, 2, 2, True) and total == 6
+    assert kw == {"executor": None, "progress": None, "done_before": 0, "grand_total": None, "first_batch": 2, "max_shard": 64}
+    agent = Named()
+    runs._traces(start, agent, 6, 1, first=2, threads=2)
+    work, total, kw = seen[-1]
+    assert work == runs._AgentTraces(start, (agent, agent), 1, 2, 2)
+    assert kw == {"executor": None, "progress": None, "done_before": 0, "grand_total": None, "shard": 1, "max_shard": 64}
+    runs._traces(start, agent, 6, 1, executor=pool)
+    assert seen[-1][2]["shard"] is None and seen[-1][0].threads == 1
+
+
+def test_random_and_uct_work_are_the_games_of_their_run():
+    start = territory.Tabik(size=2)
+    traced = runs._RandomGames(start, 9, 100, 1)(3, 5)
+    assert np.array_equal(traced["moves"], territory._core.trace_random(start, 9, 103, 2, 1)["moves"])
+    outcomes = runs._RandomGames(start, 9, 100, 1, outcomes_only=True)(3, 5)
+    assert np.array_equal(outcomes["length"], territory._core.run_playouts(start, 9, 103, 2, 1)["length"]) and "moves" not in outcomes
+    uct = territory.Uct(3)
+    match = territory.agents.match_games(start, [uct, uct], 9, 103, 105, swap_seats=False, threads=1)
+    out = runs._UctTraces(start, uct, 9, 100, 1, outcomes_only=True)(3, 5)
+    assert list(out) == ["winner", "length", "passes", "swapped", "scores"]
+    assert all(np.array_equal(out[k], match[k]) for k in out)
+    traced = runs._UctTraces(start, uct, 9, 100, 1)(3, 5)
+    assert np.array_equal(traced["moves"], match["length"]) and np.array_equal(traced["winner"], match["winner"])
+
+
+def test_agent_work_seeds_each_game_and_seat():
+    start = territory.Tabik(size=2)
+    start.play("a1-b1")
+    made = []
+
+    def factory(seed):
+        made.append(seed)
+        return Named() if seed % 2 else Unnamed()
+
+    work = runs._AgentTraces(start, (factory, factory), 4, 10, 1)
+    games = work.actions(1, 3)
+    assert made == [runs.agent_seed(4, i, s) for i in (11, 12) for s in (0, 1)]
+    expected = []
+    for i in (11, 12):
+        agents = [Named() if runs.agent_seed(4, i, s) % 2 else Unnamed() for s in (0, 1)]
+        end = territory.agents.play_agents(start, agents, i)
+        expected.append([end.move_to_action(m) for m in end.history[1:]])
+    assert games == expected and start.history == ["a1-b1"]
+    traced = work(1, 3)
+    assert np.array_equal(traced["moves"], runs.trace_games(start, expected)["moves"])
