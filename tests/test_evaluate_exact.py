@@ -879,3 +879,20 @@ def test_agent_work_seeds_each_game_and_seat():
     assert games == expected and start.history == ["a1-b1"]
     traced = work(1, 3)
     assert np.array_equal(traced["moves"], runs.trace_games(start, expected)["moves"])
+
+
+# --- what each analysis tells the agent parser ----------------------------------------
+
+
+def test_each_analysis_parses_its_agent_with_the_game_and_its_own_name():
+    # c=tuned needs the game: each analysis hands its start to the parser.
+    assert territory.evaluate("tabik", agent="uct:4:c=tuned", games=1, size=2).agent == "uct:4:c=0.5"
+    assert territory.openings("tabik", agent="uct:4:c=tuned", games_per_opening=1, size=2, moves=["a1-b1"]).agent == "uct:4:c=0.5"
+    assert territory.fair_komi(agent="uct:4:c=tuned", games=1, n=1, komi_values=[0.5, 1.5]).fits[0].agent.startswith("uct:4:c=")
+    # A Puct without root noise is refused in the analysis' own name.
+    quiet = territory.Puct("tabik-4", 5, noise_fraction=0)
+    for analysis, name in [(territory.evaluate, "evaluate"), (territory.openings, "openings")]:
+        with pytest.raises(ValueError, match=f"^{name} needs distinct games, and a Puct with noise_fraction=0"):
+            analysis("tabik", quiet, size=4)
+    with pytest.raises(ValueError, match="^fair_komi needs distinct games"):
+        territory.fair_komi(quiet, n=1, games=1)
