@@ -14,9 +14,13 @@ import numpy as np
 from territory._checks import check_int, check_threads
 from territory._results import results_repr
 from territory._seeds import GOLDEN, mix
-from territory.agents import Uct, play_match, start_state
+from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match, start_state
 from territory.evaluate.runs import MAX_GAMES, Progress, _agent_name, _parse, _traces
 from territory.evaluate.stats import Z95, Metric, _mean, _proportion
+
+#: At most this many SkillTrace levels: the last one's strong agent has ``2**levels``
+#: UCT iterations, which must not pass ``MAX_UCT_ITERATIONS`` (10,000,000: 23 levels).
+MAX_SKILL_LEVELS = MAX_UCT_ITERATIONS.bit_length() - 1
 
 
 def compute_metrics(t: dict[str, np.ndarray]) -> dict[str, Metric]:
@@ -174,8 +178,8 @@ def compute_skill_trace(start: Any, levels: int, games: int, seed: int, *, threa
     iterations (agent 0, the strong one) against UCT with k, k = 1, 2, 4, ...; the strong
     agent takes seat 0 in even-numbered games and seat 1 in odd ones. Level ``j`` is the
     match seeded with ``mix(seed, j, start=GOLDEN)``. ``strong_results`` are the strong agent's mean utility (+1 win, 0
-    draw, -1 loss) per level."""
-    levels = check_int("skill_levels", levels, 1, 30)
+    draw, -1 loss) per level. At most ``MAX_SKILL_LEVELS`` levels (23)."""
+    levels = check_int("skill_levels", levels, 1, MAX_SKILL_LEVELS)
     games = check_int("skill_games", games, 1, MAX_GAMES)
     results = []
     for level in range(levels):
