@@ -326,3 +326,47 @@ def test_solve_argument_messages():
     assert solution == solve(state) and solution.value in (-1, 0, 1) and solution.nodes > 0
     assert set(solution.best_moves) <= set(solution.move_values)
     assert all(solution.move_values[m] == solution.value for m in solution.best_moves)
+
+
+# ---------------------------------------------------------------- second batch
+
+
+def test_a_progress_function_is_taken_and_the_value_kept():
+    state = territory.Tabik(size=4)
+    seen = []
+    found = Uct(2000).analyse(state, progress=lambda *report: seen.append(report))
+    assert isinstance(found.value, float) and -1 <= found.value <= 1 and sum(found.visits) == 2000
+    assert Uct(2000).choose(state, progress=lambda *report: None) in state.legal_moves()
+
+
+def test_which_agents_are_deterministic():
+    from territory import Puct
+
+    assert not agents._is_deterministic(Uct()) and not agents._is_deterministic(RandomAgent())
+    assert agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0))
+    assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0, noise_fraction=0.25))
+    assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0.5))
+    assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0, expansion_visits=2))
+    pair = [Puct("tabik-4", 2, rollout_weight=0), Puct("tabik-4", 2, rollout_weight=0)]
+    assert message(play_match, "tabik", pair, 3, size=4).startswith(
+        "both agents are deterministic (Puct without noise), so the 3 games would be copies of 2: ")
+    assert message(play_match, "tabik", pair, 2, size=4, swap_seats=False).startswith(
+        "both agents are deterministic (Puct without noise), so the 2 games would be copies of 1: ")
+    assert len(play_match("tabik", pair, 2, size=4).winner) == 2
+    assert len(play_match("tabik", [pair[0], "random"], 3, size=4).winner) == 3
+
+
+def test_the_elo_interval_of_a_summary():
+    s = MatchResults("tabik", {}, 0, 8, agents=("a", "b"), agent_wins=(5, 2, 1)).summary()
+    assert s["elo_ci95"] == pytest.approx((-103.1599, 377.0980), abs=1e-4)
+
+
+def test_match_games_swaps_seats_by_default():
+    part = match_games("tabik", ["random", "random"], 0, 0, 3, size=3)
+    assert list(part["seats_swapped"]) == [False, True, False]
+    fixed = match_games("tabik", ["random", "random"], 0, 0, 3, False, size=3)
+    assert not fixed["seats_swapped"].any()
+
+
+def test_solve_takes_all_the_machines_memory():
+    assert solve(territory.Tabik(size=2), memory=agents.machine_memory()).nodes > 0
