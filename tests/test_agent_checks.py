@@ -370,3 +370,38 @@ def test_match_games_swaps_seats_by_default():
 
 def test_solve_takes_all_the_machines_memory():
     assert solve(territory.Tabik(size=2), memory=agents.machine_memory()).nodes > 0
+
+
+def test_match_moves_are_drawn_from_the_games_generator():
+    import random
+
+    from territory._seeds import mix
+
+    state = territory.Tabik(size=4)
+    moves = state.legal_moves()
+    for seed in range(3):
+        u = random.Random(seed).random()
+        assert RandomAgent(9)._match_move(state, random.Random(seed)) == moves[int(u * len(moves))]
+        drawn = random.Random(seed).getrandbits(64)
+        assert Uct(64, seed=5)._match_move(state, random.Random(seed)) == Uct(64).analyse(state, seed=mix(5, drawn)).best
+    # In a match played in Python (an agent with choose only), each game the same from its seed.
+    class First:
+        def choose(self, s):
+            return s.legal_moves()[0]
+
+    a = play_match("tabik", [First(), Uct(16)], 2, seed=1, size=3)
+    b = play_match("tabik", [First(), Uct(16)], 2, seed=1, size=3)
+    assert [list(x) for x in a.actions] == [list(x) for x in b.actions]
+
+
+def test_match_shard_is_match_games_with_the_range_last():
+    pair = [RandomAgent(), Uct(8)]
+    start = territory.Tabik(size=3)
+    for swap in (True, False):
+        shard = agents.match_shard(start, pair, 4, swap, 1, True, 1, 4)
+        whole = match_games(start, pair, 4, 1, 4, swap, 1, True)
+        assert set(shard) == set(whole) and "actions" in shard
+        for name in whole:
+            assert np.array_equal(shard[name], whole[name]), name
+    plain = agents.match_shard(start, pair, 4, True, None, False, 0, 2)
+    assert "actions" not in plain and len(plain["winner"]) == 2
