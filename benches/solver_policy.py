@@ -155,13 +155,16 @@ def train_conv(model: Model, data: dict[str, np.ndarray], start: Any, channels: 
     """A convolutional network, in JAX only (the engine evaluates MLPs): the observation
     and feature planes through a 3x3 convolution to ``channels`` planes and ``blocks``
     residual 3x3 convolutions (ReLU), then one hidden layer of ``hidden`` on those planes
-    and Tabik's two score vectors, then the policy and value heads; the same loss,
-    optimiser (with a cosine learning-rate decay) and minibatches as the MLP's. Returns
+    and Tabik's two score vectors, then the policy and value heads; the same loss, step
+    (``network_jax``'s), optimiser (with a cosine learning-rate decay) and minibatches as
+    the MLP's. Returns
     the network's batched logits function and the losses by epoch."""
     import equinox as eqx
     import jax
     import jax.numpy as jnp
     import optax  # type: ignore[import-untyped, unused-ignore]
+
+    from territory import network_jax
 
     k = start.params["size"]
     cells = k * k
@@ -182,33 +185,23 @@ def train_conv(model: Model, data: dict[str, np.ndarray], start: Any, channels: 
             self.policy = eqx.nn.Linear(hidden, start.num_actions, key=keys[-2])
             self.value = eqx.nn.Linear(hidden, 1, key=keys[-1])
 
-        def __call__(self, x: Any) -> tuple[Any, Any]:
+        def __call__(self, x: Any) -> tuple[Any, Any, None, None]:
             h = jax.nn.relu(self.convs[0](x[:planes * cells].reshape(planes, k, k)))
             for conv in self.convs[1:]:
                 h = h + jax.nn.relu(conv(h))
             z = jax.nn.relu(self.head(jnp.concatenate([h.ravel(), x[planes * cells:]])))
-            return self.policy(z), jnp.tanh(self.value(z)[0])
-
-    def loss(net: Any, x: Any, policy: Any, mask: Any, z: Any) -> tuple[Any, Any]:
-        logits, values = jax.vmap(net)(x)
-        log_probs = jnp.where(mask, jax.nn.log_softmax(jnp.where(mask, logits, -1e9)), 0.0)
-        policy_loss, value_loss = -(policy * log_probs).sum(axis=1).mean(), ((values - z) ** 2).mean()
-        return policy_loss + value_loss, jnp.stack([policy_loss, value_loss])
+            return self.policy(z), jnp.tanh(self.value(z)[0]), None, None  # no margin or ownership head
 
     steps = epochs * (len(data["inputs"]) // batch)
     optimiser = optax.adamw(optax.cosine_decay_schedule(lr, max(steps, 1)), weight_decay=weight_decay)
 
-    @eqx.filter_jit
-    def step(net: Any, state: Any, *batch_arrays: Any) -> tuple[Any, Any, Any]:
-        grads, losses = eqx.filter_grad(loss, has_aux=True)(net, *batch_arrays)
-        updates, state = optimiser.update(grads, state, eqx.filter(net, eqx.is_array))
-        return eqx.apply_updates(net, updates), state, losses
-
     net = ConvNet(jax.random.PRNGKey(mix(seed, 2) % 2**31))
     state = optimiser.init(eqx.filter(net, eqx.is_array))
     history = []
+    # The MLP trainer's jitted step and loss (network_jax), on this module and optimiser.
     for epoch, *arrays in minibatches(data, start, model.input_size, epochs, batch, seed):
-        net, state, losses = step(net, state, *(jnp.asarray(a) for a in arrays))
+        net, state, losses = network_jax._step(net, state, network_jax._batch(*arrays, None, None), optimiser,
+                                               (0.0, 0.0, 1.0))
         history.append((epoch, np.asarray(losses)))
     logits = eqx.filter_jit(lambda net, x: jax.vmap(net)(x)[0])
     return (lambda inputs: np.asarray(logits(net, jnp.asarray(inputs, jnp.float32)))), epoch_means(history)

@@ -237,12 +237,14 @@ def test_evaluation_defaults():
     assert e.to_dict()["seconds"] == 0.0 and e.to_dict()["skill_trace"] is None
 
 
-def test_evaluation_plot_hands_itself_and_the_path_to_plots(monkeypatch):
+@pytest.mark.parametrize("plotter, made, path", [("plot_evaluation", lambda: made_evaluation(), "out.svg"),
+                                                ("plot_openings", lambda: made_openings(), "o.png")])
+def test_a_results_plot_hands_itself_and_the_path_to_plots(monkeypatch, plotter, made, path):
     seen = []
-    monkeypatch.setattr(plots, "plot_evaluation", lambda *args: seen.append(args))
-    e = made_evaluation()
-    e.plot("out.svg")
-    assert len(seen) == 1 and seen[0][0] is e and seen[0][1] == "out.svg"
+    monkeypatch.setattr(plots, plotter, lambda *args: seen.append(args))
+    results = made()
+    results.plot(path)
+    assert len(seen) == 1 and seen[0][0] is results and seen[0][1] == path
 
 
 # --- evaluate ---------------------------------------------------------------------------
@@ -594,14 +596,6 @@ def test_openings_dict_json_and_text():
     # Numpy floats JSON cannot write are written as floats.
     assert json.loads(made_openings(play_on=[np.float32(0.25), 0.75, 0.5]).to_json())["openings"][0]["play_on"] == 0.25
     assert fm.Openings("g", {}, "a", 1, 0, [], [], [], [], None, None, None, 0).seconds == 0.0
-
-
-def test_openings_plot_hands_itself_and_the_path_to_plots(monkeypatch):
-    seen = []
-    monkeypatch.setattr(plots, "plot_openings", lambda *args: seen.append(args))
-    o = made_openings()
-    o.plot("o.png")
-    assert len(seen) == 1 and seen[0][0] is o and seen[0][1] == "o.png"
 
 
 def test_default_opening_moves_and_its_sample(monkeypatch):
