@@ -6,18 +6,18 @@ implementations of the same API for cross-checking. ``GAMES`` lists them by name
 the engine's own registry; ``new_game(name, **params)`` builds any of them.
 """
 
-import importlib as _importlib
-import importlib.util as _importlib_util
-import sys as _sys
-import types as _types
-import typing as _typing
-
-# First, before anything heavy: Ctrl-C while `python -m territory` imports this package
-# ends the command as the `territory` script does (docs/interrupts.md).
+# First, before any other import: Ctrl-C while `python -m territory` imports this
+# package ends the command as the `territory` script does (docs/interrupts.md).
 from territory_cli import guard_start_up as _guard_start_up
 
 _guard_start_up()
 del _guard_start_up
+
+import importlib as _importlib  # noqa: E402
+import importlib.util as _importlib_util  # noqa: E402
+import sys as _sys  # noqa: E402
+import types as _types  # noqa: E402
+import typing as _typing  # noqa: E402
 
 from territory import _presentation  # noqa: E402
 from territory._core import VecEnv, __version__  # noqa: E402
