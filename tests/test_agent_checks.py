@@ -285,6 +285,90 @@ def test_play_match_without_games_kept_and_without_actions():
     assert full.agents == ("RandomAgent()", "RandomAgent()") and full.seconds >= 0
 
 
+def test_play_match_bounds_are_exact():
+    assert message(play_match, "tabik", ["random"] * 2, 2**62 + 1, size=2) == (
+        "games must be an int from 0 to 4611686018427387904, got 4611686018427387905")
+    assert message(play_match, "tabik", ["random"] * 2, 1, seed=2**64, size=2) == (
+        "seed must be an int from 0 to 18446744073709551615, got 18446744073709551616")
+    top = play_match("tabik", ["random", "random"], 2, seed=2**64 - 1, size=2)
+    assert top.seed == 2**64 - 1 and len(top.winner) == 2
+
+
+def test_play_match_records_what_it_played_and_its_default_seed():
+    r = play_match("tabik", ["random", "uct:2"], 3, size=2)
+    assert (r.game, r.params, r.seed, r.games) == ("tabik", {"size": 2, "pie": True}, 0, 3)
+    assert r.agents == ("RandomAgent()", "Uct(iterations=2, c=1.4, seed=0, threads=1)")
+    assert 0 <= r.seconds < 60
+    again = play_match("tabik", ["random", "uct:2"], 3, seed=0, size=2)
+    assert np.array_equal(r.winner, again.winner) and np.array_equal(r.scores, again.scores)
+    assert r.agent_wins == tuple(int((r.agent_winner == k).sum()) for k in (0, 1, -1))
+
+
+def test_play_match_of_no_games_keeps_empty_arrays_of_each_kind():
+    r = play_match("tabik", ["random", "random"], 0, size=2)
+    assert r.agent_wins == (0, 0, 0) and r.actions == []
+    for name in agents.MATCH_FIELDS:
+        assert len(getattr(r, name)) == 0, name
+    assert r.winner.dtype == np.int8 and r.scores.shape == (0, 2) and r.seats_swapped.dtype == np.bool_
+
+
+def test_play_match_counts_draws_apart():
+    r = play_match("nume", ["random", "random"], 100, seed=1, n=2, komi=None)
+    draws = int((r.agent_winner == -1).sum())
+    assert draws > 0 and r.agent_wins[2] == draws and sum(r.agent_wins) == 100
+
+
+def test_play_match_refuses_a_model_trained_for_another_board():
+    assert message(play_match, "tabik", ["puct:tabik-4:4", "random"], 2, size=3).startswith(
+        "the model was trained for tabik (size=4")
+
+
+def test_play_match_refuses_results_larger_than_the_memory_available(monkeypatch):
+    from territory import _checks
+    monkeypatch.setattr(_checks, "available_memory", lambda: 1000)
+    needed = 10 * (agents.BYTES_PER_MATCH_GAME + agents.BYTES_PER_ACTIONS)
+    assert needed > 1000 and 10 * agents.BYTES_PER_MATCH_GAME < 1000
+    assert message(play_match, "tabik", ["random"] * 2, 10, size=2) == (
+        f"keeping the results of 10 games needs about {needed:,} bytes, more than the 1,000 bytes of memory available: "
+        "pass keep_games=False to keep only the counts behind summary() (flat memory)")
+    assert len(play_match("tabik", ["random"] * 2, 10, size=2, keep_actions=False).winner) == 10
+    monkeypatch.setattr(_checks, "available_memory", lambda: 10 * agents.BYTES_PER_MATCH_GAME - 1)
+    assert message(play_match, "tabik", ["random"] * 2, 10, size=2, keep_actions=False).startswith(
+        f"keeping the results of 10 games needs about {10 * agents.BYTES_PER_MATCH_GAME:,} bytes")
+    assert play_match("tabik", ["random"] * 2, 10, size=2, keep_games=False).agent_wins is not None
+
+
+def test_play_match_reports_progress_in_growing_batches_up_to_a_bound():
+    steps = []
+    play_match("tabik", ["random", "random"], 300_000, seed=2, size=2, keep_games=False,
+               progress=lambda done, total, seconds: steps.append((done, total, seconds)))
+    done = [d for d, _, _ in steps]
+    assert done[0] == 2 and done[-1] == 300_000 and all(t == 300_000 for _, t, _ in steps)
+    sizes = np.diff([0, *done])
+    assert sizes.max() <= 1 << 16 and (sizes[:-1] >= 2).all()
+    assert all(0 <= s < 60 for _, _, s in steps)
+
+
+def test_play_match_on_an_executor_gives_the_local_results_in_bounded_shards():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def shards(agent_specs, games, **kwargs):
+        done = []
+        with ThreadPoolExecutor(1) as pool:
+            r = play_match("tabik", agent_specs, games, seed=5, size=2, executor=pool,
+                           progress=lambda d, t, s: done.append(d), **kwargs)
+        return r, done
+
+    local = play_match("tabik", ["random", "random"], 520, seed=5, size=2)
+    r, done = shards(["random", "random"], 520)
+    assert len(done) == 8 and done[-1] == 520  # 520 / (1 slot * 8 shards per slot) = 65 games a shard
+    assert np.array_equal(r.winner, local.winner) and r.agent_wins == local.agent_wins
+    assert [list(a) for a in r.actions] == [list(a) for a in local.actions]
+    assert len(shards(["random", "random"], 520, shard_size=100)[1]) == 6
+    _, done = shards(["random", "uct:2"], 520, keep_games=False)
+    assert len(done) == 9 and done[-1] == 520  # at most 64 games a shard for a searching agent
+
+
 # ---------------------------------------------------------------- solver: arguments
 
 
@@ -348,8 +432,10 @@ def test_which_agents_are_deterministic():
     assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0.5))
     assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0, expansion_visits=2))
     pair = [Puct("tabik-4", 2, rollout_weight=0), Puct("tabik-4", 2, rollout_weight=0)]
-    assert message(play_match, "tabik", pair, 3, size=4).startswith(
-        "both agents are deterministic (Puct without noise), so the 3 games would be copies of 2: ")
+    assert message(play_match, "tabik", pair, 3, size=4) == (
+        "both agents are deterministic (Puct without noise), so the 3 games would be copies of 2: give a Puct "
+        "noise_fraction > 0 (territory.Puct(..., noise_fraction=0.25)), or play from random openings "
+        "(territory.train.match_from_openings)")
     assert message(play_match, "tabik", pair, 2, size=4, swap_seats=False).startswith(
         "both agents are deterministic (Puct without noise), so the 2 games would be copies of 1: ")
     assert len(play_match("tabik", pair, 2, size=4).winner) == 2
