@@ -13,7 +13,7 @@ import pytest
 import territory
 from territory import agents
 from territory.agents import (
-    Analysis, MatchResults, RandomAgent, Stop, Uct, _elo, board_key, concat_match_parts, match_games, parse_agent,
+    Analysis, MatchResults, RandomAgent, Stop, Uct, _elo, best_agent, board_key, concat_match_parts, match_games, parse_agent,
     play_match, solve, spec_count, spec_number, spec_options, start_state, tuned_uct_c,
 )
 
@@ -369,6 +369,23 @@ def test_play_match_on_an_executor_gives_the_local_results_in_bounded_shards():
     assert len(done) == 9 and done[-1] == 520  # at most 64 games a shard for a searching agent
 
 
+def test_spec_options_split_each_option_at_its_first_equals_sign():
+    assert message(parse_agent, "uct:100:c=1=2") == "agent 'uct:100:c=1=2': c=1=2: not a number: '1=2'"
+
+
+def test_the_best_agent_needs_a_model_trained_on_these_very_parameters():
+    assert repr(best_agent(territory.Tabik(size=4))) == "Puct('tabik-4', iterations=400, rollout_weight=0.5)"
+    other = best_agent(territory.Tabik(size=4, pie=False))  # trained with the pie
+    assert type(other) is Uct and other.c == tuned_uct_c(territory.Tabik(size=4, pie=False))
+    komi = territory.Nume(n=3, komi=1.5)  # nume-3 fits this board (it could play it), but was trained at komi 0.5
+    assert territory.model.Model.load("nume-3").fits(komi) and type(best_agent(komi)) is Uct
+
+
+def test_match_games_parses_specs_that_need_the_game():
+    part = match_games("tabik", ["best:4", "uct:2:c=tuned"], 0, 0, 2, size=2)
+    assert len(part["winner"]) == 2
+
+
 # ---------------------------------------------------------------- solver: arguments
 
 
@@ -454,6 +471,50 @@ def test_match_games_swaps_seats_by_default():
     assert not fixed["seats_swapped"].any()
 
 
+def tabik_4_after_four_moves():
+    state = territory.Tabik(size=4)
+    for move in ("c3-b3", "swap", "b2-c2", "d4-c4"):
+        state.play(move)
+    return state
+
+
+def test_solve_orders_by_the_network_to_the_depth_asked_and_bounds_its_table(monkeypatch):
+    from territory.model import MODELS_DIR, Model
+    from territory.puct import Puct
+
+    state = tabik_4_after_four_moves()
+    plain = solve(state)
+    assert (plain.value, plain.nodes, plain.table_bytes) == (1, 398_668, 4 * 2**20)
+    ordered = solve(state, order="tabik-4")
+    assert ordered.value == 1 and ordered.best_moves == plain.best_moves and ordered.move_values == plain.move_values
+    assert ordered.nodes == 442_707 and ordered.table_bytes == 4 * 2**20
+    for order in (Model.load("tabik-4"), Puct("tabik-4", 2), str(MODELS_DIR / "tabik-4.npz")):
+        assert solve(state, order=order) == ordered
+    assert solve(state, order="tabik-4", order_depth=6) == ordered
+    assert solve(state, order="tabik-4", order_depth=7).nodes == 444_759
+    assert solve(state, order="tabik-4", order_depth=0).nodes == plain.nodes
+    assert message(solve, territory.Tabik(size=3), order="tabik-4").startswith("the model was trained for tabik (size=4")
+    small = solve(state, memory=2**20)
+    assert (small.value, small.nodes, small.table_bytes) == (1, 635_494, 2**20)
+    monkeypatch.setattr(agents, "default_solve_memory", lambda: 2**20)
+    assert solve(state) == small
+
+
+def test_solve_passes_its_limits_progress_and_stop_to_the_engine():
+    big = territory.Tabik(size=6)
+    seen = []
+    with pytest.raises(territory.TimeLimitError):
+        solve(big, time_limit=1.3, progress=lambda *args: seen.append(args))
+    assert seen and all(len(call) == 3 for call in seen)
+    assert solve(territory.Tabik(size=2), time_limit=0.5).nodes > 0
+    with pytest.raises(territory.NodeLimitError):
+        solve(big, 1000)
+    stop = Stop()
+    stop.set()
+    with pytest.raises(territory.StoppedError):
+        solve(big, stop=stop)
+
+
 def test_solve_takes_all_the_machines_memory():
     assert solve(territory.Tabik(size=2), memory=agents.machine_memory()).nodes > 0
 
@@ -470,6 +531,10 @@ def test_match_moves_are_drawn_from_the_games_generator():
         assert RandomAgent(9)._match_move(state, random.Random(seed)) == moves[int(u * len(moves))]
         drawn = random.Random(seed).getrandbits(64)
         assert Uct(64, seed=5)._match_move(state, random.Random(seed)) == Uct(64).analyse(state, seed=mix(5, drawn)).best
+        rng, expected = random.Random(seed), random.Random(seed)
+        Uct(4)._match_move(state, rng)
+        expected.getrandbits(64)
+        assert rng.random() == expected.random()  # one 64-bit draw a move, no more
     # In a match played in Python (an agent with choose only), each game the same from its seed.
     class First:
         def choose(self, s):
