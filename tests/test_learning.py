@@ -336,6 +336,12 @@ def test_a_solved_positions_value_target_is_its_exact_value_alone():
     assert targets.dtype == np.float32 and targets.tolist() == [0.875, -0.625, 0.0, 1.0]
 
 
+def test_training_refuses_a_negative_solve_limit_before_it_writes_anything(tmp_path):
+    with pytest.raises(ValueError, match=r"solve_nodes must be an int from 0 to 18446744073709551615, got -1"):
+        train(TrainConfig(params={"size": 4}, out=str(tmp_path / "run"), solve_nodes=-1))
+    assert not (tmp_path / "run").exists()
+
+
 def test_self_play_shards_refuse_ranges_outside_the_round():
     from territory.train import self_play_shard
 

@@ -328,6 +328,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     out = Path(config.out)
     start = new_game(config.game, **config.params)
     _check_buffer(config, start)
+    check_int("solve_nodes", config.solve_nodes, 0, 2**64 - 1)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out {str(out)!r} is a file: give a directory for the checkpoints and the log")
     from territory import network_jax  # JAX: the train extra, imported only to train
