@@ -318,7 +318,7 @@ def test_self_play_refuses_a_first_game_or_solve_limit_out_of_range():
     start = territory.Tabik(size=4)
     net = Model.new(start, hidden=8).network()
     for first in (-1, 2**64 - 3, 2**64):
-        with pytest.raises(ValueError, match=r"first must be from 0 to 2\*\*64 - games \(18446744073709551612 for 4 games\)"):
+        with pytest.raises(ValueError, match=re.escape("first must be from 0 to 2**64 - games (18446744073709551612 for 4 ")):
             net.self_play(start, 4, 8, first=first)
     assert len(net.self_play(start, 4, 8, first=2**64 - 4)["lengths"]) == 4
     with pytest.raises(ValueError, match=r"solve_nodes must be from 0 \(off\)"):

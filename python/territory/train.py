@@ -46,7 +46,8 @@ from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
 from territory.puct import Puct
 
-__all__ = ["TrainConfig", "train", "self_play", "self_play_shard", "self_play_round", "equal_time_uct_iterations", "positions_through_games", "random_positions"]
+__all__ = ["TrainConfig", "train", "self_play", "self_play_shard", "self_play_round", "equal_time_uct_iterations",
+           "positions_through_games", "random_positions"]
 
 
 @dataclass
@@ -151,8 +152,9 @@ def self_play_round(model: Model, start: Any, config: TrainConfig, seed: int,
     threads = config.threads
     if executor is None:
         return self_play_shard(model, start, config, seed, threads, 0, config.games)
-    return distributed.run_sharded(executor, self_play_shard, (model, start, config, seed, 1 if threads is None else threads),
-                                   config.games, combine=concat_rounds, max_shard=64)
+    shard_threads = 1 if threads is None else threads
+    return distributed.run_sharded(executor, self_play_shard, (model, start, config, seed, shard_threads), config.games,
+                                   combine=concat_rounds, max_shard=64)
 
 
 def self_play_shard(model: Model, start: Any, config: TrainConfig, seed: int, threads: Optional[int], first: int,
