@@ -246,10 +246,11 @@ impl Guided {
 }
 
 /// Table budget of each solve of a self-play position: 32 bytes per position the
-/// search may visit, room for every entry it can store (16 bytes each) in a table
-/// at most half full, so that small solves rarely drop one; at least 1 MiB, and at most
-/// 64 MiB (one solve at a time per thread), where a dropped entry costs only repeated
-/// work. The table starts at 64 KiB and doubles only as it fills.
+/// search may visit, so that the table (a power of two of 16-byte entries within the
+/// budget) has more entries than the search can store and a solve within its limit
+/// seldom drops one; at least 1 MiB, and at most 64 MiB (one solve at a time per
+/// thread), where a dropped entry costs only repeated work. The table starts at 64 KiB
+/// and doubles only as it fills.
 fn solve_memory(max_nodes: u64) -> u64 {
     max_nodes.saturating_mul(32).clamp(1 << 20, 64 << 20)
 }
@@ -330,7 +331,7 @@ impl SelfPlayData {
 /// `solve_nodes`), on `threads` threads (`None`: all cores). Game `i` is seeded from
 /// `(seed, i)` alone, so the data do not depend on the number of threads, and a round
 /// played in ranges gives, put together in order, the data of the round played at once.
-/// `first + games` must not pass `u64::MAX`.
+/// The last game's index, `first + games - 1`, must be at most `u64::MAX`.
 ///
 /// # Errors
 /// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
