@@ -17,6 +17,7 @@ from typing import Any, Callable
 import territory
 from interrupting import sigint_later
 from territory import _core
+from territory.model import Model
 
 
 def _vecenv_loop() -> None:
@@ -42,6 +43,9 @@ CALLS: dict[str, Callable[[], Any]] = {
     "trace_random (one call)": lambda: _core.trace_random(territory.Migong(), 0, 0, 10**6, None),
     "Migong.perft": lambda: territory.Migong().perft(3),
     "evaluate puct": lambda: territory.evaluate("tabik", "puct:tabik-6:400", games=10**5, size=6),
+    # Games of a few milliseconds, then solves from their ends that never give up.
+    "Network.self_play solving": lambda: Model.load("tabik-6").network().self_play(
+        territory.Tabik(size=6), 8, 20, threads=2, solve_nodes=2**64 - 1),
 }
 
 

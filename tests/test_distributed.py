@@ -416,7 +416,7 @@ def test_cli_match_on_a_scheduler(dask_client, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("command", [["match", "tabik", "--agents", "random", "random"], ["evaluate", "tabik"], ["komi"],
-                                     ["openings", "tabik"]])
+                                     ["openings", "tabik"], ["train", "tabik", "--out", "unused"]])
 def test_bulk_commands_take_a_scheduler(command, capsys):
     from territory.cli import main
 
@@ -425,3 +425,26 @@ def test_bulk_commands_take_a_scheduler(command, capsys):
     assert exit_info.value.code == 0 and "--scheduler" in capsys.readouterr().out
     assert main(command + ["--scheduler", "local:0"]) == 2
     assert "local:N needs a number of workers" in capsys.readouterr().err
+
+
+def test_self_play_rounds_on_executors_give_the_local_round(dask_client, process_pool):
+    from territory.model import Model
+    from territory.train import TrainConfig, concat_rounds, self_play, self_play_round, self_play_shard
+
+    start = territory.Tabik(size=4)
+    model = Model.new(start, hidden=16, seed=2)
+    config = TrainConfig(games=7, iterations=16, threads=1, solve_nodes=3000, search_value_weight=0.5)
+    local = self_play_round(model, start, config, 11)
+    assert local["solved"].any() and len(local["lengths"]) == 7
+    local_examples = self_play(model, start, config, np.random.default_rng(4))
+    with cf.ThreadPoolExecutor(3) as threads:
+        for executor in (threads, process_pool, dask_client.get_executor()):
+            remote = self_play_round(model, start, config, 11, executor)
+            assert set(remote) == set(local)
+            assert all(remote[k].dtype == local[k].dtype and np.array_equal(remote[k], local[k]) for k in local)
+            # Shards of uneven sizes (3, 3, 1 games), finishing in any order.
+            uneven = run_sharded(executor, self_play_shard, (model, start, config, 11, 2), 7, combine=concat_rounds,
+                                 shard_size=3)
+            assert all(np.array_equal(uneven[k], local[k]) for k in local)
+            remote_examples = self_play(model, start, config, np.random.default_rng(4), executor)
+            assert all(np.array_equal(a, b) for a, b in zip(remote_examples, local_examples))

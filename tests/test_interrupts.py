@@ -40,7 +40,7 @@ def _interrupt_call(name: str, delay: float = 0.8) -> dict:
 CALLS = [
     "random_playouts", "run_playouts (one call)", "play_match uct", "play_match random", "Uct.analyse",
     "Uct.analyse threads=2", "VecEnv.step loop", "evaluate random", "evaluate uct", "trace_random (one call)",
-    "Migong.perft", "evaluate puct",
+    "Migong.perft", "evaluate puct", "Network.self_play solving",
 ]
 
 

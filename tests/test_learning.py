@@ -292,6 +292,69 @@ def test_self_play_in_the_engine_is_seeded_and_independent_of_the_threads():
     assert one["values"].shape == (n,) and np.all(np.abs(one["values"]) <= 1)
 
 
+def test_self_play_in_ranges_is_the_round_and_solved_positions_end_each_game():
+    start = territory.Tabik(size=4)
+    net = Model.new(start, hidden=16, seed=1).network()
+    plain = net.self_play(start, 7, 16, seed=5, threads=1)
+    whole = net.self_play(start, 7, 16, seed=5, threads=2, solve_nodes=3000)
+    parts = [net.self_play(start, b - a, 16, seed=5, threads=1, first=a, solve_nodes=3000)
+             for a, b in ((0, 3), (3, 4), (4, 7))]
+    assert set(whole) == set(plain) and all(np.array_equal(np.concatenate([p[k] for p in parts]), whole[k])
+                                            for k in whole)
+    # The same games; a suffix of each is solved, and only those positions' results change.
+    solved = whole["solved"]
+    assert solved.dtype == bool and not plain["solved"].any() and 0 < solved.mean() < 1
+    assert all(np.array_equal(whole[k], plain[k]) for k in whole if k not in ("results", "solved"))
+    assert np.array_equal(whole["results"][~solved], plain["results"][~solved])
+    assert not np.array_equal(whole["results"], plain["results"])
+    at = 0
+    for length in whole["lengths"]:
+        game = solved[at:at + length]
+        assert game[-1] and np.array_equal(game, np.sort(game))  # False then True
+        at += length
+
+
+def test_self_play_refuses_a_first_game_or_solve_limit_out_of_range():
+    start = territory.Tabik(size=4)
+    net = Model.new(start, hidden=8).network()
+    for first in (-1, 2**64 - 3, 2**64):
+        with pytest.raises(ValueError, match=re.escape("first must be from 0 to 2**64 - games (18446744073709551612 for 4 ")):
+            net.self_play(start, 4, 8, first=first)
+    assert len(net.self_play(start, 4, 8, first=2**64 - 4)["lengths"]) == 4
+    with pytest.raises(ValueError, match=r"solve_nodes must be from 0 \(off\)"):
+        net.self_play(start, 1, 8, solve_nodes=-1)
+
+
+def test_a_solved_positions_value_target_is_its_exact_value_alone():
+    from territory.train import examples
+
+    data = {"obs": np.zeros((4, 2), np.float32), "policy": np.zeros((4, 3), np.float32),
+            "masks": np.ones((4, 3), bool), "margins": np.zeros(4, np.float32), "ownership": np.zeros((4, 2), np.float32),
+            "results": np.array([1, -1, 0, 1], np.float32), "values": np.array([0.5, 0.5, -0.5, -0.5], np.float32),
+            "solved": np.array([False, False, True, True])}
+    targets = examples(data, TrainConfig(search_value_weight=0.25))[3]
+    assert targets.dtype == np.float32 and targets.tolist() == [0.875, -0.625, 0.0, 1.0]
+
+
+def test_training_refuses_a_negative_solve_limit_before_it_writes_anything(tmp_path):
+    with pytest.raises(ValueError, match=r"solve_nodes must be an int from 0 to 18446744073709551615, got -1"):
+        train(TrainConfig(params={"size": 4}, out=str(tmp_path / "run"), solve_nodes=-1))
+    assert not (tmp_path / "run").exists()
+
+
+def test_self_play_shards_refuse_ranges_outside_the_round():
+    from territory.train import self_play_shard
+
+    start = territory.Tabik(size=4)
+    model, config = Model.new(start, hidden=8), TrainConfig(games=4, iterations=8)
+    for first, stop, message in ((-1, 2, "first must be an int from 0 to 3, got -1"),
+                                 (4, 5, "first must be an int from 0 to 3, got 4"),
+                                 (2, 2, "stop must be an int from 3 to 4, got 2"),
+                                 (0, 5, "stop must be an int from 1 to 4, got 5")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            self_play_shard(model, start, config, 0, 1, first, stop)
+
+
 def test_puct_is_a_native_agent_reproducible_on_any_threads_and_picklable():
     import pickle
 

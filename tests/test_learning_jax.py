@@ -115,6 +115,21 @@ def test_training_is_seeded(tmp_path):
     assert not plain.has_margin and plain.ownership_cells == 0
 
 
+def test_training_on_an_executor_gives_the_weights_of_the_local_run(tmp_path):
+    import concurrent.futures as cf
+    import multiprocessing
+
+    changes = dict(rounds=2, games=6, iterations=12, solve_nodes=3000, search_value_weight=0.5)
+    local = train(quick_config(tmp_path, out=str(tmp_path / "local"), **changes))
+    # Spawned workers: forking this process, JAX's threads running, could deadlock.
+    with cf.ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        remote = train(quick_config(tmp_path, out=str(tmp_path / "remote"), **changes), executor=pool)
+    a, b = np.load(local), np.load(remote)
+    assert sorted(a.files) == sorted(b.files) and all(np.array_equal(a[n], b[n]) for n in a.files if n != "meta")
+    rounds = [json.loads(line) for line in (tmp_path / "local" / "log.jsonl").read_text().splitlines()][1:3]
+    assert [r["event"] for r in rounds] == ["round", "round"] and all(0 < r["solved"] < 1 for r in rounds)
+
+
 def test_analysis_gives_the_margin_and_the_ownership_map(trained):
     model = Model.load(trained[0])
     state = territory.Tabik(size=4)

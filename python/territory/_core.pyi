@@ -275,4 +275,6 @@ class Network:
         seed: int = 0,
         threads: Optional[int] = None,
         expansion_visits: int = 1,
+        first: int = 0,
+        solve_nodes: int = 0,
     ) -> dict[str, np.ndarray[Any, Any]]: ...

@@ -11,6 +11,12 @@ steps (JAX, ``territory.network_jax``: optax's Adam with decoupled weight decay)
 minibatches from a buffer of the latest positions; JAX is imported only here, when
 training starts (the ``train`` extra).
 
+With ``solve_nodes`` > 0 the last positions of each game are solved exactly (from
+the end backwards, each within ``solve_nodes`` positions searched, until one is not),
+and a solved position's value target is its exact value. Given an ``executor``, a
+round's games are played in shards there (``self_play_shard`` through
+``distributed.run_sharded``), with the data of the round played here.
+
 Every ``checkpoint_every`` rounds a checkpoint is written (``checkpoint-NNNN.npz`` and
 ``last.npz``, each replaced atomically) and evaluated: Elo against the previous
 checkpoint and against UCT given the same time per move. ``log.jsonl`` gets one line
@@ -26,19 +32,22 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from territory._checks import check_memory
+from territory import distributed
+from territory._checks import check_int, check_memory
 from territory.agents import MAX_UCT_ITERATIONS, Uct, play_match, tuned_uct_c
 from territory.model import Model, single_threaded_blas
 from territory.playouts import new_game
 from territory.puct import Puct
 
-__all__ = ["TrainConfig", "train", "self_play", "equal_time_uct_iterations", "positions_through_games", "random_positions"]
+__all__ = ["TrainConfig", "train", "self_play", "self_play_shard", "self_play_round", "equal_time_uct_iterations",
+           "positions_through_games", "random_positions"]
 
 
 @dataclass
@@ -65,8 +74,13 @@ class TrainConfig:
     #: value alone), in self-play and in the evaluations.
     rollout_weight: float = 0.0
     #: Weight of the search's value of a position in its value target, the rest being
-    #: the game's result (0: the result alone, AlphaZero's target).
+    #: the game's result (0: the result alone, AlphaZero's target). Not for solved
+    #: positions (``solve_nodes``), whose target is their exact value alone.
     search_value_weight: float = 0.0
+    #: Solve each self-play game's positions exactly from the last backwards, each
+    #: within this many positions searched, until one is not solved; a solved
+    #: position's value target is its exact value (0: none solved).
+    solve_nodes: int = 0
     #: A leaf is evaluated by the network and expanded on its n-th visit, valued by a
     #: random playout before (1: at once), in self-play and in the evaluations.
     expansion_visits: int = 1
@@ -103,24 +117,68 @@ class TrainConfig:
     uct_iterations: Optional[int] = None
 
 
-def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Generator
-              ) -> tuple[np.ndarray, ...]:
+def self_play(model: Model, start: Any, config: TrainConfig, rng: np.random.Generator,
+              executor: Optional[Executor] = None) -> tuple[np.ndarray, ...]:
     """Plays ``config.games`` games from ``start`` in the engine (the network evaluated
-    in Rust, games in parallel on ``config.threads`` threads); returns their positions'
-    network inputs, visit distributions, legal masks, value targets for the seat to
-    move (the game's result mixed with the search's value by
-    ``config.search_value_weight``), final score margins for the seat to move and final
-    ownership of the cells (float32, bool). The games depend on the seed drawn from
-    ``rng`` alone, not on the threads."""
-    data = model.network().self_play(
-        start, config.games, config.iterations, config.c_puct, config.noise_alpha, config.noise_fraction,
-        config.rollout_weight, config.sample_moves, int(rng.integers(2**63)), config.threads,
-        expansion_visits=config.expansion_visits)
+    in Rust, games in parallel on ``config.threads`` threads, or in shards on
+    ``executor``: ``self_play_round``); returns their positions' network inputs, visit
+    distributions, legal masks, value targets for the seat to move, final score
+    margins for the seat to move and final ownership of the cells (float32, bool): the
+    training examples (``examples``). The games depend on the seed drawn from ``rng``
+    alone, not on the threads or the executor."""
+    return examples(self_play_round(model, start, config, int(rng.integers(2**63)), executor), config)
+
+
+def examples(data: dict[str, np.ndarray], config: TrainConfig) -> tuple[np.ndarray, ...]:
+    """The training examples of a round's arrays (``self_play_round``): the value
+    target of a solved position is its exact value, of the others the game's result
+    mixed with the search's value by ``config.search_value_weight``."""
     n = len(data["results"])
     w = np.float32(config.search_value_weight)
-    targets = (1 - w) * data["results"] + w * data["values"]
+    mixed = (1 - w) * data["results"] + w * data["values"]
+    targets = np.where(data["solved"], data["results"], mixed)
     return (data["obs"].reshape(n, -1), data["policy"], data["masks"], targets.astype(np.float32), data["margins"],
             data["ownership"])
+
+
+def self_play_round(model: Model, start: Any, config: TrainConfig, seed: int,
+                    executor: Optional[Executor] = None) -> dict[str, np.ndarray]:
+    """The arrays of the ``config.games`` self-play games of the round seeded with
+    ``seed`` (``_core.Network.self_play``'s): played here on ``config.threads``
+    threads, or given an ``executor`` (any ``concurrent.futures.Executor``) in shards
+    there (``self_play_shard`` through ``distributed.run_sharded``, on
+    ``config.threads`` threads each, None: 1) and put together in order: the same
+    arrays either way."""
+    threads = config.threads
+    if executor is None:
+        return self_play_shard(model, start, config, seed, threads, 0, config.games)
+    shard_threads = 1 if threads is None else threads
+    return distributed.run_sharded(executor, self_play_shard, (model, start, config, seed, shard_threads), config.games,
+                                   combine=concat_rounds, max_shard=64)
+
+
+def self_play_shard(model: Model, start: Any, config: TrainConfig, seed: int, threads: Optional[int], first: int,
+                    stop: int) -> dict[str, np.ndarray]:
+    """Games ``first .. stop`` of the self-play round seeded with ``seed``, from
+    ``start`` with ``model`` and ``config``'s settings, on ``threads`` threads: the
+    arrays of ``_core.Network.self_play`` (``obs``, ``policy``, ``masks``, ``results``,
+    ``values``, ``margins``, ``ownership``, ``solved``, ``lengths``). A pure,
+    picklable function of its arguments (the unit of work of ``self_play_round`` on an
+    executor): game ``i`` depends on ``seed`` and ``i`` alone."""
+    check_int("games", config.games, 1, 1_000_000)
+    first = check_int("first", first, 0, config.games - 1)
+    stop = check_int("stop", stop, first + 1, config.games)
+    data = model.network().self_play(
+        start, stop - first, config.iterations, config.c_puct, config.noise_alpha, config.noise_fraction,
+        config.rollout_weight, config.sample_moves, seed, threads, expansion_visits=config.expansion_visits,
+        first=first, solve_nodes=config.solve_nodes)
+    return dict(data)
+
+
+def concat_rounds(parts: Sequence[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The arrays of consecutive ranges of a round's games (``self_play_shard``), in
+    order, as one range's."""
+    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
 class Buffer:
@@ -246,11 +304,15 @@ def match_from_openings(start: Any, agents: list[Any], games: int, seed: int, op
             "elo_ci95": [_elo(low), _elo(high)], "games": n}
 
 
-def train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]] = None) -> Path:
+def train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]] = None,
+          executor: Optional[Executor] = None) -> Path:
     """Trains a model by self-play (see the module's text) and returns the path of the
-    last checkpoint. ``progress(record)`` gets every line written to the log."""
+    last checkpoint. ``progress(record)`` gets every line written to the log. With an
+    ``executor`` (any ``concurrent.futures.Executor``: a Dask cluster's, a process
+    pool) the self-play games are played there in shards, with the weights of the run
+    played here."""
     with single_threaded_blas():
-        return _train(config, progress)
+        return _train(config, progress, executor)
 
 
 def _check_buffer(config: TrainConfig, start: Any) -> None:
@@ -263,10 +325,12 @@ def _check_buffer(config: TrainConfig, start: Any) -> None:
                  "give a smaller buffer (--buffer)")
 
 
-def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]]) -> Path:
+def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]],
+           executor: Optional[Executor]) -> Path:
     out = Path(config.out)
     start = new_game(config.game, **config.params)
     _check_buffer(config, start)
+    check_int("solve_nodes", config.solve_nodes, 0, 2**64 - 1)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out {str(out)!r} is a file: give a directory for the checkpoints and the log")
     from territory import network_jax  # JAX: the train extra, imported only to train
@@ -316,9 +380,10 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
         ):
             round_ += 1
             t0 = time.perf_counter()
-            examples = self_play(model, start, config, rng)
-            obs = examples[0]
-            buffer.add(*examples)
+            data = self_play_round(model, start, config, int(rng.integers(2**63)), executor)
+            round_examples = examples(data, config)
+            obs = round_examples[0]
+            buffer.add(*round_examples)
             positions += len(obs)
             t1 = time.perf_counter()
             steps = max(1, round(len(obs) * config.replay / config.batch))
@@ -338,6 +403,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
                 "cpu_seconds": round(time.process_time() - cpu_began, 2),
                 "games": config.games, "positions": positions, "steps": optimiser.steps, **mean_losses,
                 "mean_length": round(len(obs) / config.games, 2),
+                "solved": round(float(np.mean(data["solved"])), 4),
                 "self_play_seconds": round(t1 - t0, 2), "train_seconds": round(time.perf_counter() - t1, 2),
             })
             if round_ % config.checkpoint_every == 0:

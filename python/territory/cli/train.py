@@ -8,8 +8,9 @@ import json
 import sys
 from typing import Any
 
+from territory import distributed
 from territory.cli import common as cli
-from territory.cli.common import add_command, integer
+from territory.cli.common import UsageError, add_command, integer
 
 
 def positive(text: str) -> float:
@@ -40,10 +41,13 @@ def register(commands: Any) -> None:
         "checkpoints (OUT/checkpoint-NNNN.npz, OUT/last.npz) and a log (OUT/log.jsonl, one\n"
         "JSON object per round and per checkpoint evaluation: losses, Elo against the\n"
         "previous checkpoint and against UCT given the same time per move). Ctrl-C stops\n"
-        "and keeps the last checkpoint. The same seed gives the same weights. Needs the\n"
-        "train extra (JAX): pip install \"territory-games[train]\".",
+        "and keeps the last checkpoint. The same seed gives the same weights, also with\n"
+        "--scheduler (the self-play games then run in shards on Dask, --threads threads\n"
+        "each). --solve-nodes N takes the value targets of each game's last positions from\n"
+        "the exact solver. Needs the train extra (JAX): pip install \"territory-games[train]\".",
         "  territory train tabik --size 6 --minutes 60 --out runs/tabik-6\n"
         "  territory train nume --n 3 --minutes 60 --out runs/nume-3\n"
+        "  territory train tabik --size 5 --solve-nodes 20000 --scheduler local:2 --out runs/tabik-5\n"
         "  territory match tabik --size 6 --agents puct:runs/tabik-6/last.npz:200 uct:2000\n",
         run_train,
     )
@@ -62,6 +66,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--augment", action="store_true", help="turn each minibatch by one of the board's symmetries, drawn at random (Tabik)")
     parser.add_argument("--features", action="store_true", help="the network also reads the game's features (state.features(): what scoring makes of the groups)")
     parser.add_argument("--search-value-weight", type=fraction, default=0.0, help="weight of the search's value in the value target, the rest the game's result, 0 to 1 (default 0)")
+    parser.add_argument("--solve-nodes", type=integer(0), default=0, metavar="N", help="solve each self-play game's positions exactly from the end backwards, each within N solver positions, until one is not solved; a solved position's value target is its exact value (default 0: none). Costs the solves plus up to N solver positions a game for the one given up on (figures in docs/learning.md)")
     parser.add_argument("--margin-weight", type=fraction, default=0.5, help="weight of the score-margin head's loss, 0 to 1 (default 0.5; 0: no margin head)")
     parser.add_argument("--ownership-weight", type=fraction, default=1.0, help="weight of the ownership head's loss, 0 to 1 (default 1; 0: no ownership head)")
     parser.add_argument("--sample-moves", type=integer(0), default=6, help="moves drawn by visit count at the start of each game (default 6)")
@@ -72,6 +77,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--uct-iterations", type=integer(1), default=None, help="UCT iterations in evaluations (default: timed to equal PUCT's time per move)")
     cli.add_game_options(parser)
     cli.add_run_options(parser, progress=False)
+    distributed.add_scheduler_option(parser)
 
 
 def run_train(args: argparse.Namespace) -> int:
@@ -84,13 +90,18 @@ def run_train(args: argparse.Namespace) -> int:
         eval_games=args.eval_games, eval_iterations=args.eval_iterations, uct_iterations=args.uct_iterations,
         rollout_weight=args.rollout_weight, features=args.features, search_value_weight=args.search_value_weight,
         expansion_visits=args.expansion_visits, augment=args.augment, margin_weight=args.margin_weight,
-        ownership_weight=args.ownership_weight,
+        ownership_weight=args.ownership_weight, solve_nodes=args.solve_nodes,
         batch=args.batch, replay=args.replay, lr=args.lr, threads=args.threads,
     )
 
     def show(record: dict[str, Any]) -> None:
         print(json.dumps(record), file=sys.stderr if record["event"] == "start" else sys.stdout, flush=True)
 
-    last = train(config, progress=show)
+    try:
+        scale_out = distributed.executor_for(args.scheduler)
+    except (ImportError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    with scale_out as executor:
+        last = train(config, progress=show, executor=executor)
     print(f"last checkpoint: {last}")
     return 0

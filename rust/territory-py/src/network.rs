@@ -299,9 +299,18 @@ impl PyNetwork {
     /// `margins` (positions,: the game's final score margin for the seat to move),
     /// `ownership` (positions, cells: who holds each cell at the game's end, +1 the
     /// colour the seat to move plays at the position, -1 the other, as
-    /// `state.ownership()`) and `lengths` (games,: positions per game, in order).
+    /// `state.ownership()`), `solved` (positions,: whether the position was solved
+    /// exactly) and `lengths` (games,: positions per game, in order).
+    ///
+    /// The games are games `first .. first + games` of the round seeded with `seed`:
+    /// game `i` is seeded from `(seed, i)` alone, so a round played in ranges gives, put
+    /// together in order, the arrays of the round played at once. With `solve_nodes` >
+    /// 0 each game's positions are solved exactly from the last backwards, each within
+    /// `solve_nodes` positions searched, until one is not: a solved position's `results`
+    /// entry is then its exact value for the seat to move (+1, 0 or -1).
     #[pyo3(signature = (state, games, iterations, c_puct = 1.5, noise_alpha = 0.3, noise_fraction = 0.25,
-                        rollout_weight = 0.0, sample_moves = 8, seed = 0, threads = None, expansion_visits = 1))]
+                        rollout_weight = 0.0, sample_moves = 8, seed = 0, threads = None, expansion_visits = 1,
+                        first = 0, solve_nodes = 0))]
     #[allow(clippy::too_many_arguments)]
     fn self_play<'py>(
         &self,
@@ -317,18 +326,30 @@ impl PyNetwork {
         seed: u64,
         threads: Option<usize>,
         expansion_visits: u32,
+        first: i128,
+        solve_nodes: i128,
     ) -> PyResult<Bound<'py, PyDict>> {
         crate::playouts::check_threads(threads)?;
         if !(1..=1_000_000).contains(&games) {
             return Err(PyValueError::new_err(format!("games must be from 1 to 1000000, got {games}")));
         }
+        // The last game's index, first + games - 1, must be a u64.
+        let last_first = u64::MAX - (games as u64 - 1);
+        let first = u64::try_from(first).ok().filter(|&f| f <= last_first).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "first must be from 0 to 2**64 - games ({last_first} for {games} games), got {first}"
+            ))
+        })?;
+        let solve_nodes = u64::try_from(solve_nodes).map_err(|_| {
+            PyValueError::new_err(format!("solve_nodes must be from 0 (off) to 2**64 - 1, got {solve_nodes}"))
+        })?;
         let games = games as usize;
         let iterations = iteration_count(iterations)?;
         let player = guided(self, iterations, c_puct, seed, rollout_weight, expansion_visits, noise_fraction, noise_alpha)?;
         with_native_game!(state, |_Class, start| {
             let features = check_fits(&self.inner, &start)?;
             let data = interruptible(py, true, |stop| {
-                self_play_games(&start, &player, games, sample_moves, seed, threads, stop)
+                self_play_games(&start, &player, first, games, sample_moves, solve_nodes, seed, threads, stop)
             })?
             .map_err(|e| run_error(e, threads))?;
             let n = data.results.len();
@@ -342,6 +363,7 @@ impl PyNetwork {
             dict.set_item("margins", PyArray1::from_vec(py, data.margins))?;
             let cells = start.ownership_len();
             dict.set_item("ownership", PyArray1::from_vec(py, data.ownership).reshape([n, cells])?)?;
+            dict.set_item("solved", PyArray1::from_vec(py, data.solved))?;
             dict.set_item("lengths", PyArray1::from_vec(py, data.lengths))?;
             Ok(dict)
         })

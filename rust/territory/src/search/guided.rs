@@ -18,6 +18,8 @@ use crate::rules::run::{chunks, Interrupted, RunError, Stop};
 use crate::search::network::{Network, Scratch};
 use crate::search::puct::{PuctConfig, PuctTree};
 use crate::search::result_for;
+use crate::search::solve::{solve_with, SolveError, SolveLimits};
+use crate::search::symmetry::Symmetric;
 use crate::search::watch::Watch;
 
 /// A PUCT player: its network and search parameters.
@@ -160,13 +162,20 @@ impl Guided {
     /// proportion to the visits, the later ones are the most visited. Everything random
     /// comes from `seed` (the searches' noise, the draws and the playouts).
     ///
+    /// With `solve_nodes` > 0 the game's positions are then solved exactly from the last
+    /// backwards, each within `solve_nodes` positions searched ([`solve_with`]): a
+    /// solved position's result is its exact value for the seat to move and its
+    /// `solved` flag is set. The walk stops at the first position not solved within the
+    /// limit (the earlier ones are larger), so the solved positions are the game's last.
+    ///
     /// # Errors
-    /// If `stop` is set during the game (nothing is appended then).
+    /// If `stop` is set during the game or its solves (nothing is appended then).
     #[allow(clippy::too_many_arguments)]
-    pub fn self_play<G: Learn>(
+    pub fn self_play<G: Learn + Symmetric>(
         &self,
         start: &G,
         sample_moves: u32,
+        solve_nodes: u64,
         seed: u64,
         buffers: &mut Buffers,
         data: &mut SelfPlayData,
@@ -178,8 +187,13 @@ impl Guided {
         let (len_obs, actions) = (game.network_input_len(features), game.num_actions());
         let mut mine = SelfPlayData::default();
         let mut seats = Vec::new();
+        // The game's positions, kept only to be solved.
+        let mut positions = Vec::new();
         let mut moves = 0u32;
         while let Some(seat) = game.to_move() {
+            if solve_nodes > 0 {
+                positions.push(game.clone());
+            }
             let player = Guided { config: PuctConfig { seed: rng.random(), ..self.config }, ..self.clone() };
             let tree = player.search(&game, buffers, stop)?;
             let stats = tree.root_stats();
@@ -214,6 +228,8 @@ impl Guided {
             moves += 1;
         }
         mine.results.extend(seats.iter().map(|&(seat, _): &(Seat, Color)| f32::from(result_for(&game, seat))));
+        mine.solved.resize(seats.len(), false);
+        solve_the_end(&positions, solve_nodes, &mut mine.results, &mut mine.solved, stop)?;
         mine.margins.extend(seats.iter().map(|&(seat, _)| game.score_margin(seat)));
         let cells = game.ownership_len();
         let mut owners = vec![0.0; 2 * cells];
@@ -229,6 +245,45 @@ impl Guided {
     }
 }
 
+/// Table budget of each solve of a self-play position: 32 bytes per position the
+/// search may visit, so that the table (a power of two of 16-byte entries within the
+/// budget) has more entries than the search can store and a solve within its limit
+/// seldom drops one; at least 1 MiB, and at most 64 MiB (one solve at a time per
+/// thread), where a dropped entry costs only repeated work. The table starts at 64 KiB
+/// and doubles only as it fills.
+fn solve_memory(max_nodes: u64) -> u64 {
+    max_nodes.saturating_mul(32).clamp(1 << 20, 64 << 20)
+}
+
+/// Solves `positions` (a game's, in order) from the last backwards within `max_nodes`
+/// positions each (0: none), until one is not solved: each solved position's `results`
+/// entry becomes its exact value for the seat to move and its `solved` entry is set.
+fn solve_the_end<G: Symmetric>(
+    positions: &[G],
+    max_nodes: u64,
+    results: &mut [f32],
+    solved: &mut [bool],
+    stop: &Stop,
+) -> Result<(), Interrupted> {
+    let limits = SolveLimits {
+        max_nodes: Some(max_nodes),
+        memory: solve_memory(max_nodes),
+        cancel: Some(stop.flag()),
+        ..SolveLimits::default()
+    };
+    for (k, position) in positions.iter().enumerate().rev() {
+        match solve_with(position, &limits) {
+            Ok(solution) => {
+                results[k] = f32::from(solution.value);
+                solved[k] = true;
+            }
+            Err(SolveError::Cancelled) => return Err(Interrupted),
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
 /// The training examples of many self-play games, one game after the other.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SelfPlayData {
@@ -238,8 +293,11 @@ pub struct SelfPlayData {
     pub policy: Vec<f32>,
     /// Legal actions, `num_actions` values per position.
     pub masks: Vec<bool>,
-    /// The game's result for the seat to move at each position: +1, 0 or -1.
+    /// The game's result for the seat to move at each position, or the position's
+    /// exact value where it was solved: +1, 0 or -1.
     pub results: Vec<f32>,
+    /// Whether each position was solved exactly ([`Guided::self_play`]'s `solve_nodes`).
+    pub solved: Vec<bool>,
     /// The search's value of each position (its root's mean) for the seat to move.
     pub values: Vec<f32>,
     /// The game's final score margin for the seat to move at each position
@@ -260,6 +318,7 @@ impl SelfPlayData {
         self.policy.extend_from_slice(&other.policy);
         self.masks.extend_from_slice(&other.masks);
         self.results.extend_from_slice(&other.results);
+        self.solved.extend_from_slice(&other.solved);
         self.values.extend_from_slice(&other.values);
         self.margins.extend_from_slice(&other.margins);
         self.ownership.extend_from_slice(&other.ownership);
@@ -267,36 +326,35 @@ impl SelfPlayData {
     }
 }
 
-/// Plays games `0 .. games` of self-play from `start` (running) with `player`, on
-/// `threads` threads (`None`: all cores). Game `i` is seeded from `(seed, i)` alone,
-/// so the data do not depend on the number of threads.
+/// Plays games `first .. first + games` of the self-play round seeded with `seed` from
+/// `start` (running) with `player` ([`Guided::self_play`], with `sample_moves` and
+/// `solve_nodes`), on `threads` threads (`None`: all cores). Game `i` is seeded from
+/// `(seed, i)` alone, so the data do not depend on the number of threads, and a round
+/// played in ranges gives, put together in order, the data of the round played at once.
+/// The last game's index, `first + games - 1`, must be at most `u64::MAX`.
 ///
 /// # Errors
 /// If a pool of `threads` threads cannot be started, or `stop` is set before the end.
-pub fn self_play_games<G: Learn>(
+#[allow(clippy::too_many_arguments)]
+pub fn self_play_games<G: Learn + Symmetric>(
     start: &G,
     player: &Guided,
+    first: u64,
     games: usize,
     sample_moves: u32,
+    solve_nodes: u64,
     seed: u64,
     threads: Option<usize>,
     stop: &Stop,
 ) -> Result<SelfPlayData, RunError> {
     let mut out = vec![SelfPlayData::default(); games];
-    chunks(
-        &mut out,
-        1,
-        threads,
-        stop,
-        Buffers::default,
-        |buffers, at, slots| {
-            for (i, slot) in slots.iter_mut().enumerate() {
-                let game_seed = game_rng(seed, (at + i) as u64).random::<u64>();
-                player.self_play(start, sample_moves, game_seed, buffers, slot, stop)?;
-            }
-            Ok::<_, RunError>(())
-        },
-    )?;
+    chunks(&mut out, 1, threads, stop, Buffers::default, |buffers, at, slots| {
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let game_seed = game_rng(seed, first + (at + i) as u64).random::<u64>();
+            player.self_play(start, sample_moves, solve_nodes, game_seed, buffers, slot, stop)?;
+        }
+        Ok::<_, RunError>(())
+    })?;
     let mut data = SelfPlayData::default();
     for game in &out {
         data.append(game);
@@ -308,8 +366,8 @@ pub fn self_play_games<G: Learn>(
 mod tests {
     use super::*;
     use crate::search::network::Weights;
-    use crate::search::watch::Progress;
     use crate::search::solve;
+    use crate::search::watch::Progress;
     use crate::{Game, Tabik, TabikConfig};
 
     /// A network whose logits and value are all zero: uniform priors.
@@ -388,7 +446,7 @@ mod tests {
         let p = player(&start, 30, 0.5);
         let run = |seed| {
             let mut data = SelfPlayData::default();
-            let moves = p.self_play(&start, 4, seed, &mut Buffers::default(), &mut data, &Stop::new()).unwrap();
+            let moves = p.self_play(&start, 4, 0, seed, &mut Buffers::default(), &mut data, &Stop::new()).unwrap();
             (moves, data)
         };
         let (moves, data) = run(3);
@@ -414,11 +472,128 @@ mod tests {
     fn self_play_games_do_not_depend_on_the_threads() {
         let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
         let p = player(&start, 20, 0.5);
-        let one = self_play_games(&start, &p, 5, 3, 9, Some(1), &Stop::new()).unwrap();
-        let two = self_play_games(&start, &p, 5, 3, 9, Some(2), &Stop::new()).unwrap();
+        let one = self_play_games(&start, &p, 0, 5, 3, 0, 9, Some(1), &Stop::new()).unwrap();
+        let two = self_play_games(&start, &p, 0, 5, 3, 0, 9, Some(2), &Stop::new()).unwrap();
         assert_eq!(one, two);
         assert_eq!(one.lengths.len(), 5);
         assert_eq!(one.results.len() as u32, one.lengths.iter().sum::<u32>());
+    }
+
+    /// A digest of every bit of `data` (FNV-1a over the values' bits).
+    fn digest(data: &SelfPlayData) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut eat = |bits: u64| {
+            h ^= bits;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        for v in data.obs.iter().chain(&data.policy).chain(&data.results).chain(&data.values) {
+            eat(u64::from(v.to_bits()));
+        }
+        for v in data.margins.iter().chain(&data.ownership) {
+            eat(u64::from(v.to_bits()));
+        }
+        data.masks.iter().for_each(|&m| eat(u64::from(m)));
+        data.lengths.iter().for_each(|&n| eat(u64::from(n)));
+        h
+    }
+
+    #[test]
+    fn solve_nodes_0_leaves_the_data_as_they_were() {
+        let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let p = player(&start, 20, 0.5);
+        let data = self_play_games(&start, &p, 0, 6, 3, 0, 11, Some(2), &Stop::new()).unwrap();
+        // The digest of these games' data before solving was added.
+        assert_eq!(digest(&data), 0x8ec1_0c89_e3bf_3534);
+        assert_eq!(data.solved, vec![false; data.results.len()]);
+    }
+
+    /// Each game's positions, replayed from `start`: the move from one position to the
+    /// next is the one legal move giving the next position's network input.
+    fn replay(start: &Tabik, data: &SelfPlayData) -> Vec<Tabik> {
+        let len = start.observation_len();
+        let mut obs = vec![0.0; len];
+        let mut positions = Vec::new();
+        let mut at = 0;
+        for &n in &data.lengths {
+            let mut game = start.clone();
+            for k in at..at + n as usize {
+                positions.push(game.clone());
+                if k + 1 == at + n as usize {
+                    break;
+                }
+                let next = &data.obs[(k + 1) * len..(k + 2) * len];
+                let fits: Vec<_> = game
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|&mv| {
+                        let mut after = game.clone();
+                        after.play_unchecked(mv);
+                        after.network_input(false, &mut obs);
+                        obs == next
+                    })
+                    .collect();
+                assert_eq!(fits.len(), 1, "one move leads to the next position");
+                game.play_unchecked(fits[0]);
+            }
+            at += n as usize;
+        }
+        positions
+    }
+
+    #[test]
+    fn solved_targets_are_each_games_last_positions_with_their_exact_values() {
+        let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let p = player(&start, 20, 0.5);
+        let limit = 3000;
+        let plain = self_play_games(&start, &p, 0, 8, 3, 0, 5, Some(1), &Stop::new()).unwrap();
+        let data = self_play_games(&start, &p, 0, 8, 3, limit, 5, Some(2), &Stop::new()).unwrap();
+        // The games are the same; only the solved positions' results differ.
+        let SelfPlayData { results, solved, .. } = data.clone();
+        assert_eq!(
+            SelfPlayData { results: plain.results.clone(), solved: plain.solved.clone(), ..data.clone() },
+            plain
+        );
+        let positions = replay(&start, &data);
+        assert_eq!(positions.len(), results.len());
+        let (mut at, mut some_not) = (0, false);
+        for &n in &data.lengths {
+            let game = at..at + n as usize;
+            let unsolved = solved[game.clone()].iter().take_while(|&&s| !s).count();
+            assert!(solved[game.start + unsolved..game.end].iter().all(|&s| s), "a suffix of each game");
+            assert!(unsolved < game.len(), "the last position of a game is small");
+            if unsolved > 0 {
+                // The walk stopped at a position not solved within the limit.
+                some_not = true;
+                let limits =
+                    SolveLimits { max_nodes: Some(limit), memory: solve_memory(limit), ..SolveLimits::default() };
+                let last = game.start + unsolved - 1;
+                assert_eq!(solve_with(&positions[last], &limits).unwrap_err(), SolveError::NodeLimit(limit));
+            }
+            for k in game.clone() {
+                if solved[k] {
+                    assert_eq!(results[k], f32::from(solve(&positions[k], None).unwrap().value), "position {k}");
+                } else {
+                    assert_eq!(results[k], plain.results[k]);
+                }
+            }
+            at = game.end;
+        }
+        assert!(some_not && solved.iter().any(|&s| s));
+        // Some exact value differs from the game's result (else nothing was tested).
+        assert!(results.iter().zip(&plain.results).any(|(a, b)| a != b));
+    }
+
+    #[test]
+    fn a_round_played_in_ranges_is_the_round() {
+        let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let p = player(&start, 20, 0.5);
+        let whole = self_play_games(&start, &p, 0, 6, 3, 2000, 7, Some(2), &Stop::new()).unwrap();
+        let mut parts = SelfPlayData::default();
+        for (first, games) in [(0, 1), (1, 4), (5, 1)] {
+            parts.append(&self_play_games(&start, &p, first, games, 3, 2000, 7, Some(1), &Stop::new()).unwrap());
+        }
+        assert_eq!(parts, whole);
+        assert!(whole.solved.iter().any(|&s| s));
     }
 
     #[test]
