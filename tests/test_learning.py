@@ -7,6 +7,7 @@ import importlib.util
 import inspect
 import re
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from territory.model import FORMAT, NAMES, Model, shipped_models
 from territory.puct import Puct, run_search
 from territory.train import TrainConfig, random_positions, train
 
+ROOT = Path(__file__).resolve().parent.parent
 needs_jax = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="training needs the train extra (JAX)")
 
 
@@ -134,8 +136,9 @@ def test_model_files_of_another_format_are_refused_with_a_clear_message(tmp_path
     old = {k: v for k, v in model.meta.items() if k != "format"}
     np.savez(tmp_path / "old.npz", meta=np.array(json.dumps(old)), **arrays)
     assert not Model.load(tmp_path / "old.npz").has_margin
-    for name in shipped_models():  # the shipped files are of format 1
-        assert "format" not in Model.load(name).meta
+    for name in shipped_models():  # the small boards' files are of format 1, the default boards' of 2
+        meta = Model.load(name).meta
+        assert meta.get("format") == (None if name in ("nume-3", "tabik-4", "tabik-6") else 2)
 
 
 def test_puct_plays_matches_and_parses_from_a_spec(tmp_path):
@@ -161,8 +164,8 @@ def test_shipped_models_play_their_game(name):
 
 
 def test_shipped_model_beats_random():
-    # The package (the wheel too) carries the three models.
-    assert shipped_models() == ["nume-3", "tabik-4", "tabik-6"]
+    # The package (the wheel too) carries the five models.
+    assert shipped_models() == ["nume-3", "nume-4", "tabik-4", "tabik-6", "tabik-8"]
     result = territory.play_match("tabik", [Puct("tabik-4", 50), "random"], games=10, seed=2, size=4)
     assert result.agent_wins[0] >= 9
 
@@ -831,3 +834,24 @@ def test_run_search_drives_the_engine_search_with_its_settings():
     with pytest.raises(ValueError) as error:
         Puct(Model.new(territory.Tabik(size=2), hidden=4)).choose(over)
     assert str(error.value) == "the game is over: there is no move to choose"
+
+
+def test_the_default_boards_models_are_their_recipes():
+    """benches/train_models.py holds the training runs of the default boards' models:
+    each recipe is its shipped file's training configuration, round for round (so
+    ``train_models.py train NAME`` makes that file again), and its play settings."""
+    spec = importlib.util.spec_from_file_location("train_models", ROOT / "benches" / "train_models.py")
+    train_models = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train_models)
+    assert sorted(train_models.RECIPES) == ["nume-4", "tabik-8"]
+    for name, recipe in train_models.RECIPES.items():
+        meta = Model.load(name).meta
+        start = territory.new_game(recipe["config"]["game"])
+        assert meta["game"] == start.game and meta["params"] == dict(start.params)  # the default board
+        config = asdict(TrainConfig(**{**recipe["config"], "minutes": None}))
+        del config["out"]
+        # Fields added to TrainConfig after the run keep their defaults (they change nothing).
+        assert {k: config[k] for k in meta["trained"]} == meta["trained"]
+        assert {k: v for k, v in config.items() if k not in meta["trained"]} == {"solve_nodes": 0}
+        assert meta["trained"]["rounds"] >= 1 and meta["trained"]["minutes"] is None
+        assert meta["play"] == recipe["play"] and meta["best"] is recipe["best"]

@@ -49,6 +49,10 @@ def engine_and_jax(model, states):
     return model.network().evaluate_heads(inputs), network_jax.forward(network_jax.to_jax(model), inputs)
 
 
+#: The shipped models of format 1 (the small boards', trained before the optional heads).
+FORMAT_1 = ("nume-3", "tabik-4", "tabik-6")
+
+
 @pytest.mark.parametrize("name", shipped_models() + ["trained"])
 def test_the_engine_evaluates_every_head_as_jax_does(name, trained):
     model = Model.load(trained[0] if name == "trained" else name)
@@ -57,12 +61,13 @@ def test_the_engine_evaluates_every_head_as_jax_does(name, trained):
     assert logits.shape == j_logits.shape == (40, model.num_actions)
     assert np.allclose(logits, j_logits, atol=2e-4, rtol=1e-5)
     assert np.allclose(values, j_values, atol=1e-5)
-    if name == "trained":
-        assert margins is not None and owners is not None and owners.shape == (40, 16)
+    if name in FORMAT_1:  # policy and value only
+        assert margins is None and owners is None and j_margins is None and j_owners is None
+    else:  # the default boards' models and a fresh one have both heads
+        cells = len(start_of(model).ownership())
+        assert margins is not None and owners is not None and owners.shape == (40, cells)
         assert np.allclose(margins, j_margins, atol=1e-4) and np.allclose(owners, j_owners, atol=1e-5)
         assert np.abs(values).max() > 0.05 and np.abs(owners).max() > 0.1  # a trained net, not zeros
-    else:  # the shipped files are of format 1: policy and value only
-        assert margins is None and owners is None and j_margins is None and j_owners is None
     # The numpy forward pass (the batched protocol's) agrees too.
     np_logits, np_values = model.forward(np.stack([model.inputs(s) for s in states]))
     assert np.allclose(np_logits, j_logits, atol=2e-4) and np.allclose(np_values, j_values, atol=1e-5)
@@ -146,7 +151,7 @@ def test_analysis_gives_the_margin_and_the_ownership_map(trained):
     assert analysis.ownership.shape == (16,) and np.allclose(analysis.ownership, j_owner[0], atol=1e-5)
     picture = state.svg(ownership=analysis.ownership)
     assert picture.count('class="ownership"') == int((np.abs(analysis.ownership) >= 0.05).sum())
-    # A shipped model has neither head.
+    # The small boards' shipped models have neither head.
     plain = Puct("tabik-4", 20).analyse(territory.Tabik(size=4))
     assert plain.margin is None and plain.ownership is None and plain.visits.shape == (74,)
 

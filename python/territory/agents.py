@@ -308,12 +308,15 @@ def best_agent(start: Any, budget: Optional[int] = None) -> Any:
     """The strongest agent for ``start``'s game and board: a shipped model trained on
     this board (its game and parameters all equal), as ``Puct`` with ``budget``
     simulations (default ``BEST_SIMULATIONS``), else ``Uct`` with the tuned ``c``
-    (``tuned_uct_c``) and ``budget`` iterations (default ``BEST_ITERATIONS``)."""
+    (``tuned_uct_c``) and ``budget`` iterations (default ``BEST_ITERATIONS``). A model
+    whose meta says ``"best": false`` is left out: it ships for its analysis (margin,
+    ownership) but was measured weaker than that UCT (docs/strength.md)."""
     from territory.model import Model, shipped_models
 
     for name in shipped_models():
         model = Model.load(name)
-        if model.meta.get("game") == start.game and model.meta.get("params") == dict(start.params) and model.fits(start):
+        if (model.meta.get("best", True) and model.meta.get("game") == start.game
+                and model.meta.get("params") == dict(start.params) and model.fits(start)):
             from territory.puct import Puct
 
             return Puct(name, BEST_SIMULATIONS if budget is None else budget)

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The training runs of the shipped models of the default boards (docs/learning.md,
+"Shipped models"), too long for the tests: each run's whole configuration is here, so
+that a shipped model can be trained again and checked.
+
+    python benches/train_models.py train NAME [NAME ...] [--out DIR] [--minutes M]
+    python benches/train_models.py ship NAME [--out DIR] [--models DIR]
+    python benches/train_models.py list
+
+``train`` runs each recipe into OUT/NAME (default runs/NAME), for its recorded number of
+rounds: the same seed and rounds give the same weights on any number of threads, so
+the file it ends with should be the shipped one (compare the arrays after ``ship
+--models`` to a scratch directory; not yet re-run: about 45 CPU-minutes each). ``--minutes`` bounds a run in CPU time instead (a new model,
+not the shipped one). ``ship`` copies OUT/NAME/last.npz into the package's models with
+the recipe's play settings (the search settings measured to play it best) and the
+rounds it was trained for. Needs the ``train`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "python" / "territory" / "models"
+
+#: Each shipped model's training: ``territory.train.TrainConfig``'s fields (``rounds``
+#: is where the run was stopped: its last checkpoint); ``play``, the search settings it
+#: plays best with (``Puct`` takes them from the model's meta, measured by
+#: ``benches/learning.py elo``); ``best``, whether it is ``best_agent``'s choice for its
+#: board (False: measured weaker than the tuned UCT at ``best``'s budget).
+RECIPES: dict[str, dict[str, Any]] = {
+    "nume-4": {
+        "config": dict(game="nume", params={}, seed=1, hidden=128, games=32, iterations=64, sample_moves=6,
+                       buffer=200_000, checkpoint_every=20, eval_games=0, rollout_weight=0.5,
+                       search_value_weight=0.5, threads=1, rounds=360),
+        "play": {"rollout_weight": 0.5, "expansion_visits": 16},
+        "best": True,
+    },
+    "tabik-8": {
+        "config": dict(game="tabik", params={}, seed=1, hidden=128, games=64, iterations=800, expansion_visits=8,
+                       sample_moves=8, buffer=300_000, replay=8.0, checkpoint_every=20, eval_games=0,
+                       rollout_weight=0.5, search_value_weight=0.5, features=True, augment=True, threads=1,
+                       rounds=380),
+        "play": {"c_puct": 3.0, "rollout_weight": 0.7, "expansion_visits": 16},
+        "best": False,
+    },
+}
+
+
+def recipe(name: str) -> dict[str, Any]:
+    if name not in RECIPES:
+        raise SystemExit(f"no recipe {name!r}; the recipes are {', '.join(RECIPES)}")
+    return RECIPES[name]
+
+
+def train(names: list[str], out: Path, minutes: float | None) -> None:
+    from territory.train import TrainConfig, train as run
+
+    known = {f.name for f in fields(TrainConfig)}
+    for name in names:
+        config = dict(recipe(name)["config"])
+        assert set(config) <= known, set(config) - known
+        if minutes is not None:
+            config.update(rounds=None, minutes=minutes)
+        elif config["rounds"] is None:
+            raise SystemExit(f"{name}: the recipe records no rounds yet; give --minutes")
+        else:
+            config["minutes"] = None
+        path = run(TrainConfig(out=str(out / name), **config),
+                   progress=lambda r: print(json.dumps(r), flush=True) if r["event"] != "round" else None)
+        print(f"{name}: {path}")
+
+
+def ship(name: str, out: Path, models: Path) -> None:
+    from territory.model import Model
+
+    source = out / name / "last.npz"
+    model = Model.load(source)
+    rounds = [json.loads(line) for line in (out / name / "log.jsonl").read_text().splitlines()]
+    checkpoints = [r["round"] for r in rounds if r["event"] == "checkpoint"]
+    last = checkpoints[-1] if checkpoints else max((r["round"] for r in rounds if r["event"] == "round"), default=0)
+    model.meta["trained"] = {**model.meta["trained"], "rounds": last, "minutes": None}
+    model.meta["play"] = dict(recipe(name)["play"])
+    model.meta["best"] = recipe(name)["best"]
+    models.mkdir(parents=True, exist_ok=True)
+    model.save(models / f"{name}.npz")
+    print(f"{name}: {source} (round {last}) -> {models / (name + '.npz')}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("train", help="train models again from their recipes")
+    p.add_argument("names", nargs="+", metavar="NAME")
+    p.add_argument("--out", type=Path, default=ROOT / "runs")
+    p.add_argument("--minutes", type=float, default=None, help="CPU minutes instead of the recorded rounds")
+    p = commands.add_parser("ship", help="copy a run's last checkpoint into the package's models")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--out", type=Path, default=ROOT / "runs")
+    p.add_argument("--models", type=Path, default=MODELS)
+    commands.add_parser("list", help="the recipes")
+    args = parser.parse_args()
+    if args.command == "train":
+        train(args.names, args.out, args.minutes)
+    elif args.command == "ship":
+        ship(args.name, args.out, args.models)
+    else:
+        for name, r in RECIPES.items():
+            print(name, json.dumps(r))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
