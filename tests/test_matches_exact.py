@@ -194,15 +194,17 @@ def test_a_failing_agent_is_named_with_the_game_and_the_moves():
     with pytest.raises(AgentError) as error:
         matches._agent_move(Says(3), 1, state, None, 2)
     assert str(error.value) == "agent 1 (Says()) returned 3, not a move string, in game 2 after the moves: a1-b1"
+    state.play("swap")
     try:
         state.copy().play("z9-z8")
     except territory.IllegalMoveError as illegal:
         why = str(illegal)
     with pytest.raises(AgentError) as error:
-        matches._agent_move(Says("z9-z8"), 1, state, None, 0)
-    assert str(error.value) == f"agent 1 (Says()) chose the illegal move 'z9-z8' in game 0 after the moves: a1-b1: {why}"
+        matches._agent_move(Says("z9-z8"), 0, state, None, 0)
+    assert str(error.value) == (f"agent 0 (Says()) chose the illegal move 'z9-z8' in game 0 after the moves: a1-b1 swap:"
+                                f" {why}")
     assert isinstance(error.value.__cause__, territory.IllegalMoveError)
-    assert state.history == ["a1-b1"]
+    assert state.history == ["a1-b1", "swap"]
     # play_agents passes on the game index and plays agent k's seat.
     with pytest.raises(AgentError) as error:
         matches.play_agents(territory.Tabik(size=2), [First(), Says(boom)], 9)
