@@ -474,6 +474,11 @@ PLANTED = {
     "black a1 and e5, not first": (lambda m: black(m, "a1") and black(m, "e5"), ["c1", "a3", "a1", "c3", "e5"], 3),
     # c3 of either colour, but no run keeps it and e5's colour: only a pair helps.
     "black a1, c3, black e5": (lambda m: black(m, "a1") and "c3=0" in m and black(m, "e5"), ["a1", "a3", "c3", "a5", "e5"], 3),
+    # Nine moves: the halvings are 4, 2 and 1 (none of 4 or 2 helps after the first success).
+    "black a1, a5 and e5 in 9 moves": (
+        lambda m: black(m, "a1") and black(m, "a5") and black(m, "e5"),
+        ["a1", "a3", "a5", "c1", "c3", "c5", "e1", "e3", "e5"], 5,
+    ),
     # The halves and single moves of the old shrinker left this at 7 moves.
     "white c1, black c5 after 5 moves": (
         lambda m: len(m) >= 5 and white(m, "c1") and black(m, "c5"), ["a1", "a3", "a5", "c1", "c3", "e1", "c5"], 5,
@@ -515,6 +520,13 @@ REPLAYED = {
         ("a3 a5 c1 c3 c5 e5", False), ("a1 a5 c1 c3 c5 e5", False), ("a1 a3 c1 c3 c5 e5", False),
         ("a1 a3 a5 c3 c5 e5", False), ("a1 a3 a5 c1 c5 e5", False), ("a1 a3 a5 c1 c3 e5", False),
         ("e5", False), ("c5 e5", False), ("a1 e5", False), ("c3 c5 e5", False), ("a1 c5 e5", True), ("c5", False),
+    ],
+    "black a1, a5 and e5 in 9 moves": [
+        ("c3 c5 e1 e3 e5", False), ("a1 c5 e1 e3 e5", False), ("a1 a3 e1 e3 e5", False), ("a1 a3 a5 e3 e5", True),
+        ("a5 e3 e5", False), ("a1 e3 e5", False), ("a1 a3 e5", False), ("a3 a5 e3 e5", False), ("a1 a5 e3 e5", False),
+        ("a1 a3 e3 e5", False), ("a1 a3 a5 e5", False), ("e5", False), ("e3 e5", False), ("a1 e5", False),
+        ("a3 e3 e5", False), ("a3 a5 e5", False), ("a3 a5 e3", False), ("a1 a5 e5", False), ("a1 a5 e3", False),
+        ("a1 a3 e3", False),
     ],
     "white c1, black c5 after 5 moves": [
         ("c1 c3 e1 c5", False), ("a1 c3 e1 c5", False), ("a1 a3 e1 c5", False), ("a1 a3 a5 c5", False),

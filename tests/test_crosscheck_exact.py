@@ -19,8 +19,8 @@ import territory
 from territory.crosscheck import protocol, vectors
 from territory.crosscheck.protocol import MAX_REPLY, Engine, EngineError, Refused
 
-#: An engine that answers each request with its "reply" field, as given (no reply
-#: without one), and logs every request line to the file named by its argument.
+#: An engine that answers each request with its "reply" field, as given, or its
+#: "bytes" (in hex; no reply without either), and logs every request line to the file named by its argument.
 #: "exit" makes it then write "stderr" to its standard error and exit with that code; "close_input" closes its standard input, replies and exits 5.
 ECHO = """
 import json, os, sys
@@ -34,6 +34,8 @@ for line in sys.stdin:
         sys.exit(5)
     if "reply" in request:
         sys.stdout.write(request["reply"]); sys.stdout.flush()
+    if "bytes" in request:
+        sys.stdout.buffer.write(bytes.fromhex(request["bytes"])); sys.stdout.flush()
     if "exit" in request:
         sys.stderr.write(request.get("stderr", "")); sys.stderr.flush()
         sys.exit(request["exit"])
@@ -130,6 +132,14 @@ def test_each_reply_is_checked_for_what_its_request_needs(echo):
                           ('"x' + "y" * 99 + '"\n', "the reply is not a JSON object: '\"x" + "y" * 78
                            + "'... (102 characters)")]:
         assert failure(engine, {"cmd": "new", "reply": line}) == f"engine {command!r} at a step: {problem}"
+
+
+def test_a_reply_that_is_not_utf_8_is_read_with_replacement_characters(echo):
+    engine, command, _ = echo
+    message = failure(engine, {"cmd": "new", "bytes": "ff410a"})
+    assert message == f"engine {command!r} at a step: the reply is not JSON: '\ufffdA'"
+    assert engine.ask({"cmd": "scores", "bytes": b'{"scores": [1, 2], "x": "\xe9"}\n'.hex()}, "s") == {
+        "scores": [1, 2], "x": "\ufffd"}
 
 
 def test_an_error_reply_is_a_refusal_with_its_text(echo):
