@@ -78,7 +78,8 @@ def test_an_engine_that_cannot_start_says_why(command, message):
 def test_replies_are_returned_and_the_end_request_is_sent(echo):
     engine, command, log = echo
     assert (engine.command, engine.timeout) == (command, 60)
-    assert Engine.__init__.__defaults__ == (10.0,)
+    with Engine(command) as default:
+        assert default.timeout == 10.0
     assert engine.ask({"cmd": "new", "reply": '{"ok": true, "more": 1}\n'}, "new") == {"ok": True, "more": 1}
     assert engine.ask({"cmd": "legal_moves", "reply": '{"moves": ["a1", "b2"]}\n'}, "s") == {"moves": ["a1", "b2"]}
     with engine as same:
