@@ -86,6 +86,7 @@ def test_replies_are_returned_and_the_end_request_is_sent(echo):
         assert same is engine
     assert engine.process.returncode == 0
     assert [json.loads(line) for line in log.read_text().splitlines()] == [
+        {"cmd": "end"},  # the engine with the default timeout, closed at once
         {"cmd": "new", "reply": '{"ok": true, "more": 1}\n'},
         {"cmd": "legal_moves", "reply": '{"moves": ["a1", "b2"]}\n'},
         {"cmd": "end"},
