@@ -21,7 +21,8 @@ from territory.crosscheck.protocol import MAX_REPLY, Engine, EngineError, Refuse
 
 #: An engine that answers each request with its "reply" field, as given, or its
 #: "bytes" (in hex; no reply without either), and logs every request line to the file named by its argument.
-#: "exit" makes it then write "stderr" to its standard error and exit with that code; "close_input" closes its standard input, replies and exits 5.
+#: "exit" makes it then write "stderr" (and "stderr_bytes", in hex) to its standard
+#: error and exit with that code; "close_output" closes its standard output and runs on; "close_input" closes its standard input, replies and exits 5.
 ECHO = """
 import json, os, sys
 log = open(sys.argv[1], "a")
@@ -36,8 +37,13 @@ for line in sys.stdin:
         sys.stdout.write(request["reply"]); sys.stdout.flush()
     if "bytes" in request:
         sys.stdout.buffer.write(bytes.fromhex(request["bytes"])); sys.stdout.flush()
+    if request.get("close_output"):
+        os.close(1)
+        sys.stdin.read()  # runs on until its input ends
+        sys.exit(0)
     if "exit" in request:
-        sys.stderr.write(request.get("stderr", "")); sys.stderr.flush()
+        sys.stderr.buffer.write(request.get("stderr", "").encode() + bytes.fromhex(request.get("stderr_bytes", "")))
+        sys.stderr.flush()
         sys.exit(request["exit"])
 """
 
@@ -152,11 +158,30 @@ def test_an_error_reply_is_a_refusal_with_its_text(echo):
         assert str(refused.value) == text
 
 
-def test_an_engine_that_exits_is_reported_with_its_code_and_last_error_line(echo):
+@pytest.mark.parametrize(("stderr", "stderr_bytes", "tail"), [
+    ("first\nsecond\nboom: out of memory\n\n", "", "boom: out of memory"),
+    ("boom", "", "boom"),
+    ("", "ff20626f6f6d0a", "\ufffd boom"),
+])
+def test_the_last_line_of_error_output_is_quoted(echo, stderr, stderr_bytes, tail):
     engine, command, _ = echo
-    message = failure(engine, {"cmd": "new", "exit": 3, "stderr": "first\nboom: out of memory\n\n"}, "new")
+    message = failure(engine, {"cmd": "new", "exit": 1, "stderr": stderr, "stderr_bytes": stderr_bytes}, "new")
     assert message == (f"engine {command!r} at new: no reply: the engine closed its output; the engine exited with"
-                       " code 3; its last error output: 'boom: out of memory'")
+                       f" code 1; its last error output: {tail!r}")
+
+
+def test_an_engine_still_exiting_when_its_output_closes_is_waited_for(echo, monkeypatch):
+    engine, command, _ = echo
+    monkeypatch.setattr(engine.process, "poll", lambda: None)  # not yet exited when the output closed
+    message = failure(engine, {"cmd": "new", "exit": 6}, "new")
+    assert message == f"engine {command!r} at new: no reply: the engine closed its output; the engine exited with code 6"
+
+
+def test_an_engine_that_closes_its_output_and_runs_on_is_waited_for_a_second(echo):
+    engine, command, _ = echo
+    message = failure(engine, {"cmd": "new", "close_output": True}, "new")
+    assert message == f"engine {command!r} at new: no reply: the engine closed its output"
+    assert engine.process.poll() is None
 
 
 def test_an_engine_that_exits_quietly_is_reported_with_its_code(echo):
@@ -207,6 +232,7 @@ def test_excerpts_are_whole_up_to_80_characters():
     assert protocol._excerpt("a" * 80 + "\n") == repr("a" * 80)
     assert protocol._excerpt("a" * 81) == repr("a" * 80) + "... (81 characters)"
     assert protocol._excerpt("ab\n\n") == "'ab'"
+    assert protocol._excerpt(" ab \t\n") == "' ab \\t'" and protocol._excerpt("xX\n") == "'xX'"
     assert protocol._excerpt("abcdef", limit=3) == "'abc'... (6 characters)"
 
 
