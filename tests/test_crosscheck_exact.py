@@ -12,6 +12,7 @@ import json
 import shlex
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -306,10 +307,21 @@ def test_shipped_vectors_are_found_in_the_package():
     assert head["game"] == "nume" and shipped == vectors.shipped("nume")
 
 
+def test_shipped_vectors_are_read_as_the_games_own(monkeypatch):
+    tabik = vectors.shipped_path("tabik")
+    monkeypatch.setattr(vectors, "shipped_path", lambda game: tabik)
+    with pytest.raises(ValueError) as error:
+        vectors.shipped("nume")
+    assert str(error.value) == "vectors of 'tabik', not 'nume'"
+
+
 def test_tabik_vectors_are_made_exactly_as_shipped_with_progress():
     told = []
+    began = time.perf_counter()
     made = vectors.make_vectors("tabik", vectors.parameter_sets("tabik"), progress=lambda *a: told.append(a))
+    took = time.perf_counter() - began
     assert made == vectors.shipped("tabik")
+    assert all(seconds <= took for _, _, seconds in told)  # the seconds since the start
     assert [(done, total) for done, total, _ in told] == [
         *((s * 12 + g, 72) for s in range(6) for g in range(12)), (72, 72)]
     assert all(isinstance(seconds, float) and seconds >= 0 for _, _, seconds in told)
@@ -335,6 +347,24 @@ def test_migong_vectors_hold_the_mirror_games():
     assert {i.rsplit("-", 1)[0] for i in ids} >= {"migong-0-r0", "migong-0-r1"}
     ends = [v for v in made if v["over"]]
     assert ends and all(v["scores"] == [0, 0] and v["moves"][-2:] == ["pass", "pass"] for v in ends)
+
+
+def test_random_games_are_seeded_by_the_seed_and_the_sets_index():
+    made = vectors.make_vectors("tabik", [{"size": 2, "pie": True}, {"size": 3, "pie": False}], seed=1, games_per_set=2)
+    assert [(v["id"], " ".join(v["moves"])) for v in made if v["over"] and "-r" in v["id"]] == [
+        ("tabik-0-r0-7", "a2-a1 swap b1-b2 a2xb2 a1xb1 pass pass"),
+        ("tabik-1-r0-9", "b2-b1 b3-c3 a2-a1 c2-c1 c2xc3 b2xc2 b2xb3 pass pass"),
+        ("tabik-1-r1-11", "b3-c3 c2-b2 a1-a2 b2xb3 c2xc3 b1-c1 a2xb2 b1xb2 a1xb1 pass pass"),
+    ]
+
+
+def test_hand_worked_games_are_kept_even_without_fresh_tags(monkeypatch):
+    """Three hand-worked games reaching one position: all three kept, though each tag is
+    kept at most twice among the random games' positions."""
+    moves = ["a1-b1", "swap", "a2-b2", "pass", "pass"]
+    monkeypatch.setattr(vectors, "hand_worked", lambda game: [(name, {"size": 2}, moves) for name in ("x", "y", "z")])
+    made = vectors.make_vectors("tabik", [{"size": 2, "pie": True}], games_per_set=0)
+    assert [(v["id"], v["moves"]) for v in made] == [("tabik-0-x", moves), ("tabik-0-y", moves), ("tabik-0-z", moves)]
 
 
 def test_a_set_the_hand_worked_games_need_holds_them_first():
