@@ -10,6 +10,7 @@ import gzip
 import io
 import json
 import shlex
+import signal
 import sys
 import textwrap
 import time
@@ -23,9 +24,10 @@ from territory.crosscheck.protocol import MAX_REPLY, Engine, EngineError, Refuse
 #: An engine that answers each request with its "reply" field, as given, or its
 #: "bytes" (in hex; no reply without either), and logs every request line to the file named by its argument.
 #: "exit" makes it then write "stderr" (and "stderr_bytes", in hex) to its standard
-#: error and exit with that code; "close_output" closes its standard output and runs on; "close_input" closes its standard input, replies and exits 5.
+#: error and exit with that code; "close_output" closes its standard output and runs on;
+#: "ignore_end" replies and then runs on until killed; "close_input" closes its standard input, replies and exits 5.
 ECHO = """
-import json, os, sys
+import json, os, signal, sys
 log = open(sys.argv[1], "a")
 for line in sys.stdin:
     log.write(line); log.flush()
@@ -38,6 +40,10 @@ for line in sys.stdin:
         sys.stdout.write(request["reply"]); sys.stdout.flush()
     if "bytes" in request:
         sys.stdout.buffer.write(bytes.fromhex(request["bytes"])); sys.stdout.flush()
+    if request.get("ignore_end"):
+        print(json.dumps({"ok": True}), flush=True)
+        log.write(sys.stdin.read()); log.flush()
+        signal.pause()  # after its input ends too: until killed
     if request.get("close_output"):
         os.close(1)
         sys.stdin.read()  # runs on until its input ends
@@ -240,6 +246,14 @@ def test_excerpts_are_whole_up_to_80_characters():
 def test_python_command_runs_a_module_with_this_interpreter():
     assert protocol.python_command("territory.crosscheck.adapter") == (
         f"{shlex.quote(sys.executable)} -m territory.crosscheck.adapter")
+
+
+def test_closing_an_engine_that_runs_on_kills_it_after_a_second(echo):
+    engine, _, log = echo
+    assert engine.ask({"cmd": "new", "ignore_end": True}, "new") == {"ok": True}
+    engine.close()
+    assert engine.process.returncode == -signal.SIGKILL
+    assert [json.loads(line)["cmd"] for line in log.read_text().splitlines()] == ["new", "end"]
 
 
 def test_closing_an_engine_that_has_exited(echo):
