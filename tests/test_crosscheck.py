@@ -207,6 +207,26 @@ def test_a_stale_vector_is_refused(tmp_path):
     assert_one_line_error(result, first["id"], "scores", "another version")
 
 
+def test_a_stale_vector_names_the_first_answer_that_differs_in_80_characters():
+    state = territory.Tabik()
+    vector = vectors.vector(state, "tabik-0-r0-0", [])
+    driver.check_vector(state, vector)
+    driver.check_vector(state, {"id": "bare", "params": vector["params"], "moves": []})  # nothing recorded to check
+    stale = "(vectors of another version? make new ones with territory vectors)"
+    for key, value, message in [
+        ("scores", [7, 7], "vector tabik-0-r0-0: this territory gives scores [0, 0], the file records [7, 7] "),
+        ("legal_moves", vector["legal_moves"] + ["z9-z8"],
+         "vector tabik-0-r0-0: this territory gives legal_moves a1-b1, b1-a1, b1-c1, c1-b1, c1-d1, d1-c1, d1-e1, e1-d1, "
+         "e1-f1, f1-e1, ... (224 m, the file records a1-b1, b1-a1, b1-c1, c1-b1, c1-d1, d1-c1, d1-e1, e1-d1, e1-f1, "
+         "f1-e1, ... (225 m "),
+        ("position", "x" * 100, "vector tabik-0-r0-0: this territory gives position '8/8/8/8/8/8/8/8 0 w 0 -', the file"
+         " records '" + "x" * 79 + " "),
+    ]:
+        with pytest.raises(driver.StaleVectorError) as error:
+            driver.check_vector(state, {**vector, key: value, "winner": 1})  # the first key of RECORDED is named
+        assert str(error.value) == message + stale
+
+
 # --- crosscheck against the reference -------------------------------------------------------------
 
 
@@ -454,6 +474,11 @@ PLANTED = {
     "black a1 and e5, not first": (lambda m: black(m, "a1") and black(m, "e5"), ["c1", "a3", "a1", "c3", "e5"], 3),
     # c3 of either colour, but no run keeps it and e5's colour: only a pair helps.
     "black a1, c3, black e5": (lambda m: black(m, "a1") and "c3=0" in m and black(m, "e5"), ["a1", "a3", "c3", "a5", "e5"], 3),
+    # Nine moves: the halvings are 4, 2 and 1 (none of 4 or 2 helps after the first success).
+    "black a1, a5 and e5 in 9 moves": (
+        lambda m: black(m, "a1") and black(m, "a5") and black(m, "e5"),
+        ["a1", "a3", "a5", "c1", "c3", "c5", "e1", "e3", "e5"], 5,
+    ),
     # The halves and single moves of the old shrinker left this at 7 moves.
     "white c1, black c5 after 5 moves": (
         lambda m: len(m) >= 5 and white(m, "c1") and black(m, "c5"), ["a1", "a3", "a5", "c1", "c3", "e1", "c5"], 5,
@@ -484,6 +509,48 @@ def test_shrinking_never_replays_what_must_agree():
         if showed:
             disagreed.append(replayed)
     assert replays == len(engine.replays) == 16
+
+
+#: Each candidate a shrinking replays, in order (the cells of its moves), and whether it
+#: disagreed: halves then single moves; then runs of every size, longest first, and
+#: pairs, from the start again after each success.
+REPLAYED = {
+    "black a1 and e5": [
+        ("c1 c3 c5 e5", False), ("a1 c3 c5 e5", False), ("a1 a3 c5 e5", False), ("a1 a3 a5 e5", False),
+        ("a3 a5 c1 c3 c5 e5", False), ("a1 a5 c1 c3 c5 e5", False), ("a1 a3 c1 c3 c5 e5", False),
+        ("a1 a3 a5 c3 c5 e5", False), ("a1 a3 a5 c1 c5 e5", False), ("a1 a3 a5 c1 c3 e5", False),
+        ("e5", False), ("c5 e5", False), ("a1 e5", False), ("c3 c5 e5", False), ("a1 c5 e5", True), ("c5", False),
+    ],
+    "black a1, a5 and e5 in 9 moves": [
+        ("c3 c5 e1 e3 e5", False), ("a1 c5 e1 e3 e5", False), ("a1 a3 e1 e3 e5", False), ("a1 a3 a5 e3 e5", True),
+        ("a5 e3 e5", False), ("a1 e3 e5", False), ("a1 a3 e5", False), ("a3 a5 e3 e5", False), ("a1 a5 e3 e5", False),
+        ("a1 a3 e3 e5", False), ("a1 a3 a5 e5", False), ("e5", False), ("e3 e5", False), ("a1 e5", False),
+        ("a3 e3 e5", False), ("a3 a5 e5", False), ("a3 a5 e3", False), ("a1 a5 e5", False), ("a1 a5 e3", False),
+        ("a1 a3 e3", False),
+    ],
+    "white c1, black c5 after 5 moves": [
+        ("c1 c3 e1 c5", False), ("a1 c3 e1 c5", False), ("a1 a3 e1 c5", False), ("a1 a3 a5 c5", False),
+        ("a3 a5 c1 c3 e1 c5", False), ("a1 a5 c1 c3 e1 c5", False), ("a1 a3 c1 c3 e1 c5", False),
+        ("a1 a3 a5 c3 e1 c5", False), ("a1 a3 a5 c1 e1 c5", False), ("a1 a3 a5 c1 c3 c5", False),
+        ("c5", False), ("e1 c5", False), ("a1 c5", False), ("c3 e1 c5", False), ("a1 e1 c5", False),
+        ("a1 a3 c5", False), ("a5 c1 c3 e1 c5", True), ("a5 c5", False), ("a5 e1 c5", False), ("a5 c1 c5", False),
+        ("a5 c3 e1 c5", False), ("a5 c1 e1 c5", False), ("a5 c1 c3 c5", False), ("c1 e1 c5", False),
+        ("c1 c3 c5", False), ("c1 c3 e1", False), ("a5 c3 c5", False), ("a5 c3 e1", False), ("a5 c1 e1", False),
+    ],
+}
+
+
+@pytest.mark.parametrize("bug", list(REPLAYED))
+def test_shrinking_tries_its_deletions_in_order(bug):
+    test, moves, _ = PLANTED[bug]
+    engine, checker, found = planted(test, moves)
+    driver.shrink(checker, found)
+    assert [(" ".join(m.removesuffix("=0") for m in replayed), showed) for replayed, showed in engine.replays] == REPLAYED[bug]
+
+
+def test_deletions_are_runs_that_leave_more_than_a_prefix():
+    assert list(driver.deletions(4, [2, 1])) == [(0, 2), (1, 3), (0, 1), (1, 2), (2, 3)]
+    assert list(driver.deletions(1, [1])) == [] and list(driver.deletions(3, [3])) == []
 
 
 def test_shrinking_stops_at_its_budget():
@@ -665,6 +732,28 @@ class WrongEngine(InProcessEngine):
         if self.wrong == "twice" and request["cmd"] == "legal_moves":
             reply["moves"] = reply["moves"] + reply["moves"][:1]
         return reply
+
+
+class SizeThreeEngine(InProcessEngine):
+    """territory itself, except that seat 1's score is one more on a 3 x 3 board."""
+
+    def ask(self, request, step):
+        reply = super().ask(request, step)
+        if request["cmd"] == "scores" and self.state.params["size"] == 3:
+            reply["scores"][1] += 1
+        return reply
+
+
+def test_replaying_once_skips_only_positions_compared_with_the_same_parameters():
+    checker = driver.Checker(SizeThreeEngine(), "tabik")
+    assert checker.replay(TABIK_2, ["a1-b1"], once=True) is None and checker.steps == 2
+    assert checker.replay({"pie": True, "size": 2}, ["a1-b1", "swap"], once=True) is None
+    assert checker.steps == 3  # the new position only: the parameters' order does not matter
+    found = checker.replay({"size": 3, "pie": True}, [], once=True)
+    assert found == driver.Disagreement("tabik", {"size": 3, "pie": True}, [], "scores", [0, 0], [0, 1])
+    two, three = '{"pie": true, "size": 2}', '{"pie": true, "size": 3}'
+    assert checker.compared == {(two, ()), (two, ("a1-b1",)), (two, ("a1-b1", "swap")), (three, ())}
+    assert checker.replay(TABIK_2, ["a1-b1"]) is None and checker.steps == 6  # without once, every position
 
 
 def test_a_move_listed_twice_is_reported_as_extra():

@@ -192,3 +192,93 @@ def test_mcts_beats_random_on_small_tabik():
     game = pyspiel.load_game("territory_tabik(size=3)")
     wins = sum(mcts_against_random(game, seed % 2, seed, 300)[seed % 2] > 0 for seed in range(10))
     assert wins >= 7
+
+
+# --- exact: the game types, classes, registration and parameters (mutation testing) -------
+
+#: Each game's OpenSpiel parameters with their defaults (a None default as 0).
+SPEC_DEFAULTS = {
+    "tabik": {"size": 8, "pie": True},
+    "nume": {"n": 4, "square": 0, "komi": 0.5, "komi_to": "black", "komi_phase": False},
+    "migong": {"pie": True, "border": "alternate", "group_size": "extent"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(territory.GAMES))
+def test_game_type_is_written_out_exactly(game):
+    kind = territory_openspiel.game_type(game)
+    assert (kind.short_name, kind.long_name) == (f"territory_{game}", f"territory {game.capitalize()}")
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert (kind.min_num_players, kind.max_num_players) == (2, 2)
+    assert (kind.provides_information_state_string, kind.provides_information_state_tensor) == (True, False)
+    assert (kind.provides_observation_string, kind.provides_observation_tensor) == (True, True)
+    assert kind.parameter_specification == SPEC_DEFAULTS[game]
+    spec = kind.parameter_specification
+    assert {k: type(v) for k, v in spec.items()} == {k: type(v) for k, v in SPEC_DEFAULTS[game].items()}
+    assert pyspiel.load_game(f"territory_{game}").get_type() == kind
+
+
+def test_a_none_default_is_zero_of_the_parameters_kind():
+    spec_default = territory_openspiel._spec_default
+    assert spec_default({"name": "square", "kind": "int or None", "default": None}) == 0
+    assert type(spec_default({"name": "square", "kind": "int or None", "default": None})) is int
+    half = spec_default({"name": "komi", "kind": "half point or None", "default": None})
+    assert half == 0.0 and type(half) is float
+    assert spec_default({"name": "komi", "kind": "half point or None", "default": 2.5}) == 2.5
+    assert spec_default({"name": "pie", "kind": "bool", "default": False}) is False
+
+
+def test_native_params_turn_zero_into_none_only_where_none_is_allowed():
+    native_params = territory_openspiel.native_params
+    assert native_params("nume", {"n": 0, "square": 0, "komi": 0.0, "komi_to": "black", "komi_phase": False}) == {
+        "n": 0, "square": None, "komi": None, "komi_to": "black", "komi_phase": False}
+    assert native_params("nume", {"square": False, "komi": 2.5}) == {"square": False, "komi": 2.5}
+    assert native_params("tabik", {"size": 0, "pie": False}) == {"size": 0, "pie": False}
+    assert native_params("migong", {}) == {}
+
+
+@pytest.mark.parametrize("game", sorted(territory.GAMES))
+def test_game_classes_are_made_whole(game):
+    cls = territory_openspiel._game_class(game)
+    assert cls.__name__ == f"Territory{game.capitalize()}Game" and cls.__bases__ == (territory_openspiel.TerritoryGame,)
+    assert cls.game_name == game and cls.__doc__ == f"{game.capitalize()} as an OpenSpiel game."
+    assert cls._type == territory_openspiel.game_type(game)
+    made = cls()
+    assert made.native_params == territory.GAMES[game]().params and made.get_type().short_name == f"territory_{game}"
+    assert getattr(territory_openspiel, cls.__name__) is territory_openspiel.GAME_CLASSES[game]
+
+
+def test_register_registers_each_game_not_yet_registered(monkeypatch):
+    registered = []
+    names = [n for n in pyspiel.registered_names() if n != "territory_nume"]
+    monkeypatch.setattr(pyspiel, "registered_names", lambda: names)
+    monkeypatch.setattr(pyspiel, "register_game", lambda kind, cls: registered.append((kind, cls)))
+    territory_openspiel._register()
+    nume = territory_openspiel.GAME_CLASSES["nume"]
+    assert len(registered) == 1 and registered[0][0] is nume._type and registered[0][1] is nume
+
+
+def test_game_info_and_observers_exactly():
+    game = pyspiel.load_game("territory_tabik(size=3)")
+    assert game.max_chance_outcomes() == 0 and game.num_distinct_actions() == territory.Tabik(size=3).num_actions
+    observer = game.make_py_observer()
+    shape = territory.Tabik(size=3).observation_shape
+    assert observer.tensor.dtype == np.float32 and observer.tensor.shape == (int(np.prod(shape)),)
+    assert observer.dict["observation"].shape == shape
+    assert np.shares_memory(observer.tensor, observer.dict["observation"])
+    state = game.new_initial_state()
+    observer.set_from(state, 1)
+    assert np.array_equal(observer.dict["observation"], state.native.observation(1))
+    assert observer.string_from(state, 0) == state.native.position()
+    with pytest.raises(ValueError) as error:
+        game.make_py_observer(None, {"x": 1})
+    assert str(error.value) == "territory observers take no parameters, got {'x': 1}"
+    history = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    assert isinstance(history, territory_openspiel.HistoryObserver) and history.tensor.shape == (0,)
+    with pytest.raises(ValueError) as error:
+        history.set_from(state, 0)
+    assert str(error.value) == "territory games provide no information-state tensor: use observation_tensor"
