@@ -593,6 +593,10 @@ def test_openings_dict_json_and_text():
     plain = made_openings(swap=None, swap_interval=None, swap_games=None)
     assert [list(row) for row in plain.to_dict()["openings"]] == [["move", "play_on", "play_on_interval", "play_on_games"]] * 3
     assert str(plain).splitlines()[1:3] == ["  move            play on            95% CI", "  b1-a1             0.750   [0.625, 0.875]"]
+    # The swap columns need the rates, their intervals and (in the dict) their game counts.
+    for partial in (dict(swap=None), dict(swap_interval=None), dict(swap_games=None)):
+        assert [list(row) for row in made_openings(**partial).to_dict()["openings"]] == [["move", "play_on", "play_on_interval", "play_on_games"]] * 3
+    assert str(made_openings(swap=None)) == str(plain)
     # Numpy floats JSON cannot write are written as floats.
     assert json.loads(made_openings(play_on=[np.float32(0.25), 0.75, 0.5]).to_json())["openings"][0]["play_on"] == 0.25
     assert fm.Openings("g", {}, "a", 1, 0, [], [], [], [], None, None, None, 0).seconds == 0.0
@@ -873,6 +877,41 @@ def test_agent_work_seeds_each_game_and_seat():
     assert games == expected and start.history == ["a1-b1"]
     traced = work(1, 3)
     assert np.array_equal(traced["moves"], runs.trace_games(start, expected)["moves"])
+
+
+
+class Returns:
+    """An agent that answers every position with ``move``."""
+
+    def __init__(self, move):
+        self.move = move
+
+    def choose(self, state):
+        return self.move
+
+    def __repr__(self):
+        return f"Returns({self.move!r})"
+
+
+def test_a_failing_agent_is_named_with_its_game():
+    start = territory.Tabik(size=2)
+    work = runs._AgentTraces(start, (Returns("a1-b1"), Returns(5)), 4, 10, 1)
+    # Game 12 of the run: agent 0 plays a1-b1, agent 1 answers 5.
+    with pytest.raises(territory.AgentError, match=message("agent 1 (Returns(5)) returned 5, not a move string, in game 12 after the moves: a1-b1")):
+        work(2, 3)
+
+
+def test_the_thread_count_reaches_the_engine():
+    # The engine refuses 0 threads: each kind of work hands its count on.
+    start = territory.Tabik(size=2)
+    refused = message("threads must be None (every core) or from 1 to 1024, got 0")
+    uct = territory.Uct(3)
+    for work in [runs._UctTraces(start, uct, 9, 0, 0, outcomes_only=True), runs._UctTraces(start, uct, 9, 0, 0),
+                 runs._AgentTraces(start, (Named(), Named()), 9, 0, 0)]:
+        with pytest.raises(ValueError, match=refused):
+            work(0, 1)
+    with pytest.raises(ValueError, match=refused):
+        runs.trace_games(start, [], 0)
 
 
 # --- what each analysis tells the agent parser ----------------------------------------
