@@ -631,6 +631,17 @@ def test_default_opening_moves_and_its_sample(monkeypatch):
     assert fm.default_opening_moves(nume) == every
 
 
+def test_default_opening_moves_takes_every_move_up_to_its_bound(monkeypatch):
+    # Nume n=1 has 42 first moves: with the bound at 42 all are taken, at 41 a sample of 5.
+    nume = territory.Nume(n=1)
+    every = fm._first_moves(nume)
+    monkeypatch.setattr(fm, "DEFAULT_OPENING_SAMPLE", 5)
+    monkeypatch.setattr(fm, "MAX_DEFAULT_OPENINGS", 42)
+    assert fm.default_opening_moves(nume) == every and len(every) == 42
+    monkeypatch.setattr(fm, "MAX_DEFAULT_OPENINGS", 41)
+    assert fm.default_opening_moves(nume) == [every[i] for i in (0, 10, 20, 31, 41)]
+
+
 def test_rate_counts_draws_half():
     rate, interval, n = fm._rate(np.array([0, 0, 1, -1], dtype=np.int8))
     assert (rate, interval, n) == (2.5 / 4, wilson_interval(2.5, 4), 4)
