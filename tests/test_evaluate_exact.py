@@ -925,6 +925,14 @@ def test_the_thread_count_reaches_the_engine():
         runs.trace_games(start, [], 0)
 
 
+
+def test_random_work_hands_its_thread_count_to_the_engine():
+    start = territory.Tabik(size=2)
+    for outcomes_only in (False, True):
+        with pytest.raises(ValueError, match=message("threads must be None (every core) or from 1 to 1024, got 0")):
+            runs._RandomGames(start, 9, 0, 0, outcomes_only)(0, 1)
+
+
 # --- what each analysis tells the agent parser ----------------------------------------
 
 
@@ -1170,3 +1178,16 @@ def test_plot_openings_without_a_swap_and_with_the_boards_shapes(monkeypatch):
     points = np.array([p for polygon in plots.cell_polygons("migong", dict(migong.params)).values() for p in polygon])
     assert panel.get_xlim() == (points[:, 0].min() - 5, points[:, 0].max() + 5)
     assert panel.get_ylim() == (points[:, 1].max() + 5, points[:, 1].min() - 5)
+
+
+
+def test_plot_openings_keeps_its_sizes_in_any_style_and_both_maps_at_one_scale(monkeypatch):
+    import matplotlib
+
+    with matplotlib.rc_context({"font.size": 8.0, "legend.fontsize": 6.0}):
+        fig = drawn(monkeypatch, "plot_openings", made_openings())
+    play_on, swap, bar = fig.axes
+    assert play_on.title.get_fontsize() == swap.title.get_fontsize() == 10.0
+    # The colour bar takes its room from both maps alike.
+    assert play_on.get_position().width == pytest.approx(swap.get_position().width, rel=1e-12)
+    assert play_on.get_position().height == pytest.approx(swap.get_position().height, rel=1e-12)
