@@ -933,6 +933,14 @@ def test_random_work_hands_its_thread_count_to_the_engine():
             runs._RandomGames(start, 9, 0, 0, outcomes_only)(0, 1)
 
 
+
+def test_run_sharded_reports_the_seconds_spent():
+    reports = []
+    runs._run_sharded(lambda start, stop: {"i": np.arange(start, stop)}, 4, progress=lambda *a: reports.append(a), done_before=1, grand_total=9, shard=2)
+    assert [r[:2] for r in reports] == [(3, 9), (5, 9)]
+    assert all(type(r[2]) is float and 0.0 <= r[2] < 60.0 for r in reports)
+
+
 # --- what each analysis tells the agent parser ----------------------------------------
 
 
