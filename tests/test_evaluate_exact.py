@@ -1088,8 +1088,8 @@ def test_plot_komi_draws_each_fit_in_its_colour(monkeypatch):
     import matplotlib
 
     values = np.array([-1.5, 0.5, 2.5])
-    fits = [komi._fit_komi("random", values, np.array([3, 2, 1]), 4), komi._fit_komi("uct:8", values, np.array([2, 2, 2]), 4),
-            komi._fit_komi("uct:64", np.array([-2.5, 1.5]), np.array([3, 1]), 4)]
+    fits = [komi._fit_komi("random", values, np.array([3, 2, 1]), 4), komi._fit_komi("uct:64", np.array([-2.5, 1.5]), np.array([3, 1]), 4),
+            komi._fit_komi("uct:8", values, np.array([2, 2, 2]), 4)]
     result = komi.FairKomi({"n": 2, "square": None}, 4, 3, fits)
     # Two colours for three fits: the third takes the first again.
     with matplotlib.rc_context({"axes.prop_cycle": matplotlib.cycler(color=["#112233", "#445566"])}):
@@ -1098,8 +1098,8 @@ def test_plot_komi_draws_each_fit_in_its_colour(monkeypatch):
     assert fig.get_size_inches().tolist() == [8.0, 5.0]
     assert ax.get_title() == "Nume (n=2, square=None): 4 games per komi, logistic fit with 95% band"
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("komi (added to Black's score; negative: to White's)", "Black's win rate")
-    labels = ["random: fair komi 0.50 [-1.76, 2.76]", "uct:8: fair komi nan [nan, nan]",
-              f"uct:64: fair komi {fits[2].estimate:.2f} [{fits[2].interval[0]:.2f}, {fits[2].interval[1]:.2f}]"]
+    labels = ["random: fair komi 0.50 [-1.76, 2.76]",
+              f"uct:64: fair komi {fits[1].estimate:.2f} [{fits[1].interval[0]:.2f}, {fits[1].interval[1]:.2f}]", "uct:8: fair komi nan [nan, nan]"]
     assert [t.get_text() for t in ax.get_legend().get_texts()] == labels and ax.get_legend()._fontsize == 8
     colours = ["#112233", "#445566", "#112233"]
     bands = [c for c in ax.collections if type(c).__name__ == "FillBetweenPolyCollection"]
@@ -1125,12 +1125,12 @@ def test_plot_komi_draws_each_fit_in_its_colour(monkeypatch):
         assert np.array_equal(outline[1:301], np.column_stack([grid, low]))
         assert np.array_equal(outline[302:602], np.column_stack([grid, high])[::-1])
         assert hex_colour(band.get_facecolor()[0]) == colour + "33" and band.get_linewidth().tolist() == [0.0]
-    # The estimate of each finite fit: a dashed line in a shaded interval; the flat fit has none.
+    # The estimate of each finite fit: a dashed line in a shaded interval, in the fit's colour; the flat fit has none.
     crossings = [line for line in ax.lines if line.get_linestyle() == "--"]
     assert [(list(line.get_xdata()), hex_colour(line.get_color()), line.get_linewidth()) for line in crossings] == [
-        ([f.estimate] * 2, colours[i] + "ff", 1.0) for i, f in ((0, fits[0]), (2, fits[2]))]
+        ([f.estimate] * 2, colours[i] + "ff", 1.0) for i, f in enumerate(fits[:2])]
     spans = [(p.get_x(), p.get_width(), hex_colour(p.get_facecolor()), p.get_linewidth()) for p in ax.patches]
-    assert spans == [(f.interval[0], pytest.approx(f.interval[1] - f.interval[0]), colours[i] + "1f", 0.0) for i, f in ((0, fits[0]), (2, fits[2]))]
+    assert spans == [(f.interval[0], pytest.approx(f.interval[1] - f.interval[0]), colours[i] + "1f", 0.0) for i, f in enumerate(fits[:2])]
     (half,) = [line for line in ax.lines if list(line.get_ydata()) == [0.5, 0.5]]
     assert (hex_colour(half.get_color()), half.get_linewidth(), list(half.get_xdata())) == ("#888888ff", 0.8, [0, 1])
 
