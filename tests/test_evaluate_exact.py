@@ -1036,6 +1036,7 @@ def test_plot_evaluation_draws_lengths_score_differences_and_rates(monkeypatch):
     fig = drawn(monkeypatch, "plot_evaluation", e)
     assert fig.get_size_inches().tolist() == [15.0, 4.2] and fig._suptitle.get_text() == "nume (n=2): 4,000 games, agent random"
     lengths, scores, shares = fig.axes
+    assert [ax.get_subplotspec().get_geometry() for ax in fig.axes] == [(1, 3, 0, 0), (1, 3, 1, 1), (1, 3, 2, 2)]  # side by side
     # Lengths 4..9 span less than 10: five more on each side, one bar per length.
     assert (lengths.get_title(), lengths.get_xlabel(), lengths.get_ylabel()) == ("game length", "actions per game (DurationMoves)", "games")
     (histogram,) = lengths.containers
@@ -1073,6 +1074,7 @@ def test_plot_evaluation_draws_lengths_score_differences_and_rates(monkeypatch):
 @pytest.mark.parametrize("moves, lefts", [
     ([3, 13], [k - 0.5 for k in range(3, 14)]),  # a spread of 10: not widened
     ([0, 119], [k - 0.5 for k in range(0, 120)]),  # below 120: one bar per length
+    ([10, 129], [k - 0.5 for k in range(10, 130)]),  # the spread, not the lengths, is bounded
     ([0, 120], np.linspace(0, 120, 61)[:-1].tolist()),  # from 120 on: 60 bars
 ])
 def test_plot_evaluation_length_bins(monkeypatch, moves, lefts):
