@@ -1201,3 +1201,12 @@ def test_plot_openings_keeps_its_sizes_in_any_style_and_both_maps_at_one_scale(m
     # The colour bar takes its room from both maps alike.
     assert play_on.get_position().width == pytest.approx(swap.get_position().width, rel=1e-12)
     assert play_on.get_position().height == pytest.approx(swap.get_position().height, rel=1e-12)
+
+
+def test_a_flat_komi_fit_has_no_crossing_and_no_numpy_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        flat = komi._fit_komi("random", np.array([-1.5, 0.5, 2.5]), np.array([2, 2, 2]), 4)
+    assert flat.coefficients == (0.0, 0.0) and math.isnan(flat.estimate) and all(math.isnan(v) for v in flat.interval)
