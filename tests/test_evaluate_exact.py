@@ -593,6 +593,10 @@ def test_openings_dict_json_and_text():
     plain = made_openings(swap=None, swap_interval=None, swap_games=None)
     assert [list(row) for row in plain.to_dict()["openings"]] == [["move", "play_on", "play_on_interval", "play_on_games"]] * 3
     assert str(plain).splitlines()[1:3] == ["  move            play on            95% CI", "  b1-a1             0.750   [0.625, 0.875]"]
+    # The swap columns need the rates, their intervals and (in the dict) their game counts.
+    for partial in (dict(swap=None), dict(swap_interval=None), dict(swap_games=None)):
+        assert [list(row) for row in made_openings(**partial).to_dict()["openings"]] == [["move", "play_on", "play_on_interval", "play_on_games"]] * 3
+    assert str(made_openings(swap=None)) == str(plain)
     # Numpy floats JSON cannot write are written as floats.
     assert json.loads(made_openings(play_on=[np.float32(0.25), 0.75, 0.5]).to_json())["openings"][0]["play_on"] == 0.25
     assert fm.Openings("g", {}, "a", 1, 0, [], [], [], [], None, None, None, 0).seconds == 0.0
@@ -625,6 +629,17 @@ def test_default_opening_moves_and_its_sample(monkeypatch):
     assert fm.default_opening_moves(nume) == [every[i] for i in (0, 10, 20, 31, 41)]
     monkeypatch.setattr(fm, "DEFAULT_OPENING_SAMPLE", 60)  # more picks than moves: each once, in order
     assert fm.default_opening_moves(nume) == every
+
+
+def test_default_opening_moves_takes_every_move_up_to_its_bound(monkeypatch):
+    # Nume n=1 has 42 first moves: with the bound at 42 all are taken, at 41 a sample of 5.
+    nume = territory.Nume(n=1)
+    every = fm._first_moves(nume)
+    monkeypatch.setattr(fm, "DEFAULT_OPENING_SAMPLE", 5)
+    monkeypatch.setattr(fm, "MAX_DEFAULT_OPENINGS", 42)
+    assert fm.default_opening_moves(nume) == every and len(every) == 42
+    monkeypatch.setattr(fm, "MAX_DEFAULT_OPENINGS", 41)
+    assert fm.default_opening_moves(nume) == [every[i] for i in (0, 10, 20, 31, 41)]
 
 
 def test_rate_counts_draws_half():
@@ -875,6 +890,57 @@ def test_agent_work_seeds_each_game_and_seat():
     assert np.array_equal(traced["moves"], runs.trace_games(start, expected)["moves"])
 
 
+
+class Returns:
+    """An agent that answers every position with ``move``."""
+
+    def __init__(self, move):
+        self.move = move
+
+    def choose(self, state):
+        return self.move
+
+    def __repr__(self):
+        return f"Returns({self.move!r})"
+
+
+def test_a_failing_agent_is_named_with_its_game():
+    start = territory.Tabik(size=2)
+    work = runs._AgentTraces(start, (Returns("a1-b1"), Returns(5)), 4, 10, 1)
+    # Game 12 of the run: agent 0 plays a1-b1, agent 1 answers 5.
+    with pytest.raises(territory.AgentError, match=message("agent 1 (Returns(5)) returned 5, not a move string, in game 12 after the moves: a1-b1")):
+        work(2, 3)
+
+
+def test_the_thread_count_reaches_the_engine():
+    # The engine refuses 0 threads: each kind of work hands its count on.
+    start = territory.Tabik(size=2)
+    refused = message("threads must be None (every core) or from 1 to 1024, got 0")
+    uct = territory.Uct(3)
+    for work in [runs._UctTraces(start, uct, 9, 0, 0, outcomes_only=True), runs._UctTraces(start, uct, 9, 0, 0),
+                 runs._AgentTraces(start, (Named(), Named()), 9, 0, 0)]:
+        with pytest.raises(ValueError, match=refused):
+            work(0, 1)
+    with pytest.raises(ValueError, match=refused):
+        runs.trace_games(start, [], 0)
+
+
+
+def test_random_work_hands_its_thread_count_to_the_engine():
+    start = territory.Tabik(size=2)
+    for outcomes_only in (False, True):
+        with pytest.raises(ValueError, match=message("threads must be None (every core) or from 1 to 1024, got 0")):
+            runs._RandomGames(start, 9, 0, 0, outcomes_only)(0, 1)
+
+
+
+def test_run_sharded_reports_the_seconds_spent():
+    reports = []
+    runs._run_sharded(lambda start, stop: {"i": np.arange(start, stop)}, 4, progress=lambda *a: reports.append(a), done_before=1, grand_total=9, shard=2)
+    assert [r[:2] for r in reports] == [(3, 9), (5, 9)]
+    assert all(type(r[2]) is float and 0.0 <= r[2] < 60.0 for r in reports)
+
+
 # --- what each analysis tells the agent parser ----------------------------------------
 
 
@@ -890,3 +956,257 @@ def test_each_analysis_parses_its_agent_with_the_game_and_its_own_name():
             analysis("tabik", quiet, size=4)
     with pytest.raises(ValueError, match="^fair_komi needs distinct games"):
         territory.fair_komi(quiet, n=1, games=1)
+
+
+# --- plots ----------------------------------------------------------------------------
+# The figures are the plots' output: what each axis shows (data, labels, titles, limits)
+# and how (colours, sizes), read back from the matplotlib figure that ``_save`` is given.
+
+
+def drawn(monkeypatch, plotter, result, path="figure.svg"):
+    """The figure ``plots.<plotter>`` draws for ``result`` (``_save`` recorded, no file
+    written); it is closed once saved."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    saved = []
+    monkeypatch.setattr(plots, "_save", lambda fig, to: saved.append((fig, to)))
+    getattr(plots, plotter)(result, path)
+    ((fig, to),) = saved
+    assert to == path and not plt.fignum_exists(fig.number)
+    return fig
+
+
+def hex_colour(colour):
+    from matplotlib.colors import to_hex
+
+    return to_hex(colour, keep_alpha=True)
+
+
+def bars(container):
+    """A bar container's bars as (left, width, height, bottom)."""
+    return [(p.get_x(), p.get_width(), p.get_height(), p.get_y()) for p in container.patches]
+
+
+def test_plot_paths_and_saving():
+    pytest.importorskip("matplotlib")
+    for bad in ("x.pdf", "x", "a/png"):
+        with pytest.raises(ValueError, match=message(f"plot path must end in .png or .svg, got {bad!r}")):
+            plots._check_path(bad)
+
+    class Figure:
+        def __init__(self):
+            self.saved = []
+
+        def savefig(self, *args, **kwargs):
+            self.saved.append((args, kwargs))
+
+    for path, kind in [("a/b.SVG", "svg"), ("c.png", "png"), ("d.Png", "png")]:
+        plots._check_path(path)
+        fig = Figure()
+        plots._save(fig, path)
+        assert fig.saved == [((plots.Path(path),), {"format": kind, "dpi": 120, "bbox_inches": "tight"})]
+    fig = Figure()
+    with pytest.raises(ValueError, match=message("plot path must end in .png or .svg, got 'e.jpg'")):
+        plots._save(fig, "e.jpg")
+    assert fig.saved == []
+    assert plots._lower_score_wins("nume") is True and plots._lower_score_wins("tabik") is False
+
+
+def test_cell_polygons_are_the_svg_boards_cells():
+    # Tabik 2 x 2: squares of side 40, row 1 at the bottom (SVG's y points down).
+    assert plots.cell_polygons("tabik", {"size": 2}) == {
+        "a1": [(0.0, 40.0), (40.0, 40.0), (40.0, 80.0), (0.0, 80.0)], "b1": [(40.0, 40.0), (80.0, 40.0), (80.0, 80.0), (40.0, 80.0)],
+        "a2": [(0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0)], "b2": [(40.0, 0.0), (80.0, 0.0), (80.0, 40.0), (40.0, 40.0)]}
+    assert plots.cell_polygons("tabik", {"size": 3})["a1"] == [(0.0, 80.0), (40.0, 80.0), (40.0, 120.0), (0.0, 120.0)]
+    # Nume's cells are hexagons of circumradius 22 around the SVG board's centres.
+    nume = plots.cell_polygons("nume", {"n": 1})
+    assert list(nume) == ["a1", "b1", "c1", "a2", "b2", "a3"]
+    for name, (x, y) in {"a1": (0.0, 0.0), "b1": (38.1051177665153, 0.0), "a2": (19.05255888325765, 33.0)}.items():
+        corners = [(x + 22 * math.cos(math.radians(30 + 60 * i)), y - 22 * math.sin(math.radians(30 + 60 * i))) for i in range(6)]
+        assert np.abs(np.array(nume[name]) - corners).max() < 1e-9
+
+
+def test_plot_evaluation_draws_lengths_score_differences_and_rates(monkeypatch):
+    names = ["AdvantageP1", "Balance", "Completion", "DecisionMoves", "LeadChange", "DecisivenessMoves"]
+    rates = {name: Metric(0.1 * (i + 1), (0.1 * i, 0.1 * (i + 2))) for i, name in enumerate(names)}
+    rates["Balance"] = Metric(0.5, (0.6, 0.4))  # an interval that misses the estimate: no negative bars
+    traces = {"moves": np.array([4, 6, 6, 9]), "scores": np.array([[3, 1], [2, 2], [0, 5], [4, 4]]), "winner": np.array([0, -1, 1, 0])}
+    e = made_evaluation(game="nume", params={"n": 2}, agent="random", games=4000, metrics={**rates, "Other": Metric(5.0)}, traces=traces)
+    fig = drawn(monkeypatch, "plot_evaluation", e)
+    assert fig.get_size_inches().tolist() == [15.0, 4.2] and fig._suptitle.get_text() == "nume (n=2): 4,000 games, agent random"
+    lengths, scores, shares = fig.axes
+    assert [ax.get_subplotspec().get_geometry() for ax in fig.axes] == [(1, 3, 0, 0), (1, 3, 1, 1), (1, 3, 2, 2)]  # side by side
+    # Lengths 4..9 span less than 10: five more on each side, one bar per length.
+    assert (lengths.get_title(), lengths.get_xlabel(), lengths.get_ylabel()) == ("game length", "actions per game (DurationMoves)", "games")
+    (histogram,) = lengths.containers
+    counts = {4: 1.0, 6: 2.0, 9: 1.0}
+    assert bars(histogram) == [(k - 0.5, 1.0, counts.get(k, 0.0), 0.0) for k in range(-1, 15)]
+    assert hex_colour(histogram.patches[0].get_facecolor()) == "#4a7ab5ff"
+    # Differences -5, 0, 2, 0 in 40 bins from -5 to 2 (+1e-9), stacked: seat 0's wins, seat 1's, draws.
+    assert (scores.get_title(), scores.get_xlabel()) == ("final score difference", "final score of seat 0 minus seat 1 (the lower score wins)")
+    assert [t.get_text() for t in scores.get_legend().get_texts()] == ["seat 0 wins", "seat 1 wins", "draws"]
+    assert scores.get_legend()._fontsize == 8
+    edges = np.linspace(-5, 2 + 1e-9, 41)
+    first, second, draws = scores.containers
+    assert [hex_colour(c.patches[0].get_facecolor()) for c in (first, second, draws)] == ["#2b6cb0ff", "#dd6b20ff", "#999999ff"]
+    assert [b[0] for b in bars(first)] == pytest.approx(edges[:-1].tolist(), abs=1e-12)
+    draw_bin = int(np.searchsorted(edges, 0.0, side="right")) - 1
+    assert draw_bin == 28
+    assert [(i, b[2:]) for i, b in enumerate(bars(first)) if b[2]] == [(28, (1.0, 0.0)), (39, (1.0, 0.0))]  # 0 and 2: seat 0's wins
+    assert [(i, b[2:]) for i, b in enumerate(bars(second)) if b[2]] == [(0, (1.0, 0.0))]  # -5: seat 1's
+    assert [(i, b[2:]) for i, b in enumerate(bars(draws)) if b[2]] == [(28, (1.0, 1.0))]  # 0, on top of seat 0's win at 0
+    # The six rates, top to bottom, with their intervals clipped at the estimate.
+    assert shares.get_title() == "rates with 95% intervals" and shares.get_xlim() == (0.0, 1.0)
+    assert [t.get_text() for t in shares.get_yticklabels()] == names and shares.get_yticks().tolist() == [5, 4, 3, 2, 1, 0]
+    (rates_bars,) = shares.containers
+    points, _caps, (segments,) = rates_bars
+    estimates = [0.1, 0.5, 0.3, 0.4, 0.5, 0.6]
+    assert points.get_xdata().tolist() == pytest.approx(estimates) and points.get_ydata().tolist() == [5, 4, 3, 2, 1, 0]
+    assert (points.get_marker(), points.get_linestyle(), hex_colour(points.get_color())) == ("o", "None", "#2d3748ff")
+    spans = [(0.0, 0.2), (0.5, 0.5), (0.2, 0.4), (0.3, 0.5), (0.4, 0.6), (0.5, 0.7)]
+    assert np.abs(np.array([[s[0][0], s[1][0]] for s in segments.get_segments()]) - spans).max() < 1e-12
+    assert [c.get_markersize() for c in _caps] == [6.0, 6.0]  # capsize 3
+    middle = shares.lines[-1]
+    assert (list(middle.get_xdata()), hex_colour(middle.get_color()), middle.get_linewidth(), middle.get_zorder()) == ([0.5, 0.5], "#ccccccff", 0.8, 0)
+
+
+@pytest.mark.parametrize("moves, lefts", [
+    ([3, 13], [k - 0.5 for k in range(3, 14)]),  # a spread of 10: not widened
+    ([0, 119], [k - 0.5 for k in range(0, 120)]),  # below 120: one bar per length
+    ([10, 129], [k - 0.5 for k in range(10, 130)]),  # the spread, not the lengths, is bounded
+    ([0, 120], np.linspace(0, 120, 61)[:-1].tolist()),  # from 120 on: 60 bars
+])
+def test_plot_evaluation_length_bins(monkeypatch, moves, lefts):
+    traces = {"moves": np.array(moves), "scores": np.array([[1, 0], [0, 1]]), "winner": np.array([0, 1])}
+    rates = {name: Metric(0.5, (0.25, 0.75)) for name in ["AdvantageP1", "Balance", "Completion", "DecisionMoves", "LeadChange", "DecisivenessMoves"]}
+    fig = drawn(monkeypatch, "plot_evaluation", made_evaluation(metrics=rates, traces=traces), "e.png")
+    assert [b[0] for b in bars(fig.axes[0].containers[0])] == pytest.approx(lefts)
+    assert fig.axes[1].get_xlabel() == "final score of seat 0 minus seat 1"  # Tabik: the higher score wins
+    assert fig._suptitle.get_text() == "tabik (size=2, pie=False): 12,345 games, agent uct:8"
+
+
+def test_plot_komi_draws_each_fit_in_its_colour(monkeypatch):
+    import matplotlib
+
+    values = np.array([-1.5, 0.5, 2.5])
+    fits = [komi._fit_komi("random", values, np.array([3, 2, 1]), 4), komi._fit_komi("uct:64", np.array([-2.5, 1.5]), np.array([3, 1]), 4),
+            komi._fit_komi("uct:8", values, np.array([2, 2, 2]), 4)]
+    result = komi.FairKomi({"n": 2, "square": None}, 4, 3, fits)
+    # Two colours for three fits: the third takes the first again.
+    with matplotlib.rc_context({"axes.prop_cycle": matplotlib.cycler(color=["#112233", "#445566"])}):
+        fig = drawn(monkeypatch, "plot_komi", result, "k.png")
+    (ax,) = fig.axes
+    assert fig.get_size_inches().tolist() == [8.0, 5.0]
+    assert ax.get_title() == "Nume (n=2, square=None): 4 games per komi, logistic fit with 95% band"
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("komi (added to Black's score; negative: to White's)", "Black's win rate")
+    labels = ["random: fair komi 0.50 [-1.76, 2.76]",
+              f"uct:64: fair komi {fits[1].estimate:.2f} [{fits[1].interval[0]:.2f}, {fits[1].interval[1]:.2f}]", "uct:8: fair komi nan [nan, nan]"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == labels and ax.get_legend()._fontsize == 8
+    colours = ["#112233", "#445566", "#112233"]
+    bands = [c for c in ax.collections if type(c).__name__ == "FillBetweenPolyCollection"]
+    assert len(ax.containers) == len(bands) == 3
+    for fit, colour, label, points, band in zip(fits, colours, labels, ax.containers, bands):
+        # The win rates with their Wilson intervals.
+        dots, caps, (whiskers,) = points
+        c = fit.curve
+        assert dots.get_xdata().tolist() == c["komi"] and dots.get_ydata().tolist() == c["win_rate"]
+        assert (dots.get_marker(), dots.get_linestyle(), dots.get_markersize(), dots.get_alpha()) == ("o", "None", 3.0, 0.8)
+        assert hex_colour(dots.get_color()) == colour + "ff" and [cap.get_markersize() for cap in caps] == [4.0, 4.0]
+        assert hex_colour(whiskers.get_color()[0]) == colour + "cc" and whiskers.get_alpha() == 0.8
+        ends = [[s[0][1], s[1][1]] for s in whiskers.get_segments()]
+        assert np.abs(np.array(ends) - np.column_stack([c["ci_low"], c["ci_high"]])).max() < 1e-12
+        # The fitted curve over 300 points from the least to the largest komi, and its band.
+        (curve,) = [line for line in ax.lines if line.get_label() == label]
+        grid = np.linspace(min(c["komi"]), max(c["komi"]), 300)
+        fitted, low, high = fit.fitted(grid)
+        assert np.array_equal(curve.get_xdata(), grid) and np.array_equal(curve.get_ydata(), fitted)
+        assert hex_colour(curve.get_color()) == colour + "ff" and curve.get_linestyle() == "-"
+        outline = band.get_paths()[0].vertices
+        # fill_between's outline: the low edge left to right, then the high edge back.
+        assert np.array_equal(outline[1:301], np.column_stack([grid, low]))
+        assert np.array_equal(outline[302:602], np.column_stack([grid, high])[::-1])
+        assert hex_colour(band.get_facecolor()[0]) == colour + "33" and band.get_linewidth().tolist() == [0.0]
+    # The estimate of each finite fit: a dashed line in a shaded interval, in the fit's colour; the flat fit has none.
+    crossings = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert [(list(line.get_xdata()), hex_colour(line.get_color()), line.get_linewidth()) for line in crossings] == [
+        ([f.estimate] * 2, colours[i] + "ff", 1.0) for i, f in enumerate(fits[:2])]
+    spans = [(p.get_x(), p.get_width(), hex_colour(p.get_facecolor()), p.get_linewidth()) for p in ax.patches]
+    assert spans == [(f.interval[0], pytest.approx(f.interval[1] - f.interval[0]), colours[i] + "1f", 0.0) for i, f in enumerate(fits[:2])]
+    (half,) = [line for line in ax.lines if list(line.get_ydata()) == [0.5, 0.5]]
+    assert (hex_colour(half.get_color()), half.get_linewidth(), list(half.get_xdata())) == ("#888888ff", 0.8, [0, 1])
+
+
+def test_plot_openings_draws_a_heat_map_per_branch_on_the_board(monkeypatch):
+    import matplotlib
+
+    fig = drawn(monkeypatch, "plot_openings", made_openings(), "o.png")
+    assert fig.get_size_inches().tolist() == [13.0, 6.2]
+    assert fig._suptitle.get_text() == "tabik (size=2, pie=True) openings: 3 first moves, 1,500 games each, agent random"
+    play_on, swap, bar = fig.axes
+    polygons = plots.cell_polygons("tabik", {"size": 2})
+    # by_cell: play on a1 0.25, b1 0.75, a2 0.5 (b2 no move: blank); swap a1 0.5, b1 0.0 (a2's swap had no games).
+    for ax, title, rates in [(play_on, "seat 1 plays on", [0.25, 0.75, 0.5, None]), (swap, "seat 1 swaps (pie)", [0.5, 0.0, None, None])]:
+        assert (ax.get_title(), ax.title.get_fontsize(), ax.axison, ax.get_aspect()) == (title, 10.0, False, 1.0)
+        # The board's extent and 5 more around it, y pointing down as in the SVG.
+        assert (ax.get_xlim(), ax.get_ylim()) == ((-5.0, 85.0), (85.0, -5.0))
+        (cells,) = ax.collections
+        assert [p.vertices[:4].tolist() for p in cells.get_paths()] == [[list(p) for p in polygons[n]] for n in ["a1", "b1", "a2", "b2"]]
+        values = cells.get_array()
+        assert [None if masked else float(v) for v, masked in zip(values.data, np.ma.getmaskarray(values))] == rates
+        assert cells.get_clim() == (0.0, 1.0) and cells.get_cmap().name == "RdBu_r"
+        assert hex_colour(cells.get_cmap().get_bad()) == "#f4ecdcff"
+        assert [hex_colour(c) for c in cells.get_edgecolor()] == ["#6e5a44ff"] and cells.get_linewidth().tolist() == [0.6]
+        assert len(ax.patches) == 0  # Tabik draws no border shapes
+    # One colour bar for both, 0.8 of the panels' height, from the last map.
+    assert bar.get_ylabel() == "seat 0's win rate after a first move on the cell" and bar._colorbar.mappable is swap.collections[0]
+    height = matplotlib.rcParams["figure.subplot.top"] - matplotlib.rcParams["figure.subplot.bottom"]
+    assert bar.get_position().height == pytest.approx(0.8 * height, rel=1e-9)
+
+
+def test_plot_openings_without_a_swap_and_with_the_boards_shapes(monkeypatch):
+    migong = territory.Migong()
+    first = fm._first_moves(migong)
+    moves = first[:2] + [first[-1]]
+    last = migong.move_cells(first[-1])[0]
+    assert migong.move_cells(first[0])[0] == migong.move_cells(first[1])[0] == "g1" != last
+    result = fm.Openings("migong", dict(migong.params), "uct:4", 2, 0, moves, [1.0, 0.5, 0.25], [(0.0, 1.0)] * 3, [2, 2, 2],
+                         None, None, None, 6009)
+    fig = drawn(monkeypatch, "plot_openings", result)
+    assert fig.get_size_inches().tolist() == [6.5, 6.2]
+    assert fig._suptitle.get_text() == "migong (pie=True, border=alternate, group_size=extent) openings: 3 first moves, 2 games each, agent uct:4"
+    panel, bar = fig.axes
+    assert panel.get_title() == "seat 1 plays on" and bar._colorbar.mappable is panel.collections[0]
+    (cells,) = panel.collections
+    names = list(plots.cell_polygons("migong", dict(migong.params)))
+    values = dict(zip(names, cells.get_array().filled(-1.0).tolist()))
+    assert {n: v for n, v in values.items() if v != -1.0} == {"g1": 0.75, last: 0.25}  # g1: 1.0 and 0.5 over 2 games each
+    # Migong's central border, as the SVG board draws it.
+    ((shape, colour),) = territory.games.hook("migong", "shapes", list)()
+    (border,) = panel.patches
+    assert np.array_equal(border.get_xy()[:-1], np.array(shape)) and hex_colour(border.get_facecolor()) == colour + "ff"
+    points = np.array([p for polygon in plots.cell_polygons("migong", dict(migong.params)).values() for p in polygon])
+    assert panel.get_xlim() == (points[:, 0].min() - 5, points[:, 0].max() + 5)
+    assert panel.get_ylim() == (points[:, 1].max() + 5, points[:, 1].min() - 5)
+
+
+
+def test_plot_openings_keeps_its_sizes_in_any_style_and_both_maps_at_one_scale(monkeypatch):
+    import matplotlib
+
+    with matplotlib.rc_context({"font.size": 8.0, "legend.fontsize": 6.0}):
+        fig = drawn(monkeypatch, "plot_openings", made_openings())
+    play_on, swap, bar = fig.axes
+    assert play_on.title.get_fontsize() == swap.title.get_fontsize() == 10.0
+    # The colour bar takes its room from both maps alike.
+    assert play_on.get_position().width == pytest.approx(swap.get_position().width, rel=1e-12)
+    assert play_on.get_position().height == pytest.approx(swap.get_position().height, rel=1e-12)
+
+
+def test_a_flat_komi_fit_has_no_crossing_and_no_numpy_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        flat = komi._fit_komi("random", np.array([-1.5, 0.5, 2.5]), np.array([2, 2, 2]), 4)
+    assert flat.coefficients == (0.0, 0.0) and math.isnan(flat.estimate) and all(math.isnan(v) for v in flat.interval)
