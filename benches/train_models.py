@@ -34,6 +34,13 @@ MODELS = ROOT / "python" / "territory" / "models"
 #: ``benches/learning.py elo``); ``best``, whether it is ``best_agent``'s choice for its
 #: board (False: measured weaker than the tuned UCT at ``best``'s budget).
 RECIPES: dict[str, dict[str, Any]] = {
+    "migong": {
+        "config": dict(game="migong", params={}, seed=1, hidden=128, games=16, iterations=200, expansion_visits=16,
+                       sample_moves=8, buffer=100_000, checkpoint_every=10, eval_games=0, rollout_weight=0.5,
+                       search_value_weight=0.5, threads=1, rounds=430),
+        "play": {"rollout_weight": 0.7, "expansion_visits": 16},
+        "best": True,
+    },
     "nume-4": {
         "config": dict(game="nume", params={}, seed=1, hidden=128, games=32, iterations=64, sample_moves=6,
                        buffer=200_000, checkpoint_every=20, eval_games=0, rollout_weight=0.5,

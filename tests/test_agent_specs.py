@@ -98,7 +98,8 @@ def test_best_is_the_shipped_model_for_its_board_else_tuned_uct():
             assert type(agent) is Uct and agent.c == tuned_uct_c(territory.Tabik())
     assert [n for n in shipped_models() if not Model.load(n).meta.get("best", True)] == ["tabik-8"]
     assert best_agent(territory.Nume()).source == "nume-4"
-    for state in (territory.Migong(), territory.Tabik(size=5), territory.Nume(n=2), territory.Tabik(size=6, pie=False)):
+    assert best_agent(territory.Migong()).source == "migong"
+    for state in (territory.Tabik(size=5), territory.Nume(n=2), territory.Tabik(size=6, pie=False)):
         agent = parse_agent("best:321", start=state)
         assert type(agent) is Uct and agent.iterations == 321 and agent.c == tuned_uct_c(state)
     assert parse_agent("best", start=TABIK6).source == "tabik-6"

@@ -13,8 +13,8 @@ there.
 A model is saved as one ``.npz`` file: its weights (float16, to keep the shipped files
 small; loaded as float32) and a JSON ``meta`` entry (format version, game, parameters,
 observation shape, number of actions, how it was trained). ``Model.load`` takes a path or
-the name of a model shipped with the package (``shipped_models()``: ``"tabik-4"``,
-``"tabik-6"``, ``"nume-3"``). Files of format 1 (before the optional heads; no
+the name of a model shipped with the package (``shipped_models()``: ``"migong"``,
+``"nume-3"``, ``"nume-4"``, ``"tabik-4"``, ``"tabik-6"``, ``"tabik-8"``). Files of format 1 (before the optional heads; no
 ``format`` in ``meta``) load as they are; a file of a later format is refused, saying so.
 """
 
