@@ -103,3 +103,35 @@ def test_refusals_say_why_and_name_the_file(tmp_path):
     with pytest.raises(StoreError) as error:
         Store(blocker / "games.sqlite")
     assert str(error.value).startswith(f"cannot open the games database {blocker / 'games.sqlite'}: ")
+
+
+def test_an_empty_file_is_made_ours(tmp_path):
+    path = tmp_path / "empty.sqlite"
+    path.write_bytes(b"")
+    kept = Store(path)
+    kept.save("a", "first", "tabik", 0, {})
+    kept.close()
+    assert Store(path).load("a") == {"name": "first"}
+
+
+def test_a_damaged_database_of_ours_is_refused_with_sqlites_report(tmp_path):
+    """A file with our header whose tree is broken (found by ``PRAGMA quick_check``, not
+    by opening it) is refused with the check's own words, and left as it was."""
+    path = tmp_path / "g.sqlite"
+    kept = Store(path)
+    for i in range(50):
+        kept.save(f"id{i}", "n", "tabik", 1, {"x": "y" * 500})
+    kept.close()
+    db = sqlite3.connect(path)
+    (page_size,) = db.execute("PRAGMA page_size").fetchone()
+    db.close()
+    data = bytearray(path.read_bytes())
+    third = 2 * page_size  # page 3, a leaf of the games table: its cell content start made 1
+    data[third + 5:third + 7] = b"\x00\x01"
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError) as error:
+        Store(path)
+    message = str(error.value)
+    assert message.startswith(f"{path} is not a territory games database or is damaged (*** in database main ***\n")
+    assert "Page 3: " in message and message.endswith("): give another file with --db, or move this one away")
+    assert path.read_bytes() == bytes(data)

@@ -47,21 +47,20 @@ class Store:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fresh = not self.path.exists() or self.path.stat().st_size == 0
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"cannot open the games database {self.path}: {error}") from None
         try:
-            self._check(fresh)
+            self._check()
         except sqlite3.DatabaseError as error:
             self.db.close()
             raise StoreError(f"{self.path} is not a territory games database or is damaged ({error}): "
                              "give another file with --db, or move this one away") from None
 
-    def _check(self, fresh: bool) -> None:
+    def _check(self) -> None:
         (app,), (version,) = self.db.execute("PRAGMA application_id").fetchone(), self.db.execute("PRAGMA user_version").fetchone()
         tables = [row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        if fresh or (app == 0 and not tables):
+        if app == 0 and not tables:  # a new file, an empty one, or an empty database: made ours
             with self.db:
                 self.db.execute("BEGIN")
                 self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
