@@ -559,6 +559,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn debug_lists_the_members() {
+        assert_eq!(
+            format!("{:?}", Bits([0b101, 1, 0, 1 << 63])),
+            "{0, 2, 64, 255}"
+        );
+        assert_eq!(format!("{:?}", Bits([0; 4])), "{}");
+    }
+
+    #[test]
     fn select_finds_every_set_bit() {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..200 {

@@ -132,7 +132,8 @@ fn has_avx2() -> bool {
     static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
     match AVX2.load(Ordering::Relaxed) {
         UNKNOWN => {
-            let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+            let portable =
+                std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
             let yes = !portable && std::is_x86_feature_detected!("avx2");
             AVX2.store(1 + yes as u8, Ordering::Relaxed);
             yes
@@ -229,6 +230,13 @@ fn slow_pdep() -> bool {
         .iter()
         .flat_map(|r| r.to_le_bytes())
         .collect();
+    microcoded_pdep(&vendor, eax)
+}
+
+/// [`slow_pdep`] for the CPU of vendor string `vendor` and version word `eax` (`cpuid`
+/// leaf 1): AMD or Hygon, of a family (base plus extended) before 0x19.
+#[cfg(target_arch = "x86_64")]
+fn microcoded_pdep(vendor: &[u8], eax: u32) -> bool {
     if vendor != b"AuthenticAMD" && vendor != b"HygonGenuine" {
         return false;
     }
@@ -271,6 +279,24 @@ mod tests {
         }
         assert_eq!(pdep.deposit(0b101, 0b1111_0000), 0b0101_0000);
         assert_eq!(pdep.deposit(u64::MAX, 0), 0);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn pdep_is_microcoded_on_amd_before_zen_3() {
+        // cpuid leaf 1's eax: stepping, model, base family (bits 8-11), extended family (20-27).
+        let (excavator, zen2, zen3, zen4) = (0x0066_0F01, 0x0083_0F10, 0x00A2_0F10, 0x00A6_0F12);
+        for vendor in [&b"AuthenticAMD"[..], b"HygonGenuine"] {
+            assert!(microcoded_pdep(vendor, excavator) && microcoded_pdep(vendor, zen2));
+            assert!(!microcoded_pdep(vendor, zen3) && !microcoded_pdep(vendor, zen4));
+            assert!(microcoded_pdep(vendor, 0x0000_0E00)); // base family 0xE: no extended part
+        }
+        // An extended family is only added to base family 0xF.
+        assert!(microcoded_pdep(b"AuthenticAMD", 0x00A0_0E00));
+        assert!(
+            !microcoded_pdep(b"GenuineIntel", zen2)
+                && !microcoded_pdep(b"GenuineIntel", 0x0009_06EA)
+        );
     }
 
     #[test]

@@ -326,6 +326,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn illegal_moves_have_their_codes() {
+        let shared: [(IllegalMove, &str); 5] = [
+            (IllegalMove::GameOver, "game_over"),
+            (IllegalMove::Occupied(Coord { col: 1, row: 2 }), "occupied"),
+            (IllegalMove::PieRuleOff, "pie_rule_off"),
+            (IllegalMove::SwapNotNow, "swap_not_now"),
+            (IllegalMove::PassNotAllowed { legal: 3 }, "pass_not_allowed"),
+        ];
+        for (illegal, kind) in shared {
+            assert_eq!(illegal.kind(), kind, "{illegal:?}");
+        }
+        let own = crate::games::tabik::TabikIllegal::NoStoneToSwap(Coord { col: 0, row: 0 });
+        assert_eq!(IllegalMove::Game(own).kind(), "no_stone_to_swap");
+    }
+
+    #[test]
     fn excerpts_are_short_and_escaped() {
         assert_eq!(Excerpt::new("b2-b3").to_string(), "'b2-b3'");
         assert_eq!(Excerpt::new("a\nb").to_string(), "'a\\nb'");

@@ -466,6 +466,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn cells_are_named_by_the_geometry() {
+        let tabik = crate::Tabik::new(crate::TabikConfig { size: 4, pie: true }).unwrap();
+        let names: Vec<String> = (0..tabik.num_cells()).map(|c| tabik.cell_name(c)).collect();
+        assert_eq!(names.len(), 16);
+        assert_eq!(
+            (
+                names[0].as_str(),
+                names[1].as_str(),
+                names[4].as_str(),
+                names[15].as_str()
+            ),
+            ("a1", "b1", "a2", "d4")
+        );
+    }
+
+    #[test]
     fn win_rules() {
         use WinRule::*;
         let last = Some(Seat::First);

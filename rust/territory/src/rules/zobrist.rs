@@ -69,6 +69,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_turn_key_is_the_xor_of_its_features_entries() {
+        let fresh = crate::rules::turns::Start::default();
+        let key = |history: &[u8], pie, swapped| turn_key(&fresh, history, 0, pie, swapped);
+        assert_eq!(key(&[], true, false), 0, "the first seat to move, nothing else");
+        assert_eq!(key(&[1], true, false), TURN[0] ^ TURN[2], "the second seat, offered the swap");
+        assert_eq!(key(&[1], false, false), TURN[0]);
+        assert_eq!(key(&[1, 2], true, true), TURN[1], "swapped, the first seat to move");
+        assert_eq!(key(&[1, 2, 0], false, false), TURN[0] ^ TURN[3], "a pass pending");
+        assert_eq!(key(&[1, 2, 0], true, true), TURN[0] ^ TURN[1] ^ TURN[3]);
+        assert_eq!(key(&[1, 2, 0, 0], false, false), TURN[0] ^ TURN[4], "over: the last mover");
+        assert_eq!(key(&[1, 0, 0], false, false), TURN[4], "over, the first seat the last mover");
+    }
+
+    #[test]
+    fn the_pie_offer_changes_the_key_by_its_own_entry() {
+        use crate::rules::game::Game;
+        use crate::{Tabik, TabikConfig};
+        let mut keys = [true, false].map(|pie| {
+            let mut game = Tabik::new(TabikConfig { size: 4, pie }).unwrap();
+            let first = game.legal_moves()[0];
+            let before = game.key();
+            game.play_unchecked(first);
+            (before, game.key())
+        });
+        // Before the first move neither offers the swap; after it only the pie game does.
+        assert_eq!(keys[0].0, keys[1].0);
+        assert_eq!(keys[0].1 ^ keys[1].1, TURN[2]);
+        keys.swap(0, 1);
+        assert_ne!(keys[0].1, keys[1].1);
+    }
+
+    #[test]
     fn tables_are_distinct_and_fixed() {
         let t: [u64; 4096] = table(1);
         let mut sorted = t.to_vec();

@@ -326,6 +326,12 @@ mod tests {
     }
 
     #[test]
+    fn reports_its_shape() {
+        let net = tiny();
+        assert_eq!((net.inputs(), net.hidden(), net.actions()), (2, 2, 3));
+    }
+
+    #[test]
     fn evaluates_by_hand() {
         let net = tiny();
         let mut logits = [0.0; 3];

@@ -197,3 +197,18 @@ pub fn hex_symmetries(board: &Board) -> Vec<Vec<u32>> {
     ];
     cell_symmetries(board, &maps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn len_counts_the_symmetries() {
+        let none = Symmetries::new(Vec::new(), 2);
+        assert!(none.is_empty());
+        assert_eq!(none.len(), 0);
+        let two = Symmetries::new(vec![vec![0, 1], vec![1, 0]], 2);
+        assert!(!two.is_empty());
+        assert_eq!(two.len(), 2);
+    }
+}

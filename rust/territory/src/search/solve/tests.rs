@@ -257,3 +257,43 @@ fn a_move_order_changes_the_search_not_the_solution() {
         Nume::new(NumeConfig { square: Some(2), komi: None, komi_phase: true, ..NumeConfig::default() }).unwrap(),
     );
 }
+
+#[test]
+fn the_table_doubles_when_three_quarters_full() {
+    let mut table = Table::new(1 << 20);
+    assert_eq!((table.entries.len(), table.max_entries), (1 << 12, 1 << 16));
+    let entry = |key: u64| Entry {
+        key,
+        work: 1,
+        best: 0,
+        value: 1,
+        flags: Bound::Exact as u8,
+    };
+    for key in 1..=3 * (1 << 12) / 4 {
+        table.store(entry(key));
+    }
+    assert_eq!(table.entries.len(), 1 << 12, "not yet past three quarters");
+    table.store(entry(1 << 40));
+    assert_eq!(table.entries.len(), 1 << 13);
+    assert_eq!(table.stored, 3 * (1 << 12) / 4 + 1);
+    for key in (1..=3 * (1 << 12) / 4).chain([1 << 40]) {
+        assert_eq!(table.get(key).map(|e| e.key), Some(key), "{key}");
+    }
+}
+
+/// The positions searched on small boards, pinned: the table's cut-offs (an exact entry
+/// ends a search at once) and the move ordering decide them, and a change to either shows.
+#[test]
+fn positions_searched_are_pinned() {
+    let tabik = |size| Tabik::new(TabikConfig { size, pie: true }).unwrap();
+    let tiny = SolveLimits {
+        memory: 1024,
+        ..SolveLimits::default()
+    };
+    let counts = [
+        solve(&tabik(2), None).unwrap().nodes,
+        solve(&tabik(3), None).unwrap().nodes,
+        solve_with(&tabik(3), &tiny).unwrap().nodes, // entries replaced by the work they took
+    ];
+    assert_eq!(counts, [22, 688, 1257]);
+}
