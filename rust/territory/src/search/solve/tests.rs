@@ -281,8 +281,8 @@ fn the_table_doubles_when_three_quarters_full() {
     }
 }
 
-/// The positions searched on small boards, pinned: the table's cut-offs (an exact entry
-/// ends a search at once) and the move ordering decide them, and a change to either shows.
+/// The positions searched on small boards, pinned: the table's cut-offs, its replacement
+/// (by the work an entry took) and the move ordering decide them, and a change to any shows.
 #[test]
 fn positions_searched_are_pinned() {
     let tabik = |size| Tabik::new(TabikConfig { size, pie: true }).unwrap();
@@ -290,10 +290,16 @@ fn positions_searched_are_pinned() {
         memory: 1024,
         ..SolveLimits::default()
     };
+    // Komi off: equal scores draw, so some values are exact (Tabik's never are).
+    let drawn = |n, square| Nume::new(NumeConfig { n, square, komi: None, ..NumeConfig::default() }).unwrap();
     let counts = [
         solve(&tabik(2), None).unwrap().nodes,
         solve(&tabik(3), None).unwrap().nodes,
         solve_with(&tabik(3), &tiny).unwrap().nodes, // entries replaced by the work they took
+        solve(&drawn(2, Some(2)), None).unwrap().nodes,
+        solve(&drawn(1, None), None).unwrap().nodes,
     ];
-    assert_eq!(counts, [22, 688, 1257]);
+    assert_eq!(counts, [22, 688, 1257, 96, 3971]);
 }
+
+
