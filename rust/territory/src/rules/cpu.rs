@@ -132,8 +132,7 @@ fn has_avx2() -> bool {
     static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
     match AVX2.load(Ordering::Relaxed) {
         UNKNOWN => {
-            let portable =
-                std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+            let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
             let yes = !portable && std::is_x86_feature_detected!("avx2");
             AVX2.store(1 + yes as u8, Ordering::Relaxed);
             yes

@@ -301,5 +301,3 @@ fn positions_searched_are_pinned() {
     ];
     assert_eq!(counts, [22, 688, 1257, 96, 3971]);
 }
-
-
