@@ -1,16 +1,20 @@
-"""territory.web.session's small helpers checked exactly (issue 36: mutmut's survivors in
+"""territory.web.session's helpers checked exactly (issue 36: mutmut's survivors in
 web/session.py): the text checks' bounds and words, the models offered in a player's
-words, and how numbers are sent."""
+words, how numbers are sent, a PUCT analysis's root statistics and the solver's view."""
 
 from __future__ import annotations
 
 import math
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
+import territory
+from territory.puct import PuctAnalysis
 from territory.web import session
-from territory.web.session import MAX_TEXT, SessionError, _check_text, _number, models_offered
+from territory.web.session import (MAX_TEXT, SOLVE_LINE, SessionError, _check_text, _number, models_offered,
+                                   puct_stats, solve_view)
 
 
 def test_text_is_checked_for_type_and_length_with_its_name():
@@ -58,21 +62,13 @@ def test_models_offered_reads_any_meta(monkeypatch):
 
 
 def test_puct_stats_keep_the_models_ownership_and_margin_and_break_ties_by_move_order():
-    import numpy as np
-
-    import territory
-    from territory.web.session import puct_stats
-
-    class Found(tuple):  # Puct.analyse's answer: (visits by action, value) and the heads' outputs
-        ownership = [2.0] + [0.25] * 15  # clipped to [-1, 1] by the page's reading
-        margin = 3.5
-
     state = territory.Tabik(size=4, pie=False)
     moves = state.legal_moves()
     visits = np.zeros(state.num_actions)
     for i, count in ((2, 7), (5, 7), (9, 3)):
         visits[state.move_to_action(moves[i])] = count
-    stats = puct_stats(state, Found((visits, 0.25)))
+    ownership = np.array([2.0] + [0.25] * 15)  # clipped to [-1, 1] by the page's reading
+    stats = puct_stats(state, PuctAnalysis(visits, 0.25, np.zeros(state.num_actions), 3.5, ownership))
     assert stats.moves == moves and stats.value == 0.25
     assert stats.visits == [7 if i in (2, 5) else 3 if i == 9 else 0 for i in range(len(moves))]
     assert stats.values == [None] * len(moves)
@@ -80,26 +76,23 @@ def test_puct_stats_keep_the_models_ownership_and_margin_and_break_ties_by_move_
     assert stats.ownership["a1"] == 1.0 and stats.ownership["b1"] == stats.ownership["d4"] == 0.25
     assert len(stats.ownership) == 16 and sorted(stats.ownership.values()) == [0.25] * 15 + [1.0]
     assert stats.margin == 3.5
-    plain = puct_stats(state, (visits, -0.5))  # a model without the heads
+    plain = puct_stats(state, PuctAnalysis(visits, -0.5, np.zeros(state.num_actions)))  # a model without the heads
     assert (plain.ownership, plain.margin, plain.best) == (None, None, moves[2])
 
 
 def test_the_solver_view_says_why_not_and_stops_its_line_at_sixteen_moves():
-    import territory
-    from territory.web.session import SOLVE_LINE, solve_view
-
-    over = territory.Tabik(size=3)
-    for move in ("a1-b1", "a2-b2", "a3-b3", "c1-c2", "b1xc1", "b1xb2", "b2xc2", "pass", "pass"):
-        over.play(move)
-    assert over.is_over
-    assert solve_view(over) == {"solved": False, "why": "the game is over"}
-    assert solve_view(territory.Tabik(size=4, pie=False), max_nodes=1000) == {
-        "solved": False, "why": "too large to solve here (more than 1,000 positions)"}
     small = solve_view(territory.Tabik(size=3))
     assert small == {"solved": True, "value": -1, "to_move": 0, "best_moves": small["best_moves"],
                      "line": ["a1-b1", "a2-b2", "a3-b3", "c1-c2", "b1xc1", "b1xb2", "b2xc2", "pass", "pass"],
                      "nodes": 688}
     assert len(small["best_moves"]) == 24
+    over = territory.Tabik(size=3)
+    for move in small["line"]:  # perfect play to the end
+        over.play(move)
+    assert over.is_over
+    assert solve_view(over) == {"solved": False, "why": "the game is over"}
+    assert solve_view(territory.Tabik(size=4, pie=False), max_nodes=1000) == {
+        "solved": False, "why": "too large to solve here (more than 1,000 positions)"}
     # A position whose perfect play is longer than the line shown.
     state = territory.Tabik(size=4, pie=False)
     for move in ("c3-b3", "a2-a1", "d1-c1", "d2-d3"):

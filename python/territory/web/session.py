@@ -15,11 +15,14 @@ import math
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from territory import games, geometry, record, registry, svg
 from territory.agents import NodeLimitError, Stop, Uct, solve, tuned_uct_c
 from territory.types import GameState
+
+if TYPE_CHECKING:
+    from territory.puct import PuctAnalysis
 
 #: Agent strengths offered by the page: name -> UCT iterations per move.
 STRENGTHS = {"1": 100, "2": 1_000, "3": 10_000, "4": 100_000}
@@ -564,15 +567,15 @@ def search(agent: Any, state: Any, stop: Optional[Stop] = None, thinking: Option
     return puct_stats(state, agent.analyse(state, **watch))
 
 
-def puct_stats(state: Any, found: Any) -> RootStats:
+def puct_stats(state: Any, found: PuctAnalysis) -> RootStats:
     """``RootStats`` of ``Puct.analyse``'s answer: the visits by action and the value,
     and its ``margin`` and ``ownership`` where the model predicts them. The move chosen
     is the most visited (ties: the first in legal-move order)."""
-    visits, value = found[0], found[1]
+    visits, value = found
     moves = state.legal_moves()
     counts = [int(visits[state.move_to_action(m)]) for m in moves]
     best = moves[max(range(len(moves)), key=lambda i: (counts[i], -i))]
-    ownership, margin = prediction(state, getattr(found, "ownership", None), getattr(found, "margin", None))
+    ownership, margin = prediction(state, found.ownership, found.margin)
     return RootStats(moves, counts, [None] * len(moves), float(value), best, ownership, margin)
 
 
