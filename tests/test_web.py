@@ -899,7 +899,7 @@ def test_the_agent_reports_its_progress_and_told_to_move_now_plays_its_best_move
     with TestClient(create_app(search_seconds=600)) as client:
         view = client.post("/api/sessions", json={"game": game, "params": params, "mode": "agent", "agent_seat": 0,
                                                   "agent": agent, "strength": 100}).json()
-        session = client.app.state.sessions[view["id"]]
+        session = client.app.state.sessions.by_id[view["id"]]
         moved, reports, seconds = think_then_move_now(client, view, session, endless)
         unit = "simulations" if agent == "puct" else "iterations"
         assert seconds < 5, seconds
