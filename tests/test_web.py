@@ -582,6 +582,49 @@ def test_deeply_nested_json_gets_400_and_the_connection_still_works(live_server)
     connection.close()
 
 
+def test_each_route_answers_its_own_method_only(client):
+    """Reading routes answer GET, changing ones POST; the other gets 405 as JSON."""
+    view = new(client)
+    for path in ("/api/games", "/api/saved", f"/api/sessions/{view['id']}", f"/api/sessions/{view['id']}/thinking",
+                 f"/api/sessions/{view['id']}/record"):
+        answer = client.post(path, json={})
+        assert answer.status_code == 405 and answer.json() == {"error": "Method Not Allowed"}, path
+    for what in ("move", "undo", "goto", "agent", "agent/now", "choices", "analyse", "solve", "evaluate", "rename",
+                 "delete"):
+        answer = client.get(f"/api/sessions/{view['id']}/{what}")
+        assert answer.status_code == 405 and answer.json() == {"error": "Method Not Allowed"}, what
+    assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
+
+
+def test_a_page_following_a_game_hears_each_version_and_the_stream_ends_with_the_server(monkeypatch):
+    """Server-sent events: the version at once, then at every change, a comment when the
+    game is quiet; the app's own server ends the stream when it stops (uvicorn alone
+    would wait for it), and the page is no longer counted as following."""
+    import http.client
+
+    monkeypatch.setattr(app_module, "KEEP_ALIVE", 0.3)
+    app = create_app()
+    with serving(app, app_module.server) as port:
+        pages = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        pages.request("POST", "/api/sessions", body=json.dumps({"game": "tabik", "params": {"size": 4}, "mode": "humans"}))
+        sid = json.loads(pages.getresponse().read())["id"]
+        follower = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        follower.request("GET", f"/api/sessions/{sid}/events")
+        stream = follower.getresponse()
+        assert stream.status == 200 and stream.headers["Content-Type"].startswith("text/event-stream")
+        assert stream.headers["Cache-Control"] == "no-store"
+        assert [stream.readline(), stream.readline()] == [b"data: 0\n", b"\n"]
+        assert [stream.readline(), stream.readline()] == [b": still here\n", b"\n"]
+        pages.request("POST", f"/api/sessions/{sid}/move", body=json.dumps({"move": "b2-b3"}))
+        assert pages.getresponse().read() and app.state.sessions.followers[sid]
+        lines = [stream.readline(), stream.readline()]
+        while lines[0].startswith(b":"):  # a comment may come first
+            lines = [stream.readline(), stream.readline()]
+        assert lines == [b"data: 1\n", b"\n"]
+    assert stream.read() == b"", "the stream ended with the server"
+    assert app.state.sessions.followers[sid] == set()
+
+
 def test_evaluate_accepts_the_iterations_the_api_advertises(client):
     limit = client.get("/api/games").json()["max_iterations"]
     assert limit == session_module.MAX_ITERATIONS == 200_000

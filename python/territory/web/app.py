@@ -41,6 +41,8 @@ MAX_SESSIONS = 500
 MAX_BODY = 1_000_000
 #: How often a request waiting for its search looks whether its client has gone (seconds).
 CLIENT_POLL = 0.2
+#: How long an event stream stays silent before a comment keeps the line open (seconds).
+KEEP_ALIVE = 15.0
 
 
 class ApiError(Exception):
@@ -370,7 +372,7 @@ async def delete(request: Request) -> Any:
 
 async def events(request: Request) -> Response:
     """Server-sent events: the game's version at every change (a page following the
-    game fetches the view then), and a comment every 15 s to keep the line open."""
+    game fetches the view then), and a comment after 15 s of silence to keep the line open."""
     sessions = sessions_of(request)
     session = sessions.of(request)
     queue: "asyncio.Queue[Optional[int]]" = asyncio.Queue()
@@ -382,7 +384,7 @@ async def events(request: Request) -> Response:
             yield f"data: {session.version}\n\n"
             while True:
                 try:
-                    version = await asyncio.wait_for(queue.get(), 15)
+                    version = await asyncio.wait_for(queue.get(), KEEP_ALIVE)
                     if version is None:  # the server is shutting down
                         return
                     yield f"data: {version}\n\n"
@@ -409,36 +411,37 @@ def route(path: str, handler: Callable[[Request], Awaitable[Any]], methods: Opti
     return Route(path, endpoint(handler), methods=methods or ["GET"])
 
 
-POST = ["POST"]
-ROUTES = [
-    Route("/", index),
-    route("/api/games", games),
-    route("/api/sessions", create, POST),
-    route("/api/sessions/{sid}", show),
-    route("/api/sessions/{sid}/move", move, POST),
-    route("/api/sessions/{sid}/undo", undo, POST),
-    route("/api/sessions/{sid}/goto", goto, POST),
-    route("/api/sessions/{sid}/agent", agent, POST),
-    route("/api/sessions/{sid}/agent/now", agent_now, POST),
-    route("/api/sessions/{sid}/thinking", thinking),
-    route("/api/sessions/{sid}/choices", choices, POST),
-    route("/api/sessions/{sid}/analyse", analyse, POST),
-    route("/api/sessions/{sid}/solve", solve, POST),
-    route("/api/sessions/{sid}/evaluate", evaluate_game, POST),
-    route("/api/sessions/{sid}/record", record_text),
-    route("/api/sessions/{sid}/rename", rename, POST),
-    route("/api/sessions/{sid}/delete", delete, POST),
-    route("/api/sessions/{sid}/events", events),
-    route("/api/saved", saved),
-    Mount("/static", StaticFiles(directory=STATIC), name="static"),
-]
+def routes() -> list[Any]:
+    post = ["POST"]
+    return [
+        Route("/", index),
+        route("/api/games", games),
+        route("/api/sessions", create, post),
+        route("/api/sessions/{sid}", show),
+        route("/api/sessions/{sid}/move", move, post),
+        route("/api/sessions/{sid}/undo", undo, post),
+        route("/api/sessions/{sid}/goto", goto, post),
+        route("/api/sessions/{sid}/agent", agent, post),
+        route("/api/sessions/{sid}/agent/now", agent_now, post),
+        route("/api/sessions/{sid}/thinking", thinking),
+        route("/api/sessions/{sid}/choices", choices, post),
+        route("/api/sessions/{sid}/analyse", analyse, post),
+        route("/api/sessions/{sid}/solve", solve, post),
+        route("/api/sessions/{sid}/evaluate", evaluate_game, post),
+        route("/api/sessions/{sid}/record", record_text),
+        route("/api/sessions/{sid}/rename", rename, post),
+        route("/api/sessions/{sid}/delete", delete, post),
+        route("/api/sessions/{sid}/events", events),
+        route("/api/saved", saved),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
 
 
 def create_app(*, search_seconds: float = 30.0, search_threads: int = 2, store: Optional[Store] = None) -> Starlette:
     """The ASGI app. ``search_seconds``: the time limit of one search (agent move,
     analysis, solver, evaluating a game); ``search_threads``: searches run at once;
     ``store``: the database every game is kept in (none: games live while the server runs)."""
-    app = Starlette(routes=ROUTES, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=routes(), exception_handlers={HTTPException: http_error})
     app.state.sessions = Sessions(search_seconds, search_threads, store)
     return app
 
