@@ -32,7 +32,24 @@ fn same<G: Learn + PartialEq>(a: &G, b: &G) {
     assert_eq!(a.legal_moves(), b.legal_moves());
 }
 
+/// `start` set up at its position after a few random moves (a game with a set-up
+/// position, which `reset` and equality read).
+fn set_up<G: Learn + PartialEq>(start: &G, seed: u64) -> G {
+    let played = position(start, seed, 4, false);
+    G::from_position(played.configuration(), &played.position()).expect("a position written reads back")
+}
+
 fn check<G: Learn + PartialEq>(starts: Vec<G>) {
+    for start in &starts {
+        // A set-up position over a game without one, and the reverse.
+        let with = set_up(start, 4);
+        let mut target = position(start, 5, 2, false);
+        target.clone_from(&with);
+        same(&target, &with);
+        let mut back = set_up(start, 6);
+        back.clone_from(start);
+        same(&back, start);
+    }
     for start in starts {
         for (i, (moves, lazy)) in [(0, false), (3, false), (7, true), (1, true)]
             .into_iter()

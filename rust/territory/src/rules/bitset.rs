@@ -569,12 +569,19 @@ mod tests {
 
     #[test]
     fn select_finds_every_set_bit() {
+        // Detected first, so that `select64` takes this CPU's own path (before detection
+        // it reads as the portable one) and `pdep` is there when the CPU has it fast.
+        let _ = cpu::level();
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..200 {
             let expected: Vec<usize> = (0..64).filter(|&i| x >> i & 1 != 0).collect();
             for (n, &i) in expected.iter().enumerate() {
                 assert_eq!(select_by_bytes(x, n), i, "{x:#x} {n}");
                 assert_eq!(select_by_halves(x, n), i, "{x:#x} {n}");
+                if let Some(pdep) = cpu::pdep() {
+                    assert_eq!(select_by_pdep(pdep, x, n), i, "{x:#x} {n}");
+                }
+                assert_eq!(select64(x, n), i, "{x:#x} {n}");
                 assert_eq!(Bits([0, x, 0, 0]).nth(n), Some(64 + i));
             }
             x = crate::rules::zobrist::mix(x);
