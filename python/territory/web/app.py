@@ -173,7 +173,7 @@ async def body(request: Request) -> dict[str, Any]:
     return data
 
 
-def iterations_of(data: dict[str, Any], default: int, most: int = MAX_ITERATIONS) -> int:
+def iterations_of(data: dict[str, Any], default: int, most: int) -> int:
     iterations = data.get("iterations", default)
     if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= most:
         raise ApiError(400, f"iterations must be a whole number from 1 to {most:,}, got {iterations!r}")
@@ -336,7 +336,7 @@ async def evaluate_game(request: Request) -> Any:
     sessions = sessions_of(request)
     session = sessions.of(request)
     # The same bound as an analysis (per position; the time limit bounds the whole).
-    iterations = iterations_of(await body(request), 300)
+    iterations = iterations_of(await body(request), 300, MAX_ITERATIONS)
     state, path = session.state.copy(), session.path()
     for ply, to_move, value in await sessions.run_search(request, lambda stop: evaluations(state, iterations, stop)):
         session.record_evaluation(path[ply], to_move, value)
