@@ -232,3 +232,38 @@ def test_sessions_are_forgotten_oldest_first_and_read_back_from_the_database(tmp
         again = post(client, two, "delete")
         assert (again.status_code, again.json()) == (404, {"error": "no such game"})
         assert client.get(f"/api/sessions/{two['id']}").status_code == 404
+
+
+def test_the_solver_answers_whole_and_a_solve_past_the_time_limit_is_stopped(client, monkeypatch):
+    view = new(client, params={"size": 4, "pie": False})
+    for move in ("c3-b3", "a2-a1", "d1-c1"):  # about 260,000 positions: longer than a poll of the client
+        view = post(client, view, "move", {"move": move}).json()
+    answer = post(client, view, "solve").json()
+    assert (answer["solved"], answer["nodes"], answer["to_move"], len(answer["line"])) == (True, 261_737, 1, 15)
+    from test_web import _wait_until_no_search_runs
+
+    monkeypatch.setattr(session_module, "SOLVE_NODES", 10**12)  # a solve of hours
+    with TestClient(create_app(search_seconds=0.5, search_threads=1)) as quick:
+        large = new(quick, params={"size": 8})
+        answer = post(quick, large, "solve")
+        assert (answer.status_code, answer.json()) == (503, {"error": "the search took longer than 0.5 s: try fewer iterations"})
+        _wait_until_no_search_runs(5.0)
+    assert client.get("/").headers["content-type"] == "text/html; charset=utf-8"
+
+
+def test_evaluating_takes_300_iterations_by_default_and_stops_past_the_time_limit(client, monkeypatch):
+    view = new(client)
+    view = post(client, view, "move", {"move": "a1-a2"}).json()
+    answer = post(client, view, "evaluate").json()
+    state = territory.Tabik(size=4)
+    first = territory.Uct(iterations=300, c=territory.agents.tuned_uct_c(state), seed=0).analyse(state).value
+    assert answer["evaluations"][0] == [0, first]
+    from test_web import _wait_until_no_search_runs
+
+    monkeypatch.setattr(app_module, "MAX_ITERATIONS", territory.agents.MAX_UCT_ITERATIONS)
+    with TestClient(create_app(search_seconds=0.5, search_threads=1)) as quick:
+        endless = new(quick, "migong", {})
+        answer = post(quick, endless, "evaluate", {"iterations": territory.agents.MAX_UCT_ITERATIONS})
+        assert (answer.status_code, answer.json()) == (503, {"error": "the search took longer than 0.5 s: try fewer iterations"})
+        _wait_until_no_search_runs(5.0)
+        assert quick.get(f"/api/sessions/{endless['id']}").json()["evaluations"] == []

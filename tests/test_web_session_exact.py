@@ -369,3 +369,22 @@ def test_the_solvers_node_limit_and_stop_reach_every_solve_of_the_line(monkeypat
     view = solve_view(territory.Tabik(size=3), max_nodes=5000, stop=stop)
     assert len(view["line"]) == 9 and len(calls) == 9, "the position's, then one after each move but the last"
     assert all(call == (5000, stop) for call in calls)
+
+
+def test_the_solvers_line_stops_at_its_length_or_where_a_later_solve_is_too_large(monkeypatch):
+    perfect = ["a1-b1", "a2-b2", "a3-b3", "c1-c2", "b1xc1", "b1xb2", "b2xc2", "pass", "pass"]
+    monkeypatch.setattr(session, "SOLVE_LINE", 4)
+    assert solve_view(territory.Tabik(size=3))["line"] == perfect[:4]
+    monkeypatch.setattr(session, "SOLVE_LINE", 16)
+    calls = []
+    real = session.solve
+
+    def limited(state, max_nodes, stop):
+        calls.append(state.position())
+        if len(calls) == 3:
+            raise territory.NodeLimitError("more than the limit")
+        return real(state, max_nodes=max_nodes, stop=stop)
+
+    monkeypatch.setattr(session, "solve", limited)
+    view = solve_view(territory.Tabik(size=3))
+    assert view["solved"] is True and view["line"] == perfect[:2] and view["nodes"] == 688

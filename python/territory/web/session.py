@@ -617,8 +617,11 @@ def analysis_view(state: Any, analysis: RootStats) -> dict[str, Any]:
             "ownership": analysis.ownership, "margin": analysis.margin}
 
 
-def solve_view(state: Any, max_nodes: int = SOLVE_NODES, stop: Optional[Stop] = None) -> dict[str, Any]:
-    """The exact solver's answer, or why there is none (too many positions)."""
+def solve_view(state: Any, max_nodes: Optional[int] = None, stop: Optional[Stop] = None) -> dict[str, Any]:
+    """The exact solver's answer, or why there is none (more than ``max_nodes``
+    positions, ``SOLVE_NODES`` by default)."""
+    if max_nodes is None:
+        max_nodes = SOLVE_NODES
     if state.is_over:
         return {"solved": False, "why": "the game is over"}
     try:
