@@ -62,3 +62,21 @@ impl Watch<'_> {
 }
 
 static NOBODY: Stop = Stop::new();
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_counts_and_reports_the_best_so_far() {
+        let progress = Progress::default();
+        assert_eq!(progress.read(), (0, None, 0.0));
+        progress.add(3);
+        progress.add(4);
+        progress.set_best(Some(0), -0.5);
+        assert_eq!(progress.read(), (7, Some(0), -0.5));
+        progress.set_done(2);
+        progress.set_best(None, 0.25);
+        assert_eq!(progress.read(), (2, None, 0.25));
+    }
+}
