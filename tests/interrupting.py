@@ -123,6 +123,16 @@ def thread_running(pid: int, name: str = WORKER) -> bool:
     return False
 
 
+def wait_until_no_search_runs(seconds: float) -> float:
+    """Waits until no engine search runs in this process (Linux: /proc); returns the
+    seconds waited. Fails if one still runs after ``seconds``."""
+    began = time.monotonic()
+    while thread_running(os.getpid()):
+        assert time.monotonic() - began < seconds, "a search still runs"
+        time.sleep(0.01)
+    return time.monotonic() - began
+
+
 def territory_script() -> str:
     """The ``territory`` console script installed beside this Python (skips if none)."""
     script = Path(sys.executable).with_name("territory")

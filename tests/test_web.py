@@ -23,7 +23,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
-from interrupting import thread_running  # noqa: E402
+from interrupting import wait_until_no_search_runs  # noqa: E402
 from serving import serving  # noqa: E402
 from territory import svg  # noqa: E402
 from territory.agents import tuned_uct_c  # noqa: E402
@@ -322,15 +322,6 @@ def test_a_search_past_the_time_limit_gets_503_and_the_game_is_unchanged():
         assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
 
 
-def _wait_until_no_search_runs(seconds: float) -> float:
-    """Waits until no engine search runs in this process; returns the seconds waited."""
-    began = time.monotonic()
-    while thread_running(os.getpid()):
-        assert time.monotonic() - began < seconds, "a search still runs"
-        time.sleep(0.01)
-    return time.monotonic() - began
-
-
 @pytest.fixture
 def endless(monkeypatch):
     """The iterations of a search that would run for minutes (the engine's bound: the
@@ -351,7 +342,7 @@ def test_a_timed_out_search_is_stopped_and_frees_its_thread(endless):
         answer = post(client, view, "analyse", {"iterations": endless})
         assert answer.status_code == 503 and "longer than 1 s" in answer.json()["error"]
         assert time.monotonic() - began < 5
-        _wait_until_no_search_runs(5.0)
+        wait_until_no_search_runs(5.0)
         quick = post(client, view, "analyse", {"iterations": 100})
         assert quick.status_code == 200, quick.text
         assert client.get(f"/api/sessions/{view['id']}").json()["history"] == []
@@ -382,7 +373,7 @@ def test_a_search_whose_client_has_gone_is_stopped(endless):
     asyncio.run(asyncio.wait_for(app(scope, receive, send), 10))  # a search left running would take minutes
     assert time.monotonic() - began < 5
     assert answers[0]["status"] == 499
-    _wait_until_no_search_runs(5.0)
+    wait_until_no_search_runs(5.0)
 
 
 # --- records, positions -------------------------------------------------------------------

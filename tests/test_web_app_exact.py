@@ -14,6 +14,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
+from interrupting import wait_until_no_search_runs  # noqa: E402
 from territory.web import app as app_module  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
 from territory.web.app import MAX_BODY, create_app  # noqa: E402
@@ -240,14 +241,12 @@ def test_the_solver_answers_whole_and_a_solve_past_the_time_limit_is_stopped(cli
         view = post(client, view, "move", {"move": move}).json()
     answer = post(client, view, "solve").json()
     assert (answer["solved"], answer["nodes"], answer["to_move"], len(answer["line"])) == (True, 261_737, 1, 15)
-    from test_web import _wait_until_no_search_runs
-
     monkeypatch.setattr(session_module, "SOLVE_NODES", 10**12)  # a solve of hours
     with TestClient(create_app(search_seconds=0.5, search_threads=1)) as quick:
         large = new(quick, params={"size": 8})
         answer = post(quick, large, "solve")
         assert (answer.status_code, answer.json()) == (503, {"error": "the search took longer than 0.5 s: try fewer iterations"})
-        _wait_until_no_search_runs(5.0)
+        wait_until_no_search_runs(5.0)
     assert client.get("/").headers["content-type"] == "text/html; charset=utf-8"
 
 
@@ -258,12 +257,10 @@ def test_evaluating_takes_300_iterations_by_default_and_stops_past_the_time_limi
     state = territory.Tabik(size=4)
     first = territory.Uct(iterations=300, c=territory.agents.tuned_uct_c(state), seed=0).analyse(state).value
     assert answer["evaluations"][0] == [0, first]
-    from test_web import _wait_until_no_search_runs
-
     monkeypatch.setattr(app_module, "MAX_ITERATIONS", territory.agents.MAX_UCT_ITERATIONS)
     with TestClient(create_app(search_seconds=0.5, search_threads=1)) as quick:
         endless = new(quick, "migong", {})
         answer = post(quick, endless, "evaluate", {"iterations": territory.agents.MAX_UCT_ITERATIONS})
         assert (answer.status_code, answer.json()) == (503, {"error": "the search took longer than 0.5 s: try fewer iterations"})
-        _wait_until_no_search_runs(5.0)
+        wait_until_no_search_runs(5.0)
         assert quick.get(f"/api/sessions/{endless['id']}").json()["evaluations"] == []
