@@ -30,7 +30,7 @@ from territory import registry
 from territory.agents import Stop, Uct, tuned_uct_c
 from territory.web.store import Store
 from territory.web.session import (
-    MAX_ITERATIONS, MAX_SIMULATIONS, MODEL_STRENGTHS, STRENGTHS, Conflict, Session, SessionError, Thinking, UNITS,
+    MAX_ITERATIONS, MAX_SIMULATIONS, MODEL_STRENGTHS, STRENGTHS, Conflict, Session, Thinking, UNITS,
     analysis_view, models_offered, search, solve_view,
 )
 
