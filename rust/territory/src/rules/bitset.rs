@@ -604,6 +604,26 @@ mod tests {
     }
 
     #[test]
+    fn shifts_move_every_element_by_any_amount() {
+        let mut word: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..20 {
+            let mut words = [0u64; 4];
+            for w in &mut words {
+                word = crate::rules::zobrist::mix(word);
+                *w = word;
+            }
+            let bits = Bits(words);
+            let members: Vec<usize> = bits.iter().collect();
+            for n in 0..=260 {
+                let up: Vec<usize> = members.iter().map(|i| i + n).filter(|&i| i < 256).collect();
+                let down: Vec<usize> = members.iter().filter(|&&i| i >= n).map(|i| i - n).collect();
+                assert_eq!((bits << n).iter().collect::<Vec<_>>(), up, "<< {n}");
+                assert_eq!((bits >> n).iter().collect::<Vec<_>>(), down, ">> {n}");
+            }
+        }
+    }
+
+    #[test]
     fn nth_and_count() {
         let bits: Bits = [3, 64, 100, 255].into_iter().collect();
         assert_eq!(bits.count(), 4);
