@@ -914,7 +914,7 @@ def think_then_move_now(client, view, session, strength):
             reports.append(report)
         time.sleep(0.15)
     again = post(client, view, "agent")  # a second page asking meanwhile
-    assert again.status_code == 409 and "already thinking" in again.json()["error"]
+    assert (again.status_code, again.json()) == (409, {"error": "the agent is already thinking (asked from another page)"})
     assert client.get(f"/api/sessions/{view['id']}").json()["thinking"]["of"] == strength
     told = time.monotonic()
     assert post(client, view, "agent/now").json() == {"moving": True}

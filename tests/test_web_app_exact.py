@@ -264,3 +264,53 @@ def test_evaluating_takes_300_iterations_by_default_and_stops_past_the_time_limi
         assert (answer.status_code, answer.json()) == (503, {"error": "the search took longer than 0.5 s: try fewer iterations"})
         wait_until_no_search_runs(5.0)
         assert quick.get(f"/api/sessions/{endless['id']}").json()["evaluations"] == []
+
+
+def test_an_agents_move_past_the_time_limit_is_stopped(monkeypatch):
+    """The agent searches under its own stop (the page's "move now" has another): the
+    time limit sets that one, so the search ends with the 503, not thousands of
+    iterations later."""
+    monkeypatch.setattr(session_module, "MAX_ITERATIONS", territory.agents.MAX_UCT_ITERATIONS)
+    with TestClient(create_app(search_seconds=0.5, search_threads=1)) as client:
+        view = new(client, "migong", {}, mode="agent", agent_seat=0, strength=territory.agents.MAX_UCT_ITERATIONS)
+        answer = post(client, view, "agent")
+        assert (answer.status_code, answer.json()) == (503, {"error": "the search took longer than 0.5 s: try fewer iterations"})
+        wait_until_no_search_runs(5.0)
+        assert client.get(f"/api/sessions/{view['id']}").json()["thinking"] is None
+
+
+def test_versions_count_every_move():
+    game = session_module.Session.create({"game": "tabik", "params": {"size": 4}, "mode": "humans"})
+    game.play("a1-a2")
+    game.play("b1-b2")
+    assert game.version == 2
+
+
+def test_the_apps_server_serves_sockets_handed_to_it_says_when_it_listens_and_closes_them():
+    import http.client
+    import socket
+    import threading
+    import time
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    port = sock.getsockname()[1]
+    ready: list[bool] = []
+    instance = app_module.server(create_app(), sockets_ready=lambda: ready.append(True), log_level="warning")
+    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not instance.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        assert ready == [True]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        connection.request("GET", "/api/saved")
+        assert json.loads(connection.getresponse().read()) == {"games": [], "kept": False}
+        connection.close()
+    finally:
+        instance.should_exit = True
+        thread.join(10)
+    assert not thread.is_alive() and sock.fileno() == -1, "the handed socket is closed on the way out"
