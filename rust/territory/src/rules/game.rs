@@ -466,6 +466,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn win_rules_say_which_score_is_better() {
+        assert!(WinRule::LowerWinsTiesDraw.lower_score_wins());
+        assert!(!WinRule::HigherWinsLastMoverLosesTies.lower_score_wins());
+        assert_eq!(WinRule::LowerWinsTiesDraw.name(), "lower score wins");
+        assert_eq!(WinRule::HigherWinsLastMoverLosesTies.name(), "higher score wins");
+    }
+
+    #[test]
     fn cells_are_named_by_the_geometry() {
         let tabik = crate::Tabik::new(crate::TabikConfig { size: 4, pie: true }).unwrap();
         let names: Vec<String> = (0..tabik.num_cells()).map(|c| tabik.cell_name(c)).collect();

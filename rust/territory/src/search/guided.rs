@@ -469,6 +469,18 @@ mod tests {
     }
 
     #[test]
+    fn self_play_at_one_simulation_a_move_still_plays_whole_games() {
+        // One simulation expands the root and visits no child: nothing to draw a move
+        // from in proportion to visits, so even the sampled moves are the best action.
+        let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let p = player(&start, 1, 0.5);
+        let mut data = SelfPlayData::default();
+        let moves = p.self_play(&start, 100, 0, 5, &mut Buffers::default(), &mut data, &Stop::new()).unwrap();
+        assert!(moves > 0 && data.lengths == [moves]);
+        assert_eq!(data.results.len(), moves as usize);
+    }
+
+    #[test]
     fn self_play_games_do_not_depend_on_the_threads() {
         let start = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
         let p = player(&start, 20, 0.5);
