@@ -372,6 +372,7 @@ def test_a_search_whose_client_has_gone_is_stopped(endless):
     asyncio.run(asyncio.wait_for(app(scope, receive, send), 10))  # a search left running would take minutes
     assert time.monotonic() - began < 5
     assert answers[0]["status"] == 499
+    assert json.loads(b"".join(m.get("body", b"") for m in answers[1:])) == {"error": "the client went away"}
     wait_until_no_search_runs(5.0)
 
 
