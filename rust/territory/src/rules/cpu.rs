@@ -134,11 +134,25 @@ fn has_avx2() -> bool {
         UNKNOWN => {
             let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
             let yes = !portable && std::is_x86_feature_detected!("avx2");
-            AVX2.store(1 + yes as u8, Ordering::Relaxed);
+            AVX2.store(avx2_cached(yes), Ordering::Relaxed);
             yes
         }
-        v => v == 2,
+        v => avx2_read(v),
     }
+}
+
+/// How [`has_avx2`]'s cache holds an answer (0 is "not detected yet").
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[inline(always)]
+fn avx2_cached(yes: bool) -> u8 {
+    1 + yes as u8
+}
+
+/// The answer a [`has_avx2`] cache holds, once detected.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[inline(always)]
+fn avx2_read(cached: u8) -> bool {
+    cached == 2
 }
 
 /// `arithmetic` compiled with AVX2.
@@ -256,6 +270,15 @@ fn slow_pdep() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    #[test]
+    fn the_avx2_cache_reads_back_what_it_holds() {
+        for yes in [true, false] {
+            assert_ne!(avx2_cached(yes), UNKNOWN);
+            assert_eq!(avx2_read(avx2_cached(yes)), yes);
+        }
+    }
 
     #[test]
     fn pdep_deposits_like_a_loop() {

@@ -765,6 +765,31 @@ mod tests {
     }
 
     #[test]
+    fn each_tree_of_a_batch_gets_its_own_leaves_evaluations() {
+        // Without noise a tree's seed changes nothing, so a root searched beside another,
+        // several leaves a round, is searched as alone: each leaf's row of the batch's
+        // answers reaches that leaf.
+        let mut roots = vec![tabik(4, true), tabik(4, true)];
+        roots[1].play_str("b2-b3").unwrap();
+        let config = PuctConfig { iterations: 120, ..PuctConfig::default() };
+        let search = |roots: &[Tabik]| {
+            let mut batch = PuctBatch::new(roots, config, 3);
+            batch.run(|obs, n| {
+                let per = obs.len() / n;
+                let rows = obs.chunks(per);
+                let logits = rows.clone().flat_map(|row| (0..74).map(move |a| row[a % per] * (a % 5) as f32 * 0.1)).collect();
+                let values = rows.map(|row| (row.iter().enumerate().map(|(i, v)| v * (i % 7) as f32).sum::<f32>() * 0.05).tanh()).collect();
+                (logits, values)
+            });
+            batch.trees.iter().map(|t| t.root_stats()).collect::<Vec<_>>()
+        };
+        let together = search(&roots);
+        assert_eq!(together[0], search(&roots[..1])[0]);
+        assert_eq!(together[1], search(&roots[1..])[0]);
+        assert_ne!(together[0], together[1]);
+    }
+
+    #[test]
     fn visits_add_up_and_the_same_seed_gives_the_same_search() {
         let mut roots = vec![tabik(4, true), tabik(4, true)];
         roots[1].play_str("b2-b3").unwrap();

@@ -406,6 +406,18 @@ mod tests {
     use crate::{Tabik, TabikConfig};
 
     #[test]
+    fn a_draw_is_worth_nothing_to_either_seat() {
+        // Nume on 2x2 without komi: after these three moves the one move left draws.
+        let mut g = crate::Nume::new(crate::NumeConfig { square: Some(2), komi: None, ..Default::default() }).unwrap();
+        for mv in ["a1=1", "b2=1", "b1"] {
+            g.play_str(mv).unwrap();
+        }
+        let a = analyse(&g, &UctConfig { iterations: 50, ..UctConfig::default() });
+        assert_eq!(a.visits, [50]);
+        assert_eq!(a.value, 0.0);
+    }
+
+    #[test]
     fn same_seed_same_analysis() {
         let g = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
         for threads in [1, 2] {
