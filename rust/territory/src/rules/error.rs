@@ -337,6 +337,26 @@ mod tests {
         for (illegal, kind) in shared {
             assert_eq!(illegal.kind(), kind, "{illegal:?}");
         }
+        let said: Vec<String> = [
+            IllegalMove::GameOver,
+            IllegalMove::Occupied(Coord { col: 1, row: 2 }),
+            IllegalMove::PieRuleOff,
+            IllegalMove::SwapNotNow,
+            IllegalMove::PassNotAllowed { legal: 3 },
+        ]
+        .iter()
+        .map(|illegal: &IllegalMove| illegal.to_string())
+        .collect();
+        assert_eq!(
+            said,
+            [
+                "the game is over",
+                "b3 is occupied",
+                "swap is not allowed: the pie rule is off",
+                "swap is only legal on seat 1's first turn",
+                "pass is only legal without other moves, and 3 are legal",
+            ]
+        );
         let own = crate::games::tabik::TabikIllegal::NoStoneToSwap(Coord { col: 0, row: 0 });
         assert_eq!(IllegalMove::Game(own).kind(), "no_stone_to_swap");
     }
