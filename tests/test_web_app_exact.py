@@ -314,3 +314,33 @@ def test_the_apps_server_serves_sockets_handed_to_it_says_when_it_listens_and_cl
         instance.should_exit = True
         thread.join(10)
     assert not thread.is_alive() and sock.fileno() == -1, "the handed socket is closed on the way out"
+
+
+def test_a_streamed_body_over_the_limit_is_refused_with_its_words(client):
+    view = new(client)
+    chunks = (b" " * 65_536 for _ in range(MAX_BODY // 65_536 + 2))  # no declared length
+    answer = client.post(f"/api/sessions/{view['id']}/move", content=chunks)
+    assert (answer.status_code, answer.json()) == (413, {"error": f"request too large (over {MAX_BODY} bytes)"})
+
+
+def test_searches_run_on_as_many_named_threads_as_asked():
+    import threading
+    import time
+
+    app = create_app(search_threads=1)
+    searches = app.state.sessions.searches
+    started, release = [], threading.Event()
+
+    def work():
+        started.append(threading.current_thread().name)
+        release.wait(10)
+
+    first, second = searches.submit(work), searches.submit(work)
+    deadline = time.monotonic() + 0.5
+    while time.monotonic() < deadline and len(started) < 2:
+        time.sleep(0.01)
+    assert started == ["territory-search_0"], "one thread: the second search waits"
+    release.set()
+    first.result(10), second.result(10)
+    assert started == ["territory-search_0"] * 2
+    searches.shutdown()
