@@ -32,6 +32,21 @@ fn same<G: Learn + PartialEq>(a: &G, b: &G) {
     assert_eq!(a.legal_moves(), b.legal_moves());
 }
 
+/// Both play on to the end and take everything back alike.
+fn plays_alike<G: Learn + PartialEq>(mut a: G, mut b: G, seed: u64) {
+    let mut rng = game_rng(3, seed);
+    while let Some(mv) = a.random_move(&mut rng) {
+        a.play_unchecked(mv);
+        b.play_unchecked(mv);
+    }
+    same(&a, &b);
+    while a.undo().is_some() {
+        assert!(b.undo().is_some());
+        assert_eq!(a.key(), b.key());
+    }
+    same(&a, &b);
+}
+
 /// `start` set up at its position after a few random moves (a game with a set-up
 /// position, which `reset` and equality read).
 fn set_up<G: Learn + PartialEq>(start: &G, seed: u64) -> G {
@@ -40,6 +55,14 @@ fn set_up<G: Learn + PartialEq>(start: &G, seed: u64) -> G {
 }
 
 fn check<G: Learn + PartialEq>(starts: Vec<G>) {
+    // Over a game of other parameters (another board): everything is copied.
+    let last = starts.len() - 1;
+    for (from, to) in (0..last).map(|i| (i + 1, i)).chain([(last, 0), (0, last)]) {
+        let (source, mut target) = (position(&starts[from], 7, 3, false), position(&starts[to], 8, 3, false));
+        target.clone_from(&source);
+        same(&target, &source);
+        plays_alike(source, target, from as u64);
+    }
     for start in &starts {
         // A set-up position over a game without one, and the reverse.
         let with = set_up(start, 4);
@@ -60,19 +83,7 @@ fn check<G: Learn + PartialEq>(starts: Vec<G>) {
             target.clone_from(&source);
             same(&target, &source);
             same(&source.clone(), &source);
-            // Both play on and take back alike.
-            let (mut a, mut b) = (source.clone(), target);
-            let mut rng = game_rng(3, i as u64);
-            while let Some(mv) = a.random_move(&mut rng) {
-                a.play_unchecked(mv);
-                b.play_unchecked(mv);
-            }
-            same(&a, &b);
-            while a.undo().is_some() {
-                assert!(b.undo().is_some());
-                assert_eq!(a.key(), b.key());
-            }
-            same(&a, &b);
+            plays_alike(source, target, i as u64);
         }
     }
 }
