@@ -435,3 +435,19 @@ pub fn number(text: &str, max: u64) -> Option<u64> {
     }
     text.parse::<u64>().ok().filter(|&n| n <= max)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_ups_are_the_same_when_their_positions_are() {
+        let text = |s: &String| s.clone();
+        let (a, b) = (Some(Arc::new("x 1".to_string())), Some(Arc::new("x 1".to_string())));
+        assert!(same_setup(&a, &b, text), "set up apart from equal positions");
+        assert!(same_setup(&a, &a.clone(), text));
+        assert!(same_setup::<String>(&None, &None, text));
+        assert!(!same_setup(&a, &Some(Arc::new("x 2".to_string())), text));
+        assert!(!same_setup(&a, &None, text) && !same_setup(&None, &a, text));
+    }
+}
