@@ -1004,14 +1004,32 @@ mod tests {
     }
 
     #[test]
-    fn gamma_draws_have_the_right_mean() {
+    fn gamma_draws_have_the_right_mean_and_variance() {
+        // Gamma(alpha, 1) has mean and variance alpha.
         let mut rng = game_rng(1, 2);
         for alpha in [0.3f32, 1.0, 2.5] {
-            let mean: f32 = (0..20_000).map(|_| gamma(alpha, &mut rng)).sum::<f32>() / 20_000.0;
-            assert!(
-                (mean - alpha).abs() < 0.05 * alpha.max(1.0),
-                "{alpha}: {mean}"
-            );
+            let draws: Vec<f32> = (0..20_000).map(|_| gamma(alpha, &mut rng)).collect();
+            let mean = draws.iter().sum::<f32>() / 20_000.0;
+            let variance = draws.iter().map(|g| (g - mean) * (g - mean)).sum::<f32>() / 20_000.0;
+            assert!((mean - alpha).abs() < 0.05 * alpha.max(1.0), "{alpha}: {mean}");
+            assert!((variance - alpha).abs() < 0.1 * alpha.max(1.0), "{alpha}: {variance}");
         }
+    }
+
+    #[test]
+    fn noise_stirs_the_roots_priors_only_when_asked() {
+        let g = tabik(4, true);
+        let priors = |noise_fraction: f32| {
+            let config = PuctConfig { iterations: 2, noise_fraction, seed: 3, ..PuctConfig::default() };
+            let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+            batch.run(uniform(&g));
+            batch.trees[0].root_stats().iter().map(|s| s.3).collect::<Vec<f32>>()
+        };
+        let even = 1.0 / g.legal_moves().len() as f32;
+        assert!(priors(0.0).iter().all(|&p| p == even));
+        let stirred = priors(0.25);
+        assert!((stirred.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        assert!(stirred.iter().all(|&p| p >= 0.75 * even - 1e-6), "noise takes at most its fraction");
+        assert!(stirred.iter().any(|&p| (p - even).abs() > 1e-3));
     }
 }
