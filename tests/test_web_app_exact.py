@@ -344,3 +344,26 @@ def test_searches_run_on_as_many_named_threads_as_asked():
     first.result(10), second.result(10)
     assert started == ["territory-search_0"] * 2
     searches.shutdown()
+
+
+def test_by_default_two_searches_run_at_once_for_at_most_30_seconds():
+    import threading
+    import time
+
+    sessions = create_app().state.sessions
+    assert sessions.search_seconds == 30.0 and sessions.store is None
+    started, release = [], threading.Event()
+
+    def work():
+        started.append(threading.current_thread().name)
+        release.wait(10)
+
+    futures = [sessions.searches.submit(work) for _ in range(3)]
+    deadline = time.monotonic() + 0.5
+    while time.monotonic() < deadline and len(started) < 3:
+        time.sleep(0.01)
+    assert sorted(started) == ["territory-search_0", "territory-search_1"], "the third waits"
+    release.set()
+    for future in futures:
+        future.result(10)
+    sessions.searches.shutdown()

@@ -433,7 +433,7 @@ def routes() -> list[Any]:
         route("/api/sessions/{sid}/delete", delete, post),
         route("/api/sessions/{sid}/events", events),
         route("/api/saved", saved),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", StaticFiles(directory=STATIC)),
     ]
 
 
