@@ -1,5 +1,6 @@
 """The web app served for real (uvicorn on a free loopback port, in a thread), for the
-tests that need real connections: ``tests/test_web.py`` and ``tests/test_web_browser.py``."""
+tests that need real connections: ``tests/test_web.py``, ``tests/test_web_app_exact.py`` and
+``tests/test_web_browser.py``."""
 
 from __future__ import annotations
 
@@ -27,14 +28,22 @@ def serving(app: Any, make_server: Any = None) -> Iterator[int]:
     port = free_port()
     config = {"host": "127.0.0.1", "port": port, "log_level": "warning"}
     instance = make_server(app, **config) if make_server else uvicorn.Server(uvicorn.Config(app, **config))
-    thread = threading.Thread(target=instance.run, daemon=True)
+    with running(instance):
+        yield port
+
+
+@contextlib.contextmanager
+def running(instance: Any, **run: Any) -> Iterator[threading.Thread]:
+    """Runs a uvicorn server ``instance`` in a thread (``instance.run(**run)``) until the
+    block ends; yields the thread once the server has started."""
+    thread = threading.Thread(target=instance.run, kwargs=run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not instance.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)
     try:
-        yield port
+        yield thread
     finally:
         instance.should_exit = True
         thread.join(10)

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
 from interrupting import wait_until_no_search_runs  # noqa: E402
+from serving import running  # noqa: E402
 from territory.web import app as app_module  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
 from territory.web.app import MAX_BODY, create_app  # noqa: E402
@@ -289,8 +290,6 @@ def test_versions_count_every_move():
 def test_the_apps_server_serves_sockets_handed_to_it_says_when_it_listens_and_closes_them():
     import http.client
     import socket
-    import threading
-    import time
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -298,21 +297,12 @@ def test_the_apps_server_serves_sockets_handed_to_it_says_when_it_listens_and_cl
     port = sock.getsockname()[1]
     ready: list[bool] = []
     instance = app_module.server(create_app(), sockets_ready=lambda: ready.append(True), log_level="warning")
-    thread = threading.Thread(target=instance.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not instance.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
+    with running(instance, sockets=[sock]) as thread:
         assert ready == [True]
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
         connection.request("GET", "/api/saved")
         assert json.loads(connection.getresponse().read()) == {"games": [], "kept": False}
         connection.close()
-    finally:
-        instance.should_exit = True
-        thread.join(10)
     assert not thread.is_alive() and sock.fileno() == -1, "the handed socket is closed on the way out"
 
 
