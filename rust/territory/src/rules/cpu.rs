@@ -271,6 +271,16 @@ fn slow_pdep() -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_level_read_from_the_cache_is_the_level_detected() {
+        let first = level();
+        for _ in 0..3 {
+            assert_eq!(level(), first);
+        }
+        assert_eq!(accelerated(), first != Level::Portable);
+        assert_eq!(pdep().is_some(), first == Level::Pdep);
+    }
+
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     #[test]
     fn the_avx2_cache_reads_back_what_it_holds() {
