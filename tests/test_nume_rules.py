@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from moves import play_all
 from territory.errors import IllegalMoveError
 
 # Hex n=1 is a triangle of side 3 (sides alternate 1 and 3). Cells sorted by r, then q:
 #   r=0: a1 (0,0), b1 (1,0), c1 (2,0);  r=1: a2 (0,1), b2 (1,1);  r=2: a3 (0,2)
 HEX1_CELLS = ["a1", "b1", "c1", "a2", "b2", "a3"]
-
-
-def play_all(game, moves):
-    for m in moves:
-        game.play(m)
-    return game
 
 
 def plain_moves(game):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from moves import play_all
 from territory.errors import IllegalMoveError
 
 # A complete 3 x 3 game (no pie swap), worked out by hand.
@@ -24,12 +25,6 @@ from territory.errors import IllegalMoveError
 PLACEMENTS_3X3 = ["a1-a2", "b1-c1", "c2-b2", "a3-b3"]
 STONE_SWAPS_3X3 = ["b1xb2", "a1xb1", "c1xc2", "a2xa3", "b2xb3", "a2xb2"]
 GAME_3X3 = PLACEMENTS_3X3 + STONE_SWAPS_3X3
-
-
-def play_all(state, moves):
-    for move in moves:
-        state.play(move)
-    return state
 
 
 def snapshot(state):

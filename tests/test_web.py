@@ -24,6 +24,7 @@ from starlette.testclient import TestClient  # noqa: E402
 import territory  # noqa: E402
 from interrupting import wait_until_no_search_runs  # noqa: E402
 from serving import serving  # noqa: E402
+from web_api import new, post  # noqa: E402
 from territory import svg  # noqa: E402
 from territory.agents import tuned_uct_c  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
@@ -42,16 +43,6 @@ def data_dir(tmp_path, monkeypatch):
 def client():
     with TestClient(create_app(search_seconds=20)) as c:
         yield c
-
-
-def new(client, game="tabik", params=None, **extra):
-    answer = client.post("/api/sessions", json={"game": game, "params": {"size": 4} if params is None else params, "mode": "humans", **extra})
-    assert answer.status_code == 201, answer.text
-    return answer.json()
-
-
-def post(client, view, what, body=None):
-    return client.post(f"/api/sessions/{view['id']}/{what}", json=body or {})
 
 
 # --- the page and its files ----------------------------------------------------------------

@@ -15,28 +15,19 @@ from starlette.testclient import TestClient  # noqa: E402
 
 import territory  # noqa: E402
 from interrupting import wait_until_no_search_runs  # noqa: E402
+from moves import play_all  # noqa: E402
 from serving import running  # noqa: E402
 from territory.web import app as app_module  # noqa: E402
 from territory.web import session as session_module  # noqa: E402
 from territory.web.app import MAX_BODY, create_app  # noqa: E402
 from territory.web.store import Store  # noqa: E402
+from web_api import new, post  # noqa: E402
 
 
 @pytest.fixture
 def client():
     with TestClient(create_app(search_seconds=20)) as c:
         yield c
-
-
-def new(client, game="tabik", params=None, **extra):
-    answer = client.post("/api/sessions", json={"game": game, "params": {"size": 4} if params is None else params,
-                                                 "mode": "humans", **extra})
-    assert answer.status_code == 201, answer.text
-    return answer.json()
-
-
-def post(client, view, what, body=None):
-    return client.post(f"/api/sessions/{view['id']}/{what}", json=body if body is not None else {})
 
 
 def test_the_games_on_offer_are_listed_whole(client):
@@ -122,15 +113,10 @@ def test_an_analysis_is_recorded_for_its_position_and_answered_whole(client):
     assert default["iterations"] == 1000, "the session's strength"
     puct = post(client, view, "analyse", {"agent": "puct", "iterations": 30}).json()
     assert (puct["agent"], puct["iterations"], puct["node"]) == ("puct", 30, 1)
-    over = new(client, record=_finished_record())
+    drawn = play_all(territory.Nume(square=2, komi=None), ["a1=1", "b2=1", "b1", "a2"])
+    over = new(client, record=drawn.to_record())
     answer = post(client, over, "analyse")
     assert (answer.status_code, answer.json()) == (409, {"error": "the game is over"})
-
-
-def _finished_record():
-    from test_web_session_exact import TABIK_WIN, played
-
-    return played(territory.Tabik(size=4), TABIK_WIN).to_record()
 
 
 def test_evaluating_records_each_position_of_the_line_for_seat_0(client):
@@ -313,47 +299,39 @@ def test_a_streamed_body_over_the_limit_is_refused_with_its_words(client):
     assert (answer.status_code, answer.json()) == (413, {"error": f"request too large (over {MAX_BODY} bytes)"})
 
 
-def test_searches_run_on_as_many_named_threads_as_asked():
+def searches_at_once(searches, count):
+    """Submits ``count`` searches that each wait to be released. Returns the names of the
+    threads that started one within half a second, then of those that ran them all once
+    released."""
     import threading
     import time
 
-    app = create_app(search_threads=1)
-    searches = app.state.sessions.searches
     started, release = [], threading.Event()
 
     def work():
         started.append(threading.current_thread().name)
         release.wait(10)
 
-    first, second = searches.submit(work), searches.submit(work)
+    futures = [searches.submit(work) for _ in range(count)]
     deadline = time.monotonic() + 0.5
-    while time.monotonic() < deadline and len(started) < 2:
+    while time.monotonic() < deadline and len(started) < count:
         time.sleep(0.01)
-    assert started == ["territory-search_0"], "one thread: the second search waits"
-    release.set()
-    first.result(10), second.result(10)
-    assert started == ["territory-search_0"] * 2
-    searches.shutdown()
-
-
-def test_by_default_two_searches_run_at_once_for_at_most_30_seconds():
-    import threading
-    import time
-
-    sessions = create_app().state.sessions
-    assert sessions.search_seconds == 30.0 and sessions.store is None
-    started, release = [], threading.Event()
-
-    def work():
-        started.append(threading.current_thread().name)
-        release.wait(10)
-
-    futures = [sessions.searches.submit(work) for _ in range(3)]
-    deadline = time.monotonic() + 0.5
-    while time.monotonic() < deadline and len(started) < 3:
-        time.sleep(0.01)
-    assert sorted(started) == ["territory-search_0", "territory-search_1"], "the third waits"
+    at_once = sorted(started)
     release.set()
     for future in futures:
         future.result(10)
-    sessions.searches.shutdown()
+    searches.shutdown()
+    return at_once, sorted(started)
+
+
+def test_searches_run_on_as_many_named_threads_as_asked():
+    at_once, all_of_them = searches_at_once(create_app(search_threads=1).state.sessions.searches, 2)
+    assert at_once == ["territory-search_0"], "one thread: the second search waits"
+    assert all_of_them == ["territory-search_0"] * 2
+
+
+def test_by_default_two_searches_run_at_once_for_at_most_30_seconds():
+    sessions = create_app().state.sessions
+    assert sessions.search_seconds == 30.0 and sessions.store is None
+    at_once, _ = searches_at_once(sessions.searches, 3)
+    assert at_once == ["territory-search_0", "territory-search_1"], "the third waits"

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import territory
+from moves import play_all
 from territory.puct import PuctAnalysis
 from territory.web import session
 from territory.web.session import (MAX_TEXT, SOLVE_LINE, Conflict, Session, SessionError, _check_text, _number, models_offered,
@@ -108,14 +109,8 @@ def tabik4(**request):
     return Session.create({"game": "tabik", "params": {"size": 4}, **request})
 
 
-def played(state, moves):
-    for move in moves:
-        state.play(move)
-    return state
-
-
 #: Random Tabik 4x4 games played to the end (seeded): a win on score, a win after the
-#: pie swap (seat 0 plays White) and a tie-break at 0-0 (tests/test_web_session_exact.py).
+#: pie swap (seat 0 plays White) and a tie-break at 0-0.
 TABIK_WIN = ["a1-a2", "b2-b3", "c1-b1", "c4-d4", "b1xb2", "d2-d1", "a3-a4", "a2xa3", "c2-c3", "c3xc4", "b2xc2",
              "c2xd2", "c1xd1", "c1xc2", "b3xc3", "a3xb3", "pass", "pass"]
 TABIK_SWAPPED = ["c3-b3", "swap", "b2-c2", "d4-c4", "c2xc3", "d3-d2", "b1-c1", "c3xd3", "a4-b4", "c3xc4", "c2xd2",
@@ -210,18 +205,18 @@ def test_a_finished_game_says_who_won_why_and_which_groups_decided():
 
 
 def _record(moves):
-    return played(territory.Tabik(size=4), moves).to_record()
+    return play_all(territory.Tabik(size=4), moves).to_record()
 
 
 def test_the_reason_names_the_seats_colours_after_a_swap_the_tie_break_and_a_draw():
-    swapped = played(territory.Tabik(size=4), TABIK_SWAPPED)
+    swapped = play_all(territory.Tabik(size=4), TABIK_SWAPPED)
     assert swapped.winner == 0 and swapped.color_of(0) == "white"
     assert session.result_reason(swapped) == "White wins 7-5: the higher score wins"
-    tie = played(territory.Tabik(size=4), TABIK_TIE)
+    tie = play_all(territory.Tabik(size=4), TABIK_TIE)
     assert session.result_reason(tie) == (
         "White wins by the tie-break: both score 0, and Black made the last move, which loses")
     assert session.deciding_groups(tie) == [], "a tie-break at 0 turns on no group"
-    draw = played(territory.Nume(square=2, komi=None), ["a1=1", "b2=1", "b1", "a2"])
+    draw = play_all(territory.Nume(square=2, komi=None), ["a1=1", "b2=1", "b1", "a2"])
     assert draw.is_over and draw.winner is None
     assert session.result_reason(draw) == "a draw: equal scores 1-1"
     assert session.result_reason(territory.Tabik(size=4)) is None
@@ -295,7 +290,7 @@ def test_an_evaluation_is_kept_for_seat_0():
 
 def test_a_forced_pass_by_the_agent_is_noted_as_forced():
     moves = TABIK_TIE[:23]
-    state = played(territory.Tabik(size=4), moves)
+    state = play_all(territory.Tabik(size=4), moves)
     assert state.legal_moves() == ["pass"]
     game = Session.create({"record": state.to_record(), "agent_seat": state.to_move})
     game.version = 5
@@ -321,7 +316,7 @@ def test_the_agent_is_seeded_by_the_games_seed_and_ply_and_needs_a_model_for_puc
 
 
 def test_a_kept_game_comes_back_with_every_setting_and_version_0():
-    start = played(territory.Tabik(size=4), ["a1-a2", "b1-b2"])
+    start = play_all(territory.Tabik(size=4), ["a1-a2", "b1-b2"])
     game = Session.create({"game": "tabik", "params": {"size": 4}, "position": start.position(), "agent_seat": 1,
                            "seed": 7, "strength": 300})
     game.play("c1-c2")
