@@ -290,6 +290,15 @@ mod tests {
         }
     }
 
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    #[test]
+    fn avx2_is_used_where_the_cpu_has_it_unless_the_portable_path_is_asked_for() {
+        let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+        let expected = !portable && std::is_x86_feature_detected!("avx2");
+        assert_eq!(has_avx2(), expected);
+        assert_eq!(has_avx2(), expected, "read back from the cache");
+    }
+
     #[test]
     fn pdep_deposits_like_a_loop() {
         level();

@@ -185,6 +185,17 @@ fn a_tiny_table_gives_the_same_values() {
 }
 
 #[test]
+fn the_table_reports_its_bytes_as_entries_of_16_bytes() {
+    // The table starts at 4,096 entries and doubles as it fills, up to the budget.
+    let small = solve(&Tabik::new(TabikConfig { size: 2, pie: true }).unwrap(), None).unwrap();
+    assert_eq!(small.table_bytes, 4096 * 16);
+    let larger = solve(&Tabik::new(TabikConfig { size: 3, pie: true }).unwrap(), None).unwrap();
+    assert!(larger.table_bytes >= 4096 * 16, "{}", larger.table_bytes);
+    assert!((larger.table_bytes / 16).is_power_of_two(), "{}", larger.table_bytes);
+    assert_eq!(larger.table_bytes % 16, 0);
+}
+
+#[test]
 fn cancel_and_time_limit_stop_the_search() {
     let g = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();
     let cancel = AtomicBool::new(true);
