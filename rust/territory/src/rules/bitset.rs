@@ -53,13 +53,6 @@ impl Bits {
     }
 
     #[inline]
-    pub fn without(self, i: usize) -> Bits {
-        let mut bits = self;
-        bits.remove(i);
-        bits
-    }
-
-    #[inline]
     pub fn is_empty(&self) -> bool {
         (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
     }

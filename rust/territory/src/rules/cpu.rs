@@ -63,6 +63,14 @@ pub fn level() -> Level {
     }
     match LEVEL.load(Ordering::Relaxed) {
         UNKNOWN => detect(),
+        cached => level_read(cached),
+    }
+}
+
+/// A level read back from [`LEVEL`], which holds it as `level as u8`.
+#[inline(always)]
+fn level_read(cached: u8) -> Level {
+    match cached {
         l if l == Level::Pdep as u8 => Level::Pdep,
         l if l == Level::Popcnt as u8 => Level::Popcnt,
         _ => Level::Portable,
@@ -279,6 +287,13 @@ mod tests {
         }
         assert_eq!(accelerated(), first != Level::Portable);
         assert_eq!(pdep().is_some(), first == Level::Pdep);
+    }
+
+    #[test]
+    fn the_level_cache_reads_back_every_level() {
+        for level in [Level::Portable, Level::Popcnt, Level::Pdep] {
+            assert_eq!(level_read(level as u8), level);
+        }
     }
 
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]

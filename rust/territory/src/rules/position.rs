@@ -441,6 +441,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn numbers_are_plain_digits_without_sign_or_leading_zero_up_to_the_bound() {
+        assert_eq!(number("0", 9), Some(0));
+        assert_eq!(number("907", 907), Some(907));
+        assert_eq!(number(&u64::MAX.to_string(), u64::MAX), Some(u64::MAX));
+        // `str::parse` would take a sign, spaces are not digits, and "07" is not plain.
+        for text in ["", "+5", "-5", " 5", "5 ", "07", "00", "5a", "908", "18446744073709551616"] {
+            assert_eq!(number(text, 907), None, "{text:?}");
+        }
+    }
+
+    #[test]
     fn set_ups_are_the_same_when_their_positions_are() {
         let text = |s: &String| s.clone();
         let (a, b) = (Some(Arc::new("x 1".to_string())), Some(Arc::new("x 1".to_string())));
