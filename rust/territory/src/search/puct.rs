@@ -1032,4 +1032,21 @@ mod tests {
         assert!(stirred.iter().all(|&p| p >= 0.75 * even - 1e-6), "noise takes at most its fraction");
         assert!(stirred.iter().any(|&p| (p - even).abs() > 1e-3));
     }
+
+    #[test]
+    fn noise_stirs_the_root_alone() {
+        let g = tabik(4, true);
+        let config = PuctConfig { iterations: 40, noise_fraction: 0.25, seed: 3, ..PuctConfig::default() };
+        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+        batch.run(uniform(&g));
+        let tree = &batch.trees[0];
+        let mut expanded = 0;
+        for node in tree.nodes[1..].iter().filter(|n| n.first_child != NONE && n.n_children > 0) {
+            expanded += 1;
+            let children = &tree.nodes[node.first_child as usize..][..node.n_children as usize];
+            let even = 1.0 / node.n_children as f32;
+            assert!(children.iter().all(|c| (c.prior - even).abs() < 1e-6), "a child's priors stirred");
+        }
+        assert!(expanded >= 10, "{expanded}");
+    }
 }

@@ -312,3 +312,22 @@ fn positions_searched_are_pinned() {
     ];
     assert_eq!(counts, [22, 688, 1257, 96, 3971]);
 }
+
+#[test]
+fn a_move_order_is_used_only_shallower_than_its_depth() {
+    let g = Tabik::new(TabikConfig { size: 3, pie: true }).unwrap();
+    let mut asked = 0;
+    let mut reverse = |_: &Tabik, moves: &mut [<Tabik as Game>::Move]| {
+        asked += 1;
+        moves.reverse();
+    };
+    // At depth 0 the order is never asked for: the search is the plain one, position for
+    // position (688, as pinned above).
+    assert_eq!(solve_ordered(&g, &SolveLimits::default(), 0, &mut reverse).unwrap().nodes, 688);
+    assert_eq!(asked, 0);
+    let nodes = [1, 3, 64].map(|depth| {
+        let mut reverse = |_: &Tabik, moves: &mut [<Tabik as Game>::Move]| moves.reverse();
+        solve_ordered(&g, &SolveLimits::default(), depth, &mut reverse).unwrap().nodes
+    });
+    assert_eq!(nodes, [688, 1245, 1562]);
+}
