@@ -617,6 +617,16 @@ mod tests {
     }
 
     #[test]
+    fn a_set_is_empty_only_with_no_member_in_any_word() {
+        // Every choice of words holding 0 or the same members (so that no two words
+        // cancel out, nor one word hide another).
+        for pattern in 0..16 {
+            let words = [0, 1, 2, 3].map(|k| if pattern >> k & 1 != 0 { 0b1010 } else { 0 });
+            assert_eq!(Bits(words).is_empty(), pattern == 0, "{words:?}");
+        }
+    }
+
+    #[test]
     fn nth_and_count() {
         let bits: Bits = [3, 64, 100, 255].into_iter().collect();
         assert_eq!(bits.count(), 4);

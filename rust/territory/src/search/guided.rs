@@ -422,6 +422,10 @@ mod tests {
         assert_eq!(tree.size(), 1 + root_children);
         assert_eq!(tree.simulations(), 500);
         assert_eq!(tree.root_stats().iter().map(|s| s.1).sum::<u32>(), 499);
+        // Each visit is valued by its playout (Tabik has no draws): a child's mean is 0
+        // only when its wins and losses happen to balance.
+        let valued = tree.root_stats().iter().filter(|s| s.2 != 0.0).count();
+        assert!(valued > root_children / 2, "{valued} of {root_children}");
         // Due on the third visit: as many expansions as children visited three times
         // or more (below the root), each adding that child's moves.
         let tree = search(3, 500);
