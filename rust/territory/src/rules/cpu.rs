@@ -82,8 +82,7 @@ fn level_read(cached: u8) -> Level {
 #[cold]
 #[inline(never)]
 fn detect() -> Level {
-    let portable =
-        std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+    let portable = portable_asked(std::env::var_os("TERRITORY_PORTABLE"));
     let level = if portable || !has_popcnt_and_bmi2() {
         Level::Portable
     } else if slow_pdep() {
@@ -93,6 +92,12 @@ fn detect() -> Level {
     };
     LEVEL.store(level as u8, Ordering::Relaxed);
     level
+}
+
+/// Whether a value of `TERRITORY_PORTABLE` asks for the portable path: any but none,
+/// empty or "0".
+fn portable_asked(value: Option<std::ffi::OsString>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -140,7 +145,7 @@ fn has_avx2() -> bool {
     static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
     match AVX2.load(Ordering::Relaxed) {
         UNKNOWN => {
-            let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+            let portable = portable_asked(std::env::var_os("TERRITORY_PORTABLE"));
             let yes = !portable && std::is_x86_feature_detected!("avx2");
             AVX2.store(avx2_cached(yes), Ordering::Relaxed);
             yes
@@ -287,6 +292,15 @@ mod tests {
         }
         assert_eq!(accelerated(), first != Level::Portable);
         assert_eq!(pdep().is_some(), first == Level::Pdep);
+        assert_eq!(fast_counts(), !DISPATCHES || first != Level::Portable);
+    }
+
+    #[test]
+    fn the_portable_path_is_asked_for_by_any_value_but_empty_or_0() {
+        assert!(!portable_asked(None));
+        for (value, asked) in [("", false), ("0", false), ("1", true), ("yes", true), ("00", true)] {
+            assert_eq!(portable_asked(Some(value.into())), asked, "{value:?}");
+        }
     }
 
     #[test]
@@ -308,7 +322,7 @@ mod tests {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     #[test]
     fn avx2_is_used_where_the_cpu_has_it_unless_the_portable_path_is_asked_for() {
-        let portable = std::env::var_os("TERRITORY_PORTABLE").is_some_and(|v| !v.is_empty() && v != "0");
+        let portable = portable_asked(std::env::var_os("TERRITORY_PORTABLE"));
         let expected = !portable && std::is_x86_feature_detected!("avx2");
         assert_eq!(has_avx2(), expected);
         assert_eq!(has_avx2(), expected, "read back from the cache");

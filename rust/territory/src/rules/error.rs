@@ -362,6 +362,39 @@ mod tests {
     }
 
     #[test]
+    fn invalid_moves_have_their_codes_and_words() {
+        let cell = Coord { col: 1, row: 2 };
+        let cases: [(InvalidMove, &str, &str); 7] = [
+            (
+                InvalidMove::Syntax { game: "Tabik", text: Excerpt::new("b2+"), examples: "'b2-b3', 'swap'" },
+                "syntax",
+                "'b2+' is not a Tabik move (expected like 'b2-b3', 'swap')",
+            ),
+            (
+                InvalidMove::CellName(Excerpt::new("2b")),
+                "cell_name",
+                "'2b' is not a cell name (a letter then a number, like 'b3')",
+            ),
+            (InvalidMove::RowZero('c'), "row_zero", "c0 is off the board (rows are numbered from 1)"),
+            (InvalidMove::OffBoard { cell, side: Some(2) }, "off_board", "square b3 is off the 2 x 2 board"),
+            (InvalidMove::OffBoard { cell, side: None }, "off_board", "cell b3 is not on the board"),
+            (
+                InvalidMove::CellIndex { cell: 40, cells: 36 },
+                "cell_index",
+                "cell index 40 is not on the board (its cells are 0 to 35)",
+            ),
+            (
+                InvalidMove::Action { action: 9, num_actions: 5 },
+                "action_out_of_range",
+                "action must be from 0 to 4, got 9",
+            ),
+        ];
+        for (invalid, kind, words) in cases {
+            assert_eq!((invalid.kind(), invalid.to_string().as_str()), (kind, words), "{invalid:?}");
+        }
+    }
+
+    #[test]
     fn excerpts_are_short_and_escaped() {
         assert_eq!(Excerpt::new("b2-b3").to_string(), "'b2-b3'");
         assert_eq!(Excerpt::new("a\nb").to_string(), "'a\\nb'");

@@ -441,6 +441,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_position_error_says_its_column_and_what_is_wrong() {
+        assert_eq!(PositionError::new(7, "unknown turn 'q'").to_string(), "column 7: unknown turn 'q'");
+    }
+
+    #[test]
     fn numbers_are_plain_digits_without_sign_or_leading_zero_up_to_the_bound() {
         assert_eq!(number("0", 9), Some(0));
         assert_eq!(number("907", 907), Some(907));

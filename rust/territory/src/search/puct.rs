@@ -1034,6 +1034,47 @@ mod tests {
     }
 
     #[test]
+    fn selection_reads_a_proven_win_as_infinite_and_a_proven_loss_as_never() {
+        let node = |visits: u32, total: f32, proven: i8| Node {
+            mv: 0u8,
+            mover: crate::rules::game::Seat::First,
+            waiting: false,
+            prior: 0.25,
+            visits,
+            total,
+            first_child: NONE,
+            n_children: 0,
+            proven,
+        };
+        assert_eq!(Selection::fields(&node(4, 2.0, UNPROVEN)), [0.5, 0.25, 5.0]);
+        assert_eq!(Selection::fields(&node(0, 0.0, UNPROVEN)), [0.0, 0.25, 1.0]);
+        assert_eq!(Selection::fields(&node(4, -2.0, 1)), [f32::INFINITY, 0.25, 5.0]);
+        assert_eq!(Selection::fields(&node(4, 2.0, -1)), [f32::NEG_INFINITY, 0.25, 5.0]);
+    }
+
+    #[test]
+    fn the_best_action_is_a_proven_win_first_and_a_proven_loss_last() {
+        let g = tabik(4, true);
+        let config = PuctConfig { iterations: 60, seed: 3, ..PuctConfig::default() };
+        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+        batch.run(uniform(&g));
+        let tree = &mut batch.trees[0];
+        let stats = tree.root_stats();
+        let best = tree.best_action().unwrap();
+        let most = stats.iter().position(|s| s.0 == best).unwrap();
+        let least = (0..stats.len()).min_by_key(|&i| stats[i].1).unwrap();
+        assert!(stats[least].1 < stats[most].1);
+        let first = tree.nodes[0].first_child as usize;
+        // The least visited child proven to win for the player to move: it comes first.
+        tree.nodes[first + least].proven = 1;
+        assert_eq!(tree.best_action(), Some(stats[least].0));
+        // The most visited proven to lose (and the win forgotten): it comes last.
+        tree.nodes[first + least].proven = UNPROVEN;
+        tree.nodes[first + most].proven = -1;
+        assert_ne!(tree.best_action(), Some(stats[most].0));
+    }
+
+    #[test]
     fn noise_stirs_the_root_alone() {
         let g = tabik(4, true);
         let config = PuctConfig { iterations: 40, noise_fraction: 0.25, seed: 3, ..PuctConfig::default() };
