@@ -395,6 +395,14 @@ mod tests {
     }
 
     #[test]
+    fn a_move_error_carries_its_reasons_code() {
+        let invalid: MoveError = InvalidMove::RowZero('c').into();
+        let illegal: MoveError = IllegalMove::SwapNotNow.into();
+        assert_eq!((invalid.kind(), invalid.is_invalid()), ("row_zero", true));
+        assert_eq!((illegal.kind(), illegal.is_invalid()), ("swap_not_now", false));
+    }
+
+    #[test]
     fn excerpts_are_short_and_escaped() {
         assert_eq!(Excerpt::new("b2-b3").to_string(), "'b2-b3'");
         assert_eq!(Excerpt::new("a\nb").to_string(), "'a\\nb'");

@@ -1056,7 +1056,7 @@ mod tests {
     fn the_best_action_is_a_proven_win_first_and_a_proven_loss_last() {
         let g = tabik(4, true);
         let config = PuctConfig { iterations: 60, seed: 3, ..PuctConfig::default() };
-        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+        let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
         batch.run(uniform(&g));
         let tree = &mut batch.trees[0];
         let stats = tree.root_stats();
@@ -1078,7 +1078,7 @@ mod tests {
     fn noise_stirs_the_root_alone() {
         let g = tabik(4, true);
         let config = PuctConfig { iterations: 40, noise_fraction: 0.25, seed: 3, ..PuctConfig::default() };
-        let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+        let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
         batch.run(uniform(&g));
         let tree = &batch.trees[0];
         let mut expanded = 0;
