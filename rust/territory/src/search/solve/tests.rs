@@ -220,6 +220,26 @@ fn cancel_and_time_limit_stop_the_search() {
 }
 
 #[test]
+fn solve_errors_say_what_stopped_the_search_and_what_to_do() {
+    let said = [
+        SolveError::NodeLimit(500),
+        SolveError::TimeLimit(Duration::from_millis(1500)),
+        SolveError::Cancelled,
+        SolveError::GameOver,
+    ]
+    .map(|e| e.to_string());
+    assert_eq!(
+        said,
+        [
+            "not solved within max_nodes = 500 positions (raise max_nodes, or None for no limit)",
+            "not solved within time_limit = 1.5 s (raise time_limit, or None for no limit)",
+            "the search was cancelled",
+            "the game is over: there is no player to move",
+        ]
+    );
+}
+
+#[test]
 fn node_limit_and_game_over() {
     let g = Tabik::new(TabikConfig { size: 3, pie: true }).unwrap();
     assert_eq!(solve(&g, Some(10)), Err(SolveError::NodeLimit(10)));
