@@ -257,6 +257,10 @@ mod tests {
         assert_eq!(b.neighbours(0).iter().collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(b.index(Coord::new(1, 2)), Some(7));
         assert_eq!(b.index(Coord::new(3, 0)), None);
+        // Past the name table's edge (32 columns and rows): not on any board.
+        for (col, row) in [(31, 0), (32, 0), (0, 32), (40, 40)] {
+            assert_eq!(b.index(Coord::new(col, row)), None, "{col} {row}");
+        }
     }
 
     #[test]

@@ -397,6 +397,14 @@ mod tests {
     }
 
     #[test]
+    fn a_self_play_solve_gets_32_bytes_a_position_from_1_to_64_mib() {
+        assert_eq!(solve_memory(0), 1 << 20);
+        assert_eq!(solve_memory(1_000), 1 << 20);
+        assert_eq!(solve_memory(100_000), 3_200_000);
+        assert_eq!(solve_memory(u64::MAX), 64 << 20);
+    }
+
+    #[test]
     fn rollouts_find_the_winning_swap_on_2x2() {
         // Tabik 2x2 with the pie rule: after any first placement, the swap is the only
         // winning answer (docs/solved.md); a value of zero everywhere cannot tell, the

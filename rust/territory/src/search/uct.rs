@@ -406,6 +406,28 @@ mod tests {
     use crate::{Tabik, TabikConfig};
 
     #[test]
+    fn progress_is_told_the_most_visited_move_and_the_roots_mean() {
+        let mut g = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        g.play_str("b2-b3").unwrap();
+        let mut tree = Tree::<Tabik>::new();
+        let (stop, progress) = (Stop::new(), Progress::default());
+        let watch = Watch { finish: &stop, progress: None };
+        tree.search(&mut g.clone(), 2_000, 1.4, &mut game_rng(1, 0), &stop, watch, false).unwrap();
+        tree.report(&g, &progress);
+        let (mut visits, mut total) = (0, 0.0);
+        for child in tree.root_children() {
+            visits += child.visits;
+            total += child.total;
+        }
+        let (_, best, value) = progress.read();
+        // The children's results are the player to move's; the root holds the last
+        // iteration's too, so the two means differ by at most 2 / visits.
+        assert!((f64::from(value) - total / f64::from(visits)).abs() <= 2.0 / f64::from(visits), "{value}");
+        let most = tree.root_children().max_by_key(|c| c.visits).unwrap();
+        assert_eq!(best, Some(g.action_of(most.mv).unwrap()));
+    }
+
+    #[test]
     fn a_draw_is_worth_nothing_to_either_seat() {
         // Nume on 2x2 without komi: after these three moves the one move left draws.
         let mut g = crate::Nume::new(crate::NumeConfig { square: Some(2), komi: None, ..Default::default() }).unwrap();
