@@ -1075,6 +1075,27 @@ mod tests {
     }
 
     #[test]
+    fn noise_whose_draws_all_underflow_leaves_the_priors_as_they_were() {
+        // At the smallest alpha (1e-3) most Gamma draws are 0 in f32; a draw of zeros
+        // only has no direction to stir the priors in.
+        let g = tabik(2, true);
+        let even = 1.0 / g.legal_moves().len() as f32;
+        let mut untouched = 0;
+        for seed in 0..20 {
+            let config = PuctConfig { iterations: 2, noise_fraction: 0.5, noise_alpha: 0.0, seed, ..PuctConfig::default() };
+            let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
+            batch.run(uniform(&g));
+            let priors: Vec<f32> = batch.trees[0].root_stats().iter().map(|s| s.3).collect();
+            assert!(priors.iter().all(|p| p.is_finite()), "seed {seed}: {priors:?}");
+            // Subnormal draws lose bits in `fraction * n / sum` (0.5 n rounded to an even
+            // count of the smallest step): the sum is near 1 only.
+            assert!((priors.iter().sum::<f32>() - 1.0).abs() < 0.05, "seed {seed}: {priors:?}");
+            untouched += usize::from(priors.iter().all(|&p| p == even));
+        }
+        assert!(untouched > 0, "no seed drew only zeros");
+    }
+
+    #[test]
     fn noise_stirs_the_root_alone() {
         let g = tabik(4, true);
         let config = PuctConfig { iterations: 40, noise_fraction: 0.25, seed: 3, ..PuctConfig::default() };
