@@ -372,7 +372,11 @@ mod tests {
 
     /// A network whose logits and value are all zero: uniform priors.
     fn zero_network(game: &Tabik, hidden: usize) -> Network {
-        let (i, a) = (game.observation_len(), game.num_actions());
+        zeros(game.observation_len(), game.num_actions(), hidden)
+    }
+
+    /// A network of zeros with `i` inputs and `a` actions.
+    fn zeros(i: usize, a: usize, hidden: usize) -> Network {
         let z = vec![0.0f32; (i + a + hidden) * hidden + 2 * hidden + a + 1];
         let w = Weights {
             w1: &z[..i * hidden],
@@ -394,6 +398,20 @@ mod tests {
             rollout_weight,
             expansion_visits: 1,
         }
+    }
+
+    #[test]
+    fn a_network_reads_features_when_its_inputs_take_them() {
+        let g = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let (plain, with) = (g.network_input_len(false), g.network_input_len(true));
+        assert!(with > plain);
+        let a = g.num_actions();
+        assert_eq!(zeros(plain, a, 4).reads_features(&g), Some(false));
+        assert_eq!(zeros(with, a, 4).reads_features(&g), Some(true));
+        assert_eq!(zeros(with + 1, a, 4).reads_features(&g), None, "another input size");
+        assert_eq!(zeros(plain, a + 1, 4).reads_features(&g), None, "another game's actions");
+        let other = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();
+        assert_eq!(zeros(plain, a, 4).reads_features(&other), None, "another board");
     }
 
     #[test]
