@@ -377,7 +377,13 @@ mod tests {
 
     /// A network of zeros with `i` inputs and `a` actions.
     fn zeros(i: usize, a: usize, hidden: usize) -> Network {
+        constant(i, a, hidden, 0.0)
+    }
+
+    /// Uniform priors and the same `value` for every position.
+    fn constant(i: usize, a: usize, hidden: usize, value: f32) -> Network {
         let z = vec![0.0f32; (i + a + hidden) * hidden + 2 * hidden + a + 1];
+        let bv = [value.atanh()];
         let w = Weights {
             w1: &z[..i * hidden],
             b1: &z[..hidden],
@@ -386,7 +392,7 @@ mod tests {
             wp: &z[..hidden * a],
             bp: &z[..a],
             wv: &z[..hidden],
-            bv: &z[..1],
+            bv: &bv,
         };
         Network::new(i, hidden, a, w).unwrap()
     }
@@ -397,6 +403,22 @@ mod tests {
             config: PuctConfig { iterations, ..PuctConfig::default() },
             rollout_weight,
             expansion_visits: 1,
+        }
+    }
+
+    #[test]
+    fn a_leaf_mixes_the_networks_value_and_its_playout_by_the_rollout_weight() {
+        // The network says 0.9 everywhere; with weight 0.5 a leaf is worth
+        // 0.5 * 0.9 + 0.5 * (+1 or -1): 0.95 or -0.05 for the player to move there.
+        let game = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let network = constant(game.observation_len(), game.num_actions(), 4, 0.9);
+        let p = Guided { network: Arc::new(network), ..player(&game, 40, 0.5) };
+        let tree = p.search(&game, &mut Buffers::default(), &Stop::new()).unwrap();
+        let once: Vec<f32> = tree.root_stats().iter().filter(|s| s.1 == 1).map(|s| s.2).collect();
+        assert!(once.len() >= 3, "{once:?}");
+        // Each root child visited once holds its one leaf's value, for the root's player.
+        for mean in once {
+            assert!([-0.95f32, 0.05].iter().any(|v| (mean - v).abs() < 1e-5), "{mean}");
         }
     }
 
