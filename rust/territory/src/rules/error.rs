@@ -400,6 +400,10 @@ mod tests {
         let illegal: MoveError = IllegalMove::SwapNotNow.into();
         assert_eq!((invalid.kind(), invalid.is_invalid()), ("row_zero", true));
         assert_eq!((illegal.kind(), illegal.is_invalid()), ("swap_not_now", false));
+        use std::error::Error;
+        for (error, reason) in [(&invalid, "c0 is off the board (rows are numbered from 1)"), (&illegal, "swap is only legal on seat 1's first turn")] {
+            assert_eq!(error.source().map(|s| s.to_string()).as_deref(), Some(reason));
+        }
     }
 
     #[test]

@@ -329,6 +329,7 @@ mod tests {
     fn reports_its_shape() {
         let net = tiny();
         assert_eq!((net.inputs(), net.hidden(), net.actions()), (2, 2, 3));
+        assert_eq!((net.has_margin(), net.ownership_cells()), (false, 0), "no optional heads");
     }
 
     #[test]
