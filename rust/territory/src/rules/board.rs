@@ -252,7 +252,7 @@ mod tests {
     #[test]
     fn square_neighbours() {
         let b = Board::square(3);
-        assert_eq!(b.len(), 9);
+        assert_eq!((b.len(), b.is_empty()), (9, false));
         assert_eq!(b.neighbours(4).count(), 4);
         assert_eq!(b.neighbours(0).iter().collect::<Vec<_>>(), vec![1, 3]);
         assert_eq!(b.index(Coord::new(1, 2)), Some(7));

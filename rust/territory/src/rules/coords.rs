@@ -65,7 +65,7 @@ mod tests {
             assert_eq!(Coord::parse(text).unwrap().to_string(), text);
         }
         for bad in [
-            "", "a", "1a", "A1", "a0", "a00", "a01", "a-1", "ab", "a1 ", "a1000",
+            "", "a", "1a", "A1", "a0", "a00", "a01", "a-1", "a+1", "a+12", "ab", "a1 ", "a1000",
         ] {
             assert!(Coord::parse(bad).is_err(), "{bad}");
         }

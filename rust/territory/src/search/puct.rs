@@ -1017,6 +1017,25 @@ mod tests {
     }
 
     #[test]
+    fn gamma_draws_at_alpha_1_follow_the_exponential_distribution() {
+        // Gamma(1, 1) is Exp(1): the largest gap between the draws' CDF and 1 - e^-x
+        // (Kolmogorov-Smirnov) is about 1.36 / sqrt(n) at 95% for the right sampler.
+        let n = 100_000;
+        let mut rng = game_rng(5, 6);
+        let mut draws: Vec<f64> = (0..n).map(|_| f64::from(gamma(1.0, &mut rng))).collect();
+        draws.sort_by(f64::total_cmp);
+        let gap = draws
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let cdf = 1.0 - (-x).exp();
+                (cdf - i as f64 / n as f64).abs().max((cdf - (i + 1) as f64 / n as f64).abs())
+            })
+            .fold(0.0, f64::max);
+        assert!(gap < 1.36 / (n as f64).sqrt() * 1.2, "{gap}");
+    }
+
+    #[test]
     fn noise_stirs_the_roots_priors_only_when_asked() {
         let g = tabik(4, true);
         let priors = |noise_fraction: f32| {
