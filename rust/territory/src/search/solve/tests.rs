@@ -351,3 +351,18 @@ fn a_move_order_is_used_only_shallower_than_its_depth() {
     });
     assert_eq!(nodes, [688, 1245, 1562]);
 }
+
+#[test]
+fn swaps_find_each_moves_index_in_the_list_as_generated() {
+    let generated: Vec<u8> = (0..6).collect();
+    let mut moves = generated.clone();
+    let mut swaps = Swaps::default();
+    swaps.swap(&mut moves, 0, 4);
+    swaps.swap(&mut moves, 1, 1); // no swap: nothing recorded
+    swaps.swap(&mut moves, 1, 4);
+    swaps.swap(&mut moves, 2, 5);
+    assert_eq!(moves, [4, 0, 5, 3, 1, 2]);
+    for (i, &mv) in moves.iter().enumerate() {
+        assert_eq!(generated[swaps.original_index(i)], mv, "index {i}");
+    }
+}
