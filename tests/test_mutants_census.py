@@ -99,3 +99,23 @@ def test_wilson_interval_matches_a_known_value(census):
     low, high = census.wilson(726, 759)
     assert (round(100 * low, 1), round(100 * high, 1)) == (94.0, 96.9)
     assert census.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_mutation_tree_declares_the_registrys_games_as_plain_modules():
+    """cargo-mutants follows `mod` items and cannot see the ones a macro declares: the
+    copy it mutates declares the registry's games plainly (.ci/mutants_tree.py)."""
+    loader = importlib.machinery.SourceFileLoader("mutants_tree", str(SCRIPT.parent / "mutants_tree.py"))
+    spec = importlib.util.spec_from_loader("mutants_tree", loader)
+    tree = importlib.util.module_from_spec(spec)
+    loader.exec_module(tree)
+    root = SCRIPT.parent.parent
+    modules = tree.game_modules((root / tree.REGISTRY).read_text())
+    files = sorted(p.stem for p in (root / "rust/territory/src/games").glob("*.rs") if p.stem not in ("mod", "registry"))
+    assert modules == files and len(modules) >= 3
+    mod_rs = (root / tree.MODULES).read_text()
+    plain = tree.plain_declarations(mod_rs, modules)
+    assert "$(pub mod $module;)*" not in plain and "$(pub mod $module;)*" in mod_rs
+    assert [line for line in plain.splitlines() if line.startswith("pub mod ")] == [
+        "pub mod registry;", *(f"pub mod {m};" for m in modules)]
+    with pytest.raises(ValueError, match="no longer declares the games"):
+        tree.plain_declarations(mod_rs.replace("$(pub mod $module;)*", "$(mod $module;)*"), modules)

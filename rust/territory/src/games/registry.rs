@@ -146,6 +146,23 @@ macro_rules! __with_game_arms {
 mod tests {
     use super::*;
 
+    /// The games' files in `src/games/` are the registry's games: a game's file without
+    /// its line in `game_list!` (so never compiled) is noticed.
+    #[test]
+    fn the_games_modules_are_the_registrys_games() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
+        let mut modules: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+            .map(|path| path.file_stem().unwrap().to_string_lossy().into_owned())
+            .filter(|module| module != "mod" && module != "registry")
+            .collect();
+        modules.sort();
+        let games: Vec<&str> = GameKind::ALL.iter().map(|kind| kind.name()).collect();
+        assert_eq!(modules, games, "the files of src/games/ and the games of game_list!");
+    }
+
     #[test]
     fn names_round_trip_and_dispatch_reaches_each_game() {
         for &kind in GameKind::ALL {

@@ -374,17 +374,20 @@ mod tests {
     #[test]
     fn heads_by_hand() {
         // h2 = [2, 3.25] (evaluates_by_hand); margin = 2*1 + 3.25*(-2) + 0.5 = -4;
-        // ownership = tanh([0, 1] + 2*[1, 0] + 3.25*[0, -1]) = tanh([2, -2.25]).
-        let (wm, bm, wo, bo) = ([1.0, -2.0], [0.5], [1.0, 0.0, 0.0, -1.0], [0.0, 1.0]);
+        // ownership = tanh([0, 1, -1] + 2*[1, 0, 0.5] + 3.25*[0, -1, 0.25])
+        // = tanh([2, -2.25, 0.8125]): three cells, so that each hidden unit's row of wo
+        // is found by its index times the cells (with two, `(k + 1) * 2` is `(k + 1) + 2`).
+        let (wm, bm, wo, bo) = ([1.0, -2.0], [0.5], [1.0, 0.0, 0.5, 0.0, -1.0, 0.25], [0.0, 1.0, -1.0]);
         let net = tiny().with_heads(Heads { margin: Some((&wm, &bm)), ownership: Some((&wo, &bo)) }).unwrap();
         assert!(net.has_margin());
-        assert_eq!(net.ownership_cells(), 2);
-        let (mut logits, mut own) = ([0.0; 3], [0.0; 2]);
+        assert_eq!(net.ownership_cells(), 3);
+        let (mut logits, mut own) = ([0.0; 3], [0.0; 3]);
         let out = net.evaluate_heads(&[1.0, 2.0], &mut Scratch::default(), &mut logits, &mut own);
         assert!((out.value - (-0.625f32).tanh()).abs() < 1e-6);
         assert!((out.margin.unwrap() + 4.0).abs() < 1e-5, "{out:?}");
         assert!(out.ownership);
-        assert!((own[0] - 2f32.tanh()).abs() < 1e-6 && (own[1] - (-2.25f32).tanh()).abs() < 1e-6, "{own:?}");
+        let expected = [2f32.tanh(), (-2.25f32).tanh(), 0.8125f32.tanh()];
+        assert!(own.iter().zip(expected).all(|(o, e)| (o - e).abs() < 1e-6), "{own:?}");
         let plain = tiny().evaluate_heads(&[1.0, 2.0], &mut Scratch::default(), &mut logits, &mut []);
         assert_eq!((plain.margin, plain.ownership), (None, false));
         let err = tiny().with_heads(Heads { margin: Some((&wm[..1], &bm)), ..Heads::default() }).unwrap_err();

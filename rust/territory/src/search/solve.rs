@@ -297,7 +297,26 @@ struct Solver<'a, G: Symmetric> {
     limits: SolveLimits<'a>,
 }
 
-impl<G: Symmetric> Solver<'_, G> {
+impl<'a, G: Symmetric> Solver<'a, G> {
+    fn new(game: &G, limits: &SolveLimits<'a>, order: Option<&'a mut MoveOrder<'a, G>>, order_depth: usize) -> Self {
+        Solver {
+            order,
+            order_depth,
+            generated: Vec::new(),
+            table: Table::new(limits.memory),
+            symmetries: game.symmetries().filter(|s| s.len() > 1),
+            symmetric_keys: Vec::new(),
+            toggled: Vec::new(),
+            moves: Vec::new(),
+            killers: Vec::new(),
+            nodes: 1,
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            peak_bytes: 0,
+            began: Instant::now(),
+            limits: *limits,
+        }
+    }
+
     /// The table key of the position at `depth`: the smallest over the board's
     /// symmetries, and the symmetry that gives it.
     fn key(&self, game: &G, depth: usize) -> (u64, u8) {
@@ -559,22 +578,7 @@ fn run_solver<'a, G: Symmetric>(
     if game.is_over() {
         return Err(SolveError::GameOver);
     }
-    let mut solver = Solver::<G> {
-        order,
-        order_depth,
-        generated: Vec::new(),
-        table: Table::new(limits.memory),
-        symmetries: game.symmetries().filter(|s| s.len() > 1),
-        symmetric_keys: Vec::new(),
-        toggled: Vec::new(),
-        moves: Vec::new(),
-        killers: Vec::new(),
-        nodes: 1,
-        max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
-        peak_bytes: 0,
-        began: Instant::now(),
-        limits: *limits,
-    };
+    let mut solver = Solver::new(game, limits, order, order_depth);
     let result = solve_root(&mut solver, game);
     // Publish the final figures, even when a limit stopped the search.
     let _ = solver.check();

@@ -366,3 +366,29 @@ fn swaps_find_each_moves_index_in_the_list_as_generated() {
         assert_eq!(generated[swaps.original_index(i)], mv, "index {i}");
     }
 }
+
+#[test]
+fn the_tables_move_goes_first_then_the_killers_in_the_order_tried() {
+    let game = Tabik::new(TabikConfig { size: 3, pie: true }).unwrap();
+    let mut solver = Solver::new(&game, &SolveLimits::default(), None, 0);
+    let generated = game.legal_moves();
+    assert!(generated.len() > 5);
+    let ordered = |solver: &Solver<'_, Tabik>, first, depth| {
+        let mut moves = generated.clone();
+        let swaps = solver.order(&mut moves, first, depth);
+        for (i, &mv) in moves.iter().enumerate() {
+            assert_eq!(generated[swaps.original_index(i)], mv);
+        }
+        moves
+    };
+    assert_eq!(ordered(&solver, Some(3), 0)[..2], [generated[3], generated[1]]);
+    assert_eq!(ordered(&solver, None, 0), generated);
+    // A table move past the list (from another position of the same key) is passed over.
+    assert_eq!(ordered(&solver, Some(generated.len()), 0), generated);
+    solver.remember_killer(generated[4], 1);
+    solver.remember_killer(generated[2], 1); // the killers of depth 1: [2, 4]
+    let moves = ordered(&solver, Some(4), 1);
+    assert_eq!(moves[..4], [generated[4], generated[2], generated[1], generated[3]]);
+    assert_eq!(ordered(&solver, None, 1)[..3], [generated[2], generated[4], generated[0]]);
+    assert_eq!(ordered(&solver, None, 0), generated, "killers are per depth");
+}
