@@ -201,6 +201,20 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_outside_its_placers_set_is_refused() {
+        let config = MigongConfig::default();
+        for (word, who) in [("YYYYYY", "Blue"), ("bbbbbb", "Yellow")] {
+            let text = format!("7/8/9/10/11/12/6*{word}5/12/11/10/9/8/7 1 a 0 0");
+            let err = Migong::from_position(config, &text).unwrap_err().to_string();
+            assert!(err.contains(&format!("on h7 is not in {who}'s set")), "{err}");
+        }
+        for word in ["BBBYBB", "bbbybb"] {
+            let text = format!("7/8/9/10/11/12/6*{word}5/12/11/10/9/8/7 1 a 0 0");
+            Migong::from_position(config, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+
+    #[test]
     fn start_position() {
         let g = Migong::new(MigongConfig::default()).unwrap();
         assert_eq!(g.position(), "7/8/9/10/11/12/6*6/12/11/10/9/8/7 0 w 0 -");
