@@ -1112,6 +1112,49 @@ impl Game for Migong {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::observe::Learn;
+
+    #[test]
+    fn a_piece_that_does_not_fit_is_told_the_wedge_it_needs() {
+        let refused = |moves: &[&str]| {
+            let mut g = Migong::new(MigongConfig::default()).unwrap();
+            let (last, first) = moves.split_last().unwrap();
+            first.iter().for_each(|m| drop(g.play_str(m).unwrap()));
+            let before = g.position();
+            let err = g.play_str(last).unwrap_err().to_string();
+            assert_eq!(g.position(), before);
+            err
+        };
+        assert_eq!(refused(&["h7:BBBBBY"]), "BBBBBY does not fit on h7: its W wedge must be Y to match the border");
+        assert_eq!(refused(&["h7:BYYYYY", "h6:YYYYYY"]), "YYYYYY does not fit on h6: its SW wedge must be B to match the border");
+        assert_eq!(
+            refused(&["h7:BYYYYY", "i7:YYYYYY"]),
+            "YYYYYY does not fit on i7: its W wedge must be B to match the piece on h7"
+        );
+    }
+
+    #[test]
+    fn a_piece_placed_leaves_its_placers_remaining_set() {
+        let mut g = Migong::new(MigongConfig::default()).unwrap();
+        assert_eq!(Color::BOTH.map(|c| g.remaining(c)), FULL_SETS);
+        g.play_str("h7:BBBYBB").unwrap();
+        let piece = g.piece_at(Migong::board().index(crate::rules::coords::Coord::parse("h7").unwrap()).unwrap()).unwrap();
+        assert_eq!(g.remaining(Color::First), FULL_SETS[0] & !(1 << piece.0));
+        assert_eq!(g.remaining(Color::Second), FULL_SETS[1]);
+    }
+
+    #[test]
+    fn ownership_counts_a_pieces_wedges_of_each_colour() {
+        let mut g = Migong::new(MigongConfig::default()).unwrap();
+        g.play_str("h7:BBBYBB").unwrap();
+        let h7 = Migong::board().index(crate::rules::coords::Coord::parse("h7").unwrap()).unwrap();
+        let mut own = vec![9.0; g.ownership_len()];
+        for (color, expected) in [(Color::First, 4.0 / 6.0), (Color::Second, -4.0 / 6.0)] {
+            g.ownership_as(color, &mut own);
+            assert!((own[h7] - expected).abs() < 1e-6, "{color:?}: {}", own[h7]);
+            assert!(own.iter().enumerate().all(|(c, &v)| c == h7 || v == 0.0));
+        }
+    }
 
     #[test]
     fn geometry_counts() {

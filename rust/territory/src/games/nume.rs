@@ -1142,6 +1142,32 @@ impl Game for Nume {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::observe::Learn;
+
+    #[test]
+    fn ownership_is_plus_one_for_own_stones_minus_one_for_the_others() {
+        let mut g = Nume::new(NumeConfig::default()).unwrap();
+        let mut rng = crate::rules::playout::game_rng(5, 0);
+        for _ in 0..12 {
+            let mv = g.random_move(&mut rng).unwrap();
+            g.play_unchecked(mv);
+        }
+        let mut own = vec![9.0; g.ownership_len()];
+        for color in Color::BOTH {
+            g.ownership_as(color, &mut own);
+            for (cell, &value) in own.iter().enumerate() {
+                let expected = if g.stones[color.index()].contains(cell) {
+                    1.0
+                } else if g.stones[color.other().index()].contains(cell) {
+                    -1.0
+                } else {
+                    0.0
+                };
+                assert_eq!(value, expected, "{color:?} cell {cell}");
+            }
+            assert!(own.contains(&1.0) && own.contains(&-1.0) && own.contains(&0.0));
+        }
+    }
 
     #[test]
     fn a_state_is_small_enough_to_copy() {

@@ -189,6 +189,7 @@ mod tests {
                 let p = g.position();
                 let h = Migong::from_position(config, &p).unwrap_or_else(|e| panic!("{p}: {e}"));
                 assert_eq!(h.position(), p);
+                assert_eq!(h.key(), g.key(), "a position read back keeps its key: {p}");
                 assert_eq!(h.legal_moves(), g.legal_moves(), "{p}");
                 assert_eq!(h.to_move(), g.to_move());
                 assert_eq!(h.outcome(), g.outcome());

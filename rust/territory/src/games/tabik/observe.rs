@@ -243,3 +243,47 @@ impl Learn for Tabik {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_end_with_both_scores_one_hot() {
+        for size in [4, 8] {
+            let g = Tabik::new(TabikConfig { size, pie: true }).unwrap();
+            let area = size * size;
+            let mut out = vec![9.0; g.feature_len()];
+            g.features_as(Seat::First, &mut out);
+            // No stones: no group planes; both scores 0, one-hot after the planes.
+            let scores = FEATURE_PLANES * area;
+            let ones: Vec<usize> = (0..out.len()).filter(|&i| out[i] == 1.0).collect();
+            assert_eq!(ones, [scores, scores + area + 1], "size {size}");
+            assert_eq!(out.len(), scores + 2 * (area + 1));
+        }
+    }
+
+    #[test]
+    fn each_stone_has_one_group_size_plane_of_its_side() {
+        let mut g = Tabik::new(TabikConfig { size: 6, pie: false }).unwrap();
+        let mut rng = crate::rules::playout::game_rng(2, 0);
+        let area = 36;
+        let mut out = vec![0.0; g.feature_len()];
+        for _ in 0..14 {
+            let mv = g.random_move(&mut rng).unwrap();
+            g.play_unchecked(mv);
+            g.features_as(Seat::First, &mut out);
+            let own = g.color_of(Seat::First);
+            for square in 0..area {
+                let planes: Vec<usize> = (0..2 * SIZE_PLANES).filter(|&p| out[p * area + square] == 1.0).collect();
+                match g.stone_at(square) {
+                    None => assert!(planes.is_empty(), "square {square}: {planes:?}"),
+                    Some(color) => {
+                        assert_eq!(planes.len(), 1, "square {square}");
+                        assert_eq!(planes[0] / SIZE_PLANES, usize::from(color != own), "square {square}");
+                    }
+                }
+            }
+        }
+    }
+}
