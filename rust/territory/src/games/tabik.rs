@@ -745,6 +745,22 @@ impl Game for Tabik {
 mod tests {
     use super::*;
 
+    #[test]
+    fn games_are_equal_with_the_same_configuration_history_and_setup() {
+        use crate::observe::Learn;
+        let config = TabikConfig { size: 4, pie: true };
+        let mut a = Tabik::new(config).unwrap();
+        let b = a.clone();
+        assert_eq!(a, b);
+        a.play_unchecked(a.legal_moves()[0]);
+        assert_ne!(a, b, "another history");
+        let c = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();
+        assert_ne!(b, c, "another configuration");
+        let read = Tabik::from_position(config, &a.position()).unwrap();
+        assert_eq!(read, Tabik::from_position(config, &a.position()).unwrap());
+        assert_ne!(read, Tabik::from_position(config, &b.position()).unwrap(), "another setup");
+    }
+
     fn game(size: usize) -> Tabik {
         Tabik::new(TabikConfig { size, pie: true }).unwrap()
     }

@@ -263,6 +263,45 @@ mod tests {
         }
     }
 
+    /// Along random games, played on the board and on each of its images (the same
+    /// actions, mapped): the image's inputs (planes and features) are the board's
+    /// taken at the symmetry's sources, and its legal actions likewise.
+    #[test]
+    fn training_symmetries_map_inputs_and_actions_as_the_board_turns() {
+        for (size, pie) in [(3, true), (4, false), (5, true)] {
+            let start = Tabik::new(TabikConfig { size, pie }).unwrap();
+            let symmetries = start.training_symmetries();
+            assert_eq!(symmetries.len(), 8);
+            let inputs = |g: &Tabik| {
+                let mut out = vec![0.0; g.network_input_len(true)];
+                g.network_input(true, &mut out);
+                out
+            };
+            let mask = |g: &Tabik| {
+                let mut out = vec![false; g.num_actions()];
+                g.legal_mask(&mut out);
+                out
+            };
+            for (index, [source, actions]) in symmetries.iter().enumerate() {
+                let mut sorted = actions.clone();
+                sorted.sort_unstable();
+                assert_eq!(sorted, (0..start.num_actions()).collect::<Vec<_>>());
+                let (mut state, mut image) = (start.clone(), start.clone());
+                let mut rng = crate::rules::playout::game_rng(size as u64, index as u64);
+                while !state.is_over() {
+                    let (board, turned) = (inputs(&state), inputs(&image));
+                    assert!(source.iter().enumerate().all(|(i, &s)| turned[i] == board[s]), "size {size}, symmetry {index}");
+                    let (board, turned) = (mask(&state), mask(&image));
+                    assert!(actions.iter().enumerate().all(|(a, &s)| turned[a] == board[s]));
+                    let action = state.random_action(rand::RngExt::random(&mut rng)).unwrap();
+                    state.play_action(action).unwrap();
+                    image.play_action(actions.iter().position(|&s| s == action).unwrap()).unwrap();
+                }
+                assert_eq!(image.scores(), state.scores());
+            }
+        }
+    }
+
     #[test]
     fn each_stone_has_one_group_size_plane_of_its_side() {
         let mut g = Tabik::new(TabikConfig { size: 6, pie: false }).unwrap();
