@@ -307,6 +307,21 @@ pub(crate) use configurable;
 mod tests {
     use super::*;
 
+    #[test]
+    fn each_kind_has_its_short_name() {
+        let kinds = [
+            (Kind::Int { min: 0, max: 1 }, "int"),
+            (Kind::OptionalInt { min: 0, max: 1 }, "int or None"),
+            (Kind::Bool, "bool"),
+            (Kind::Choice(&["a"]), "choice"),
+            (Kind::HalfPoint { max: 3 }, "half point or None"),
+            (Kind::Text { allowed: "x", valid: |_| true }, "text"),
+        ];
+        for (kind, name) in kinds {
+            assert_eq!(kind.name(), name);
+        }
+    }
+
     const INT: Param = Param {
         name: "size",
         kind: Kind::Int { min: 2, max: 16 },
