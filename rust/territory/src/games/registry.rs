@@ -167,6 +167,7 @@ mod tests {
     fn names_round_trip_and_dispatch_reaches_each_game() {
         for &kind in GameKind::ALL {
             assert_eq!(GameKind::from_name(kind.name()), Some(kind));
+            assert_eq!(kind.to_string(), kind.name());
             let name = with_game!(kind, G => <G as Game>::NAME);
             assert_eq!(name, kind.name());
         }

@@ -745,6 +745,22 @@ impl Game for Tabik {
 mod tests {
     use super::*;
 
+    /// The last square of a row and the first of the next are consecutive indices
+    /// but not neighbours: no move joins them.
+    #[test]
+    fn squares_across_a_rows_end_are_not_adjacent() {
+        let g = Tabik::new(TabikConfig { size: 4, pie: false }).unwrap();
+        for text in ["d1-a2", "a2-d1", "d1xa2", "d3-a4"] {
+            let err = g.clone().play_str(text).unwrap_err().to_string();
+            let (a, b) = (&text[..2], &text[3..]);
+            assert_eq!(err, format!("squares {a} and {b} are not adjacent"));
+        }
+        g.clone().play_str("a1-a2").unwrap();
+        g.clone().play_str("c1-d1").unwrap();
+        let joined = |m: &TabikMove| matches!(*m, TabikMove::Place { black, white } if black.abs_diff(white) == 1 && black.min(white) % 4 == 3);
+        assert!(!g.legal_moves().iter().any(joined));
+    }
+
     #[test]
     fn games_are_equal_with_the_same_configuration_history_and_setup() {
         use crate::observe::Learn;
