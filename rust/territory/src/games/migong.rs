@@ -1133,6 +1133,39 @@ mod tests {
         );
     }
 
+    /// A generator whose every draw is the largest: `uniform::below(n)` gives n - 1, so
+    /// each draw of a playout is its last choice, the pie swap when it is offered.
+    struct Highest;
+
+    impl rand::TryRng for Highest {
+        type Error = std::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(u32::MAX)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            Ok(u64::MAX)
+        }
+        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+            dst.fill(0xff);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_playout_that_takes_the_pie_swap_plays_on_with_the_colours_swapped() {
+        let mut start = Migong::new(MigongConfig::default()).unwrap();
+        start.play_str("h7:BBBYBB").unwrap();
+        let mut played = start.clone();
+        let result = played.random_playout(&mut Highest);
+        assert!(result.swapped && played.history[1] == MigongMove::Swap);
+        let mut replayed = start.clone();
+        for &mv in &played.history[1..] {
+            replayed.play(mv).unwrap_or_else(|e| panic!("{}: {e}", replayed.move_text(mv)));
+        }
+        assert_eq!(replayed.position(), played.position());
+        assert_eq!(replayed.outcome(), played.outcome());
+    }
+
     #[test]
     fn a_piece_placed_leaves_its_placers_remaining_set() {
         let mut g = Migong::new(MigongConfig::default()).unwrap();
