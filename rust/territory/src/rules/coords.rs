@@ -60,6 +60,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn rows_are_numbered_up_to_256() {
+        let a256 = Coord::parse("a256").unwrap();
+        assert_eq!((a256.col, a256.row), (0, 255));
+        assert!(Coord::parse("a257").is_err());
+    }
+
+    #[test]
     fn round_trip() {
         for text in ["a1", "h7", "p16", "z100"] {
             assert_eq!(Coord::parse(text).unwrap().to_string(), text);

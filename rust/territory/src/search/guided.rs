@@ -661,6 +661,18 @@ mod tests {
     }
 
     #[test]
+    fn a_stop_ends_the_solving_of_a_games_end() {
+        let positions = [Tabik::new(TabikConfig { size: 3, pie: true }).unwrap()];
+        let (mut results, mut solved) = ([0.0], [false]);
+        let stop = Stop::new();
+        stop.stop();
+        assert!(solve_the_end(&positions, 1_000_000, &mut results, &mut solved, &stop).is_err());
+        assert_eq!(solved, [false]);
+        solve_the_end(&positions, 1_000_000, &mut results, &mut solved, &Stop::new()).unwrap();
+        assert_eq!(solved, [true]);
+    }
+
+    #[test]
     fn a_stop_ends_a_search() {
         let game = Tabik::new(TabikConfig { size: 6, pie: true }).unwrap();
         let stop = Stop::new();

@@ -140,3 +140,27 @@ impl Learn for Migong {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The second of the four flag planes (from 21) is on while the pie swap is there to
+    /// take: at the second turn only.
+    #[test]
+    fn the_pie_flag_is_on_only_while_the_swap_can_be_taken() {
+        let mut g = Migong::new(Default::default()).unwrap();
+        let mut out = vec![0.0; g.observation_len()];
+        let mut pie_flag = |g: &Migong| {
+            g.observe(&mut out);
+            let plane = &out[22 * AREA..23 * AREA];
+            assert!(plane.iter().all(|&v| v == plane[0]));
+            plane[0] == 1.0
+        };
+        assert!(!pie_flag(&g));
+        g.play_str("h7:BBBYBB").unwrap();
+        assert!(pie_flag(&g));
+        g.play_str("i8:YYYYYY").unwrap();
+        assert!(!pie_flag(&g));
+    }
+}

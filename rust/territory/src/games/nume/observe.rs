@@ -141,3 +141,34 @@ impl Learn for Nume {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::game::Game;
+
+    /// Planes 0 and 1 mark each stone (own, other) with 1; plane 4 holds its group's
+    /// size over the cells, never 0 under a stone.
+    #[test]
+    fn stones_and_their_groups_sizes_have_their_own_planes() {
+        let mut g = Nume::new(Default::default()).unwrap();
+        let mut rng = crate::rules::playout::game_rng(4, 0);
+        for _ in 0..16 {
+            let mv = g.random_move(&mut rng).unwrap();
+            g.play_unchecked(mv);
+        }
+        let area = g.grid_side() * g.grid_side();
+        let mut out = vec![0.0; g.observation_len()];
+        g.observe(&mut out);
+        let stones = g.stones[0].count() + g.stones[1].count();
+        assert!(stones >= 8);
+        let plane = |p: usize| &out[p * area..(p + 1) * area];
+        let marked: Vec<usize> = (0..area).filter(|&i| plane(0)[i] + plane(1)[i] != 0.0).collect();
+        assert_eq!(marked.len(), stones);
+        for &i in &marked {
+            assert_eq!(plane(0)[i] + plane(1)[i], 1.0);
+            assert!(plane(4)[i] > 0.0 && plane(4)[i] <= 1.0);
+        }
+        assert_eq!((0..area).filter(|&i| plane(4)[i] != 0.0).count(), stones);
+    }
+}

@@ -313,13 +313,26 @@ mod tests {
             g.play_unchecked(mv);
             g.features_as(Seat::First, &mut out);
             let own = g.color_of(Seat::First);
+            let scores = FEATURE_PLANES * area;
             for square in 0..area {
                 let planes: Vec<usize> = (0..2 * SIZE_PLANES).filter(|&p| out[p * area + square] == 1.0).collect();
+                let scoring = [0, 1].map(|side| out[(2 * SIZE_PLANES + 2 + side) * area + square] == 1.0);
                 match g.stone_at(square) {
-                    None => assert!(planes.is_empty(), "square {square}: {planes:?}"),
+                    None => assert!(planes.is_empty() && scoring == [false; 2], "square {square}: {planes:?}"),
                     Some(color) => {
                         assert_eq!(planes.len(), 1, "square {square}");
-                        assert_eq!(planes[0] / SIZE_PLANES, usize::from(color != own), "square {square}");
+                        let side = usize::from(color != own);
+                        assert_eq!(planes[0] / SIZE_PLANES, side, "square {square}");
+                        // Marked when its group's size is its colour's score (one-hot after
+                        // the planes); sizes from 4 share a plane, so only 1 to 3 say which.
+                        let size = planes[0] % SIZE_PLANES + 1;
+                        let score = (0..=area).find(|&s| out[scores + side * (area + 1) + s] == 1.0).unwrap();
+                        if size < SIZE_PLANES {
+                            assert_eq!(scoring[side], size == score, "square {square}");
+                        } else if scoring[side] {
+                            assert!(score >= SIZE_PLANES, "square {square}");
+                        }
+                        assert!(!scoring[1 - side]);
                     }
                 }
             }
