@@ -41,6 +41,12 @@ fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
         );
     }
     assert_eq!(game.move_of(game.num_actions()), None);
+    if let (Some(pass), false) = (G::PASS, game.is_over()) {
+        if let Err(refused) = game.check(pass) {
+            let told = format!("pass is only legal without other moves, and {} are legal", moves.len());
+            assert_eq!(refused.to_string(), told, "{} {game:?}: a refused pass counts the legal moves", G::NAME);
+        }
+    }
     for &mv in &moves {
         assert_eq!(game.parse_move(&game.move_text(mv).to_string()), Ok(mv));
     }
@@ -68,7 +74,8 @@ fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
 }
 
 /// Plays `games` random games from `start`; checks about `positions` positions of each,
-/// spread over the game (the start, the end and evenly between), or every position.
+/// spread over the game (the start, the pie turn, the end and evenly between), or every
+/// position.
 fn check_games<G: Game + PartialEq>(start: &G, games: u64, positions: Option<usize>) {
     for index in 0..games {
         let mut end = start.clone();
@@ -77,7 +84,7 @@ fn check_games<G: Game + PartialEq>(start: &G, games: u64, positions: Option<usi
         let every = positions.map_or(1, |p| (length / p.max(1)).max(1));
         let mut game = start.clone();
         for (ply, &mv) in end.history().iter().enumerate() {
-            if ply % every == 0 || ply + 1 == length {
+            if ply % every == 0 || ply == 1 || ply + 1 == length {
                 check_position(&game, ply as u64);
             }
             game.play(mv).unwrap();

@@ -762,6 +762,16 @@ mod tests {
     }
 
     #[test]
+    fn rods_are_named_by_the_squares_they_join() {
+        let mut g = Tabik::new(TabikConfig { size: 5, pie: false }).unwrap();
+        for mv in ["b1-b2", "d3-c3"] {
+            g.play_str(mv).unwrap();
+        }
+        let names: Vec<String> = g.rods().iter().map(|(a, b)| format!("{a}-{b}")).collect();
+        assert_eq!(names, ["c3-d3", "b1-b2"], "east rods, then north rods");
+    }
+
+    #[test]
     fn games_are_equal_with_the_same_configuration_history_and_setup() {
         use crate::observe::Learn;
         let config = TabikConfig { size: 4, pie: true };
