@@ -9,11 +9,11 @@
 mod common;
 
 use common::{migongs, numes, play_random, rng, tabiks};
-use territory::Game;
+use territory::{Game, Learn};
 
 /// Everything about one position: the legal list against `check` on every action, the
 /// action numbering and move strings of listed moves, `random_move`, and play/undo.
-fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
+fn check_position<G: Game + Learn + PartialEq>(game: &G, seed: u64) {
     let moves = game.legal_moves();
     assert_eq!(moves.is_empty(), game.is_over());
     let actions: Vec<usize> = moves
@@ -43,8 +43,16 @@ fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
     assert_eq!(game.move_of(game.num_actions()), None);
     if let (Some(pass), false) = (G::PASS, game.is_over()) {
         if let Err(refused) = game.check(pass) {
-            let told = format!("pass is only legal without other moves, and {} are legal", moves.len());
-            assert_eq!(refused.to_string(), told, "{} {game:?}: a refused pass counts the legal moves", G::NAME);
+            let told = format!(
+                "pass is only legal without other moves, and {} are legal",
+                moves.len()
+            );
+            assert_eq!(
+                refused.to_string(),
+                told,
+                "{} {game:?}: a refused pass counts the legal moves",
+                G::NAME
+            );
         }
     }
     for &mv in &moves {
@@ -61,13 +69,32 @@ fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
             None => assert!(game.is_over()),
         }
     }
-    // Every listed move plays and undoes cleanly (a sample of them on long lists).
+    // Every listed move plays and undoes cleanly (a sample of them on long lists): the
+    // game played differs from the game (another history), and undone it is the game
+    // again, down to its position.
     let mut copy = game.clone();
-    let (scores, to_move) = (format!("{:?}", game.scores()), game.to_move());
+    let (scores, to_move, position) = (
+        format!("{:?}", game.scores()),
+        game.to_move(),
+        game.position(),
+    );
     for &mv in moves.iter().step_by(moves.len() / 50 + 1) {
         copy.play(mv).unwrap();
+        assert!(
+            copy != *game,
+            "{}: played {}, still equal",
+            G::NAME,
+            game.move_text(mv)
+        );
         assert_eq!(copy.undo(), Some(mv));
         assert!(copy == *game && copy.to_move() == to_move);
+        assert_eq!(
+            copy.position(),
+            position,
+            "{}: {} undone",
+            G::NAME,
+            game.move_text(mv)
+        );
         assert_eq!(format!("{:?}", copy.scores()), scores);
     }
     assert_eq!(copy.legal_moves(), moves);
@@ -76,7 +103,7 @@ fn check_position<G: Game + PartialEq>(game: &G, seed: u64) {
 /// Plays `games` random games from `start`; checks about `positions` positions of each,
 /// spread over the game (the start, the pie turn, the end and evenly between), or every
 /// position.
-fn check_games<G: Game + PartialEq>(start: &G, games: u64, positions: Option<usize>) {
+fn check_games<G: Game + Learn + PartialEq>(start: &G, games: u64, positions: Option<usize>) {
     for index in 0..games {
         let mut end = start.clone();
         play_random(&mut end, &mut rng(1000 + index));

@@ -163,4 +163,22 @@ mod tests {
         g.play_str("i8:YYYYYY").unwrap();
         assert!(!pie_flag(&g));
     }
+
+    /// The third flag plane (23) is on exactly when the last move was a pass.
+    #[test]
+    fn the_pass_flag_is_on_after_a_pass() {
+        let mut g = Migong::new(Default::default()).unwrap();
+        let mut rng = crate::rules::playout::game_rng(7, 0);
+        let mut out = vec![0.0; g.observation_len()];
+        let mut passes = 0;
+        while let Some(mv) = g.random_move(&mut rng) {
+            g.play(mv).unwrap();
+            g.observe(&mut out);
+            let plane = &out[23 * AREA..24 * AREA];
+            assert!(plane.iter().all(|&v| v == plane[0]));
+            assert_eq!(plane[0] == 1.0, mv == MigongMove::Pass, "after {}", g.move_text(mv));
+            passes += usize::from(mv == MigongMove::Pass);
+        }
+        assert!(passes > 0, "the game had a pass");
+    }
 }

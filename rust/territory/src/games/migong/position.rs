@@ -215,6 +215,18 @@ mod tests {
         }
     }
 
+    /// A pending pass is only read for a seat that has no placement left.
+    #[test]
+    fn a_pass_by_a_seat_with_moves_is_refused() {
+        let text = "7/8/9/10/11/12/6*BBBYBB5/12/11/10/9/8/7 0 - 1 0";
+        let err = Migong::from_position(MigongConfig::default(), text).unwrap_err();
+        assert_eq!(err.column, 45, "{err}");
+        assert!(
+            err.to_string().contains("seat 1 passed, but passing is only legal without other moves"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn start_position() {
         let g = Migong::new(MigongConfig::default()).unwrap();

@@ -170,6 +170,14 @@ mod tests {
             assert!(plane(4)[i] > 0.0 && plane(4)[i] <= 1.0);
         }
         assert_eq!((0..area).filter(|&i| plane(4)[i] != 0.0).count(), stones);
+        // One more stone: White (seat 1) is to move, and its 8 stones, not Black's 9, are
+        // on the observer's own plane.
+        let mv = g.random_move(&mut rng).unwrap();
+        g.play_unchecked(mv);
+        g.observe(&mut out);
+        assert_eq!(g.color_of(g.to_move().unwrap()), Color::Second);
+        assert_eq!((g.stones[0].count(), g.stones[1].count()), (9, 8));
+        assert_eq!(out[..area].iter().filter(|&&v| v == 1.0).count(), 8);
     }
 
     /// Planes 8 and 9 hold the komi k + 0.5 (over the cells) of the observer's colour and

@@ -299,9 +299,20 @@ mod tests {
             ("2w(0)/3/b(2)b1 1 - 1.5b bw", 20),
             ("2w/3/b(2)b1 1 - 0.5b bw", 2),
             ("2w(x)/3/b(2)b1 1 - 0.5b bw", 2),
+            ("2w(0)/3/b(2)b1 1 - 0.5b wb", 25),
         ] {
             let err = Nume::from_position(c, text).unwrap_err();
             assert_eq!(err.column, column, "{text}: {err}");
         }
+        // Seat 1 plays Black only when it chose Black in the komi phase, which is over.
+        let komi_phase = NumeConfig {
+            komi_phase: true,
+            ..c
+        };
+        let err = Nume::from_position(komi_phase, "3/3/3 1 s 0.5b wb").unwrap_err();
+        assert_eq!(err.column, 16, "{err}");
+        assert!(err.to_string().contains("seat 0 plays Black unless"), "{err}");
+        let chosen = Nume::from_position(komi_phase, "3/3/3 1 - 0.5b wb").unwrap();
+        assert_eq!(chosen.position(), "3/3/3 1 - 0.5b wb");
     }
 }
