@@ -200,4 +200,26 @@ mod tests {
             assert!(out[9 * area..10 * area].iter().all(|&v| v == other), "{seat:?}: other komi plane");
         }
     }
+
+    /// Planes 10 and 11 are on while seat 0 chooses the komi and while seat 1 chooses
+    /// its colour; both are off once the stones are played.
+    #[test]
+    fn komi_phase_planes_show_the_phase() {
+        let mut g = Nume::new(NumeConfig {
+            komi_phase: true,
+            ..NumeConfig::default()
+        })
+        .unwrap();
+        let area = g.grid_side() * g.grid_side();
+        let mut out = vec![0.0; g.observation_len()];
+        let mut phase_planes = |g: &Nume| {
+            g.observe(&mut out);
+            [10, 11].map(|p| out[p * area..(p + 1) * area].iter().fold(0.0f32, |a, &v| a.max(v)))
+        };
+        assert_eq!(phase_planes(&g), [1.0, 0.0]);
+        g.play_str("komi 2.5 white").unwrap();
+        assert_eq!(phase_planes(&g), [0.0, 1.0]);
+        g.play_str("side black").unwrap();
+        assert_eq!(phase_planes(&g), [0.0, 0.0]);
+    }
 }
