@@ -440,6 +440,20 @@ pub fn number(text: &str, max: u64) -> Option<u64> {
 mod tests {
     use super::*;
 
+    /// The pie field 'w' (seat 1's first turn still to come) is read only with seat 0
+    /// to move, no pass and no last mover.
+    #[test]
+    fn the_pie_still_to_come_needs_the_first_turn() {
+        let names = ["to move", "pie", "passes", "last mover"];
+        let read = |text: &str| read_turn(true, &fields(text, &names).unwrap());
+        assert!(read("0 w 0 -").is_ok());
+        for text in ["1 w 0 -", "0 w 1 -", "0 w 0 1"] {
+            let err = read(text).unwrap_err();
+            assert_eq!(err.column, 3, "{text}: {err}");
+            assert!(err.to_string().contains("'w' (seat 1's first turn"), "{text}: {err}");
+        }
+    }
+
     #[test]
     fn a_position_error_says_its_column_and_what_is_wrong() {
         assert_eq!(PositionError::new(7, "unknown turn 'q'").to_string(), "column 7: unknown turn 'q'");

@@ -164,6 +164,30 @@ mod tests {
         assert!(!pie_flag(&g));
     }
 
+    /// Plane 18 marks the board's cells; planes 12 to 17 each border edge of a cell, by
+    /// its direction: 1 where the edge has the observer's colour, -1 where the other's.
+    #[test]
+    fn the_board_and_its_border_have_their_planes() {
+        let g = Migong::new(Default::default()).unwrap();
+        let colors = g.border_colors();
+        let mut out = vec![0.0; g.observation_len()];
+        for seat in Seat::BOTH {
+            g.observe_as(seat, &mut out);
+            let on_board = out[18 * AREA..19 * AREA].iter().filter(|&&v| v == 1.0).count();
+            assert_eq!(on_board, CELLS);
+            let mut edges = 0;
+            for (cell, &at) in grid().iter().enumerate() {
+                assert_eq!(out[18 * AREA + at], 1.0);
+                for &(d, index) in Migong::border_edges(cell) {
+                    let own = colors[index] == g.color_of(seat);
+                    assert_eq!(out[(12 + d) * AREA + at], if own { 1.0 } else { -1.0 }, "cell {cell}, edge {d}");
+                    edges += 1;
+                }
+            }
+            assert_eq!(edges, 84);
+        }
+    }
+
     /// The third flag plane (23) is on exactly when the last move was a pass.
     #[test]
     fn the_pass_flag_is_on_after_a_pass() {

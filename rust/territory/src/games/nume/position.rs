@@ -300,6 +300,7 @@ mod tests {
             ("2w/3/b(2)b1 1 - 0.5b bw", 2),
             ("2w(x)/3/b(2)b1 1 - 0.5b bw", 2),
             ("2w(0)/3/b(2)b1 1 - 0.5b wb", 25),
+            ("3/3/3 0 k - bw", 9),
         ] {
             let err = Nume::from_position(c, text).unwrap_err();
             assert_eq!(err.column, column, "{text}: {err}");
@@ -312,6 +313,9 @@ mod tests {
         let err = Nume::from_position(komi_phase, "3/3/3 1 s 0.5b wb").unwrap_err();
         assert_eq!(err.column, 16, "{err}");
         assert!(err.to_string().contains("seat 0 plays Black unless"), "{err}");
+        // The komi phase is played on the empty board.
+        let err = Nume::from_position(komi_phase, "2b(0)/3/3 1 s 0.5b bw").unwrap_err();
+        assert_eq!(err.column, 13, "{err}");
         let chosen = Nume::from_position(komi_phase, "3/3/3 1 - 0.5b wb").unwrap();
         assert_eq!(chosen.position(), "3/3/3 1 - 0.5b wb");
     }
