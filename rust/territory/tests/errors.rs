@@ -299,3 +299,151 @@ fn move_values_with_any_cell_index() {
             .to_vec()
     });
 }
+
+/// Each game's own reasons: the stable code the Python exception carries as `.kind`
+/// (docs/games/<game>.md lists them), and the message it shows.
+#[test]
+fn every_games_reasons_have_their_codes_and_messages() {
+    fn check<R: territory::Reason>(cases: Vec<(R, &str, &str)>) {
+        for (reason, kind, said) in cases {
+            assert_eq!(
+                (reason.kind(), reason.to_string().as_str()),
+                (kind, said),
+                "{reason:?}"
+            );
+        }
+    }
+    use territory::games::migong::Piece;
+    use territory::Color;
+    let (a, b, piece) = (c("b2"), c("b3"), Piece(0b100001));
+    check(vec![
+        (
+            MigongInvalid::CentralBorder(c("g7")),
+            "central_border",
+            "g7 is the central border, not a cell",
+        ),
+        (
+            MigongInvalid::Piece(Excerpt::new("BBX")),
+            "piece",
+            "'BBX' is not a piece: six letters B or Y, for wedges E, NE, NW, W, SW, SE",
+        ),
+    ]);
+    check(vec![
+        (
+            MigongIllegal::NotInSet {
+                piece: Piece(0b111111),
+                color: Color::First,
+            },
+            "not_in_set",
+            "YYYYYY is not in blue's set: blue's pieces have at least one B wedge",
+        ),
+        (
+            MigongIllegal::AlreadyUsed {
+                piece,
+                color: Color::Second,
+            },
+            "already_used",
+            "yellow has already used YBBBBY",
+        ),
+        (
+            MigongIllegal::DoesNotFit {
+                piece,
+                cell: a,
+                direction: 1,
+                needed: Color::Second,
+                neighbour: Some(b),
+            },
+            "does_not_fit",
+            "YBBBBY does not fit on b2: its NE wedge must be Y to match the piece on b3",
+        ),
+        (
+            MigongIllegal::NoFit { piece, cell: a },
+            "no_fit",
+            "YBBBBY does not fit on b2",
+        ),
+    ]);
+    check(vec![
+        (
+            NumeInvalid::Number(Excerpt::new("07")),
+            "number",
+            "'07': the number must be a whole number from 0 to 2147483647 written plainly",
+        ),
+        (
+            NumeInvalid::NumberTooLarge(Excerpt::new("9999999999")),
+            "number_too_large",
+            "'9999999999': the number is above the largest allowed, 2147483647",
+        ),
+        (
+            NumeInvalid::Komi(Excerpt::new("2")),
+            "komi",
+            "'2': the komi must be k + 0.5 with k a whole number, like 2.5",
+        ),
+        (
+            NumeInvalid::KomiTooLarge {
+                text: Excerpt::new("9.5"),
+                max: 6,
+            },
+            "komi_too_large",
+            "'9.5': the komi may be at most 6.5 (the number of cells plus one half)",
+        ),
+        (
+            NumeInvalid::ColorWord(Excerpt::new("red")),
+            "color_word",
+            "'red': expected 'black' or 'white'",
+        ),
+    ]);
+    check(vec![
+        (
+            NumeIllegal::BoardFull,
+            "board_full",
+            "the game is over: the board is full",
+        ),
+        (
+            NumeIllegal::NumberRequired(a),
+            "number_required",
+            "a stone on b2 starts a new group and must carry a number, like 'b2=3'",
+        ),
+        (
+            NumeIllegal::NumberForbidden(a),
+            "number_forbidden",
+            "a stone on b2 joins a group of its colour and must carry no number: play 'b2'",
+        ),
+        (
+            NumeIllegal::KomiFirst,
+            "komi_first",
+            "seat 0 must first choose the komi, like 'komi 2.5 white'",
+        ),
+        (
+            NumeIllegal::SideFirst,
+            "side_first",
+            "seat 1 must first choose a colour: 'side black' or 'side white'",
+        ),
+        (
+            NumeIllegal::NotKomiPhase,
+            "not_komi_phase",
+            "komi and side moves only belong to the komi phase",
+        ),
+    ]);
+    check(vec![
+        (
+            TabikIllegal::NotAdjacent(a, c("d4")),
+            "not_adjacent",
+            "squares b2 and d4 are not adjacent",
+        ),
+        (
+            TabikIllegal::NoStoneToSwap(a),
+            "no_stone_to_swap",
+            "square b2 is empty: no stone to swap",
+        ),
+        (
+            TabikIllegal::SameColour(a, b),
+            "same_colour",
+            "b2 and b3 hold stones of the same colour",
+        ),
+        (
+            TabikIllegal::Rod(a, b),
+            "rod",
+            "a rod lies between b2 and b3",
+        ),
+    ]);
+}

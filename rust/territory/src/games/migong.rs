@@ -1126,6 +1126,8 @@ mod tests {
             err
         };
         assert_eq!(refused(&["h7:BBBBBY"]), "BBBBBY does not fit on h7: its W wedge must be Y to match the border");
+        // The piece matches g1's border on its NE wedge (Y), not on its W wedge.
+        assert_eq!(refused(&["g1:BYBBBB"]), "BYBBBB does not fit on g1: its W wedge must be Y to match the border");
         assert_eq!(refused(&["h7:BYYYYY", "h6:YYYYYY"]), "YYYYYY does not fit on h6: its SW wedge must be B to match the border");
         assert_eq!(
             refused(&["h7:BYYYYY", "i7:YYYYYY"]),

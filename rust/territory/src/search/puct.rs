@@ -1035,6 +1035,29 @@ mod tests {
         assert!(gap < 1.36 / (n as f64).sqrt() * 1.2, "{gap}");
     }
 
+    /// The priors are the softmax of the legal actions' logits, computed without
+    /// overflow: logits in the hundreds give the priors of the same logits less 200.
+    #[test]
+    fn priors_are_the_softmax_of_large_logits_too() {
+        let g = tabik(4, true);
+        let actions = g.num_actions();
+        let priors = |offset: f32| {
+            let config = PuctConfig { iterations: 2, ..PuctConfig::default() };
+            let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+            batch.run(|_, n| {
+                let logits = (0..n * actions).map(|i| offset + (i % actions) as f32 / actions as f32).collect();
+                (logits, vec![0.0; n])
+            });
+            batch.trees[0].root_stats().iter().map(|s| s.3).collect::<Vec<f32>>()
+        };
+        let (small, large) = (priors(0.0), priors(200.0));
+        assert!((small.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(small.first() < small.last(), "higher logits, higher priors: {small:?}");
+        for (s, l) in small.iter().zip(&large) {
+            assert!((s - l).abs() < 1e-5, "{s} against {l}");
+        }
+    }
+
     #[test]
     fn noise_stirs_the_roots_priors_only_when_asked() {
         let g = tabik(4, true);
