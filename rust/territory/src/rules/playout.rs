@@ -184,6 +184,16 @@ mod tests {
     use super::*;
     use crate::{Tabik, TabikConfig};
 
+    /// A playout about to play past its game's maximum length fails (it would loop for
+    /// ever on broken rules), and not before.
+    #[test]
+    fn a_game_past_its_maximum_length_fails() {
+        check_length(9, 10, "Tabik");
+        let past = std::panic::catch_unwind(|| check_length(10, 10, "Tabik")).unwrap_err();
+        let said = past.downcast_ref::<String>().expect("a formatted message");
+        assert_eq!(said, "a Tabik game ran past its maximum length 10");
+    }
+
     #[test]
     fn same_results_for_any_thread_count_and_split() {
         let start = Tabik::new(TabikConfig { size: 5, pie: true }).unwrap();

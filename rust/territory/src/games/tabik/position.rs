@@ -235,6 +235,8 @@ mod tests {
             ("2/b1 1 - 0 0", 3),
             ("b>w/b>w 0 - 1 1", 15),
             ("b>w/b>w 0 - 1 0", 0),
+            // A pass pending, but the seat that passed had a placement left.
+            ("2/b>w 0 - 1 0", 11),
             // More white than black stones, or more black than white.
             ("2/w>w 1 - 0 0", 1),
             ("2/b>b 1 - 0 0", 1),
