@@ -1188,6 +1188,24 @@ mod tests {
         .unwrap()
     }
 
+    /// The komi in force: the parameters' (none for `komi: None`), or, with the komi
+    /// phase, none until seat 0 offers one.
+    #[test]
+    fn the_komi_in_force_is_the_parameters_or_the_komi_phases() {
+        let config = |komi, komi_phase| NumeConfig {
+            komi,
+            komi_to: Color::Second,
+            komi_phase,
+            ..NumeConfig::default()
+        };
+        assert_eq!(Nume::new(config(Some(3), false)).unwrap().komi(), Some((3, Color::Second)));
+        assert_eq!(Nume::new(config(None, false)).unwrap().komi(), None);
+        let mut g = Nume::new(config(Some(3), true)).unwrap();
+        assert_eq!(g.komi(), None);
+        g.play_str("komi 1.5 black").unwrap();
+        assert_eq!(g.komi(), Some((1, Color::First)));
+    }
+
     #[test]
     fn board_sizes() {
         for (n, cells) in [(1, 6), (2, 18), (3, 36), (4, 60), (8, 216)] {
