@@ -422,6 +422,27 @@ mod tests {
         }
     }
 
+    /// A drawn playout is worth 0. Nume 3x3 without komi (equal scores draw): after
+    /// White's c2 the last stone is forced and the game drawn, so every playout through
+    /// c2 is a draw and c2's mean is 0.
+    #[test]
+    fn a_drawn_playout_backs_up_zero() {
+        use crate::observe::Learn;
+        use crate::{Nume, NumeConfig};
+        let config = NumeConfig { square: Some(3), komi: None, ..NumeConfig::default() };
+        let game = Nume::from_position(config, "w(2)bw(1)/1b(2)1/b(4)bw(3) 1 - - bw").unwrap();
+        let p = Guided {
+            network: Arc::new(zeros(game.observation_len(), game.num_actions(), 4)),
+            config: PuctConfig { iterations: 20, ..PuctConfig::default() },
+            rollout_weight: 1.0,
+            expansion_visits: 1_000_000,
+        };
+        let tree = p.search(&game, &mut Buffers::default(), &Stop::new()).unwrap();
+        let c2 = game.action_of(game.parse_move("c2").unwrap()).unwrap();
+        let stats = tree.root_stats().into_iter().find(|s| s.0 == c2).unwrap();
+        assert!(stats.1 > 0 && stats.2 == 0.0, "c2: {stats:?}");
+    }
+
     #[test]
     fn a_network_reads_features_when_its_inputs_take_them() {
         let g = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
