@@ -769,6 +769,11 @@ mod tests {
         }
         let names: Vec<String> = g.rods().iter().map(|(a, b)| format!("{a}-{b}")).collect();
         assert_eq!(names, ["c3-d3", "b1-b2"], "east rods, then north rods");
+        // The cells a move touches, in the order its text names them.
+        let cells = |text: &str| g.move_cells(g.parse_move(text).unwrap());
+        assert_eq!(cells("a1-a2"), [0, 5]);
+        assert_eq!(cells("d3-c3"), [13, 12], "c3 holds White, d3 Black");
+        assert_eq!(cells("pass"), []);
     }
 
     #[test]

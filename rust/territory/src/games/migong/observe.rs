@@ -188,6 +188,23 @@ mod tests {
         }
     }
 
+    /// Planes 0 to 5 hold a placed piece's wedges of the observer's colour, by direction,
+    /// and planes 6 to 11 the other colour's.
+    #[test]
+    fn a_pieces_wedges_are_on_their_colours_planes() {
+        let mut g = Migong::new(Default::default()).unwrap();
+        g.play_str("h7:BBBYBB").unwrap();
+        let at = grid()[Migong::board().cell(crate::Coord::parse("h7").unwrap()).unwrap() as usize];
+        let mut out = vec![0.0; g.observation_len()];
+        for (seat, lit) in [(Seat::First, [0, 1, 2, 9, 4, 5]), (Seat::Second, [6, 7, 8, 3, 10, 11])] {
+            g.observe_as(seat, &mut out);
+            let on: Vec<usize> = (0..12).filter(|p| out[p * AREA + at] == 1.0).collect();
+            let mut expected = lit.to_vec();
+            expected.sort();
+            assert_eq!(on, expected, "{seat:?}");
+        }
+    }
+
     /// The third flag plane (23) is on exactly when the last move was a pass.
     #[test]
     fn the_pass_flag_is_on_after_a_pass() {
