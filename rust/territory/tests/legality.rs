@@ -69,16 +69,17 @@ fn check_position<G: Game + Learn + PartialEq>(game: &G, seed: u64) {
             None => assert!(game.is_over()),
         }
     }
-    // Every listed move plays and undoes cleanly (a sample of them on long lists): the
-    // game played differs from the game (another history), and undone it is the game
-    // again, down to its position.
+    // Every listed move plays and undoes cleanly (a sample of them on long lists, and the
+    // pass and the pie swap always): the game played differs from the game (another
+    // history), and undone it is the game again, down to its position and legal moves.
     let mut copy = game.clone();
     let (scores, to_move, position) = (
         format!("{:?}", game.scores()),
         game.to_move(),
         game.position(),
     );
-    for &mv in moves.iter().step_by(moves.len() / 50 + 1) {
+    let special = moves.iter().filter(|&&mv| G::is_pass(mv) || G::is_pie_swap(mv));
+    for &mv in moves.iter().step_by(moves.len() / 50 + 1).chain(special) {
         copy.play(mv).unwrap();
         assert!(
             copy != *game,

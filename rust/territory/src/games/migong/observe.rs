@@ -205,21 +205,39 @@ mod tests {
         }
     }
 
-    /// The third flag plane (23) is on exactly when the last move was a pass.
+    /// Seen by the seat to move, through a game: the first flag plane (21) is on when it
+    /// plays the first colour; the third (23) exactly when the last move was a pass (also
+    /// in a position read with its pass pending); the fourth (24), the observer made the
+    /// last move, then too (a pass leaves the turn with the seat that moved before it).
     #[test]
-    fn the_pass_flag_is_on_after_a_pass() {
-        let mut g = Migong::new(Default::default()).unwrap();
+    fn the_turn_flags_follow_the_game() {
+        let config = MigongConfig::default();
+        let mut g = Migong::new(config).unwrap();
         let mut rng = crate::rules::playout::game_rng(7, 0);
         let mut out = vec![0.0; g.observation_len()];
+        let flags = |out: &[f32]| {
+            [21, 23, 24].map(|p| {
+                let plane = &out[p * AREA..(p + 1) * AREA];
+                assert!(plane.iter().all(|&v| v == plane[0]));
+                plane[0] == 1.0
+            })
+        };
+        g.observe(&mut out);
+        assert_eq!(flags(&out), [true, false, false], "the start");
         let mut passes = 0;
         while let Some(mv) = g.random_move(&mut rng) {
             g.play(mv).unwrap();
+            let Some(seat) = g.to_move() else { break };
             g.observe(&mut out);
-            let plane = &out[23 * AREA..24 * AREA];
-            assert!(plane.iter().all(|&v| v == plane[0]));
-            assert_eq!(plane[0] == 1.0, mv == MigongMove::Pass, "after {}", g.move_text(mv));
-            passes += usize::from(mv == MigongMove::Pass);
+            let passed = mv == MigongMove::Pass;
+            let first = g.color_of(seat) == Color::First;
+            assert_eq!(flags(&out), [first, passed, passed], "after {}", g.move_text(mv));
+            if passed {
+                passes += 1;
+                Migong::from_position(config, &g.position()).unwrap().observe(&mut out);
+                assert_eq!(flags(&out), [first, true, true], "read after {}", g.move_text(mv));
+            }
         }
-        assert!(passes > 0, "the game had a pass");
+        assert!(passes > 0, "the game had a pass before its end");
     }
 }
