@@ -774,6 +774,9 @@ mod tests {
         assert_eq!(cells("a1-a2"), [0, 5]);
         assert_eq!(cells("d3-c3"), [13, 12], "c3 holds White, d3 Black");
         assert_eq!(cells("pass"), []);
+        // Each stone its own group so far: b1, c3 (Black), b2, d3 (White), by first cell.
+        let groups: Vec<(Color, Vec<usize>)> = g.groups().into_iter().map(|i| (i.color, i.cells)).collect();
+        assert_eq!(groups, [(Color::First, vec![1]), (Color::Second, vec![6]), (Color::Second, vec![12]), (Color::First, vec![13])]);
     }
 
     #[test]

@@ -223,6 +223,18 @@ mod tests {
         assert_eq!(set_up, Tabik::new(TabikConfig::default()).unwrap());
     }
 
+    /// A rod east of the last column, or north of the top row, would lie off the board.
+    #[test]
+    fn rods_off_the_board_are_refused() {
+        let c = TabikConfig { size: 2, pie: false };
+        for (text, said) in [
+            ("2/b>w>", "column 5: a rod east of b1 would lie off the board"),
+            ("b^w/2", "column 1: a rod north of a2 would lie off the board"),
+        ] {
+            assert_eq!(Tabik::from_position(c, &format!("{text} 0 - 0 1")).unwrap_err().to_string(), said);
+        }
+    }
+
     #[test]
     fn bad_positions_say_where() {
         let c = TabikConfig { size: 2, pie: true };
