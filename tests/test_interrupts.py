@@ -97,6 +97,44 @@ def test_sigint_ends_show_while_it_waits_for_the_record(tmp_path: Path, after: f
     ended.assert_clean(may_precede_handler=after < 0.2)
 
 
+#: Ctrl-C that lands in a finalizer while ``territory_cli.main`` imports the package: the
+#: import of ``territory`` drops an object whose ``__del__`` signals the process and
+#: then runs Python code, where the handler runs. An exception raised there is only
+#: printed ("Exception ignored in ...") and the command would go on with its work.
+INTERRUPT_IN_A_FINALIZER = """
+import builtins, os, signal, sys
+import territory_cli
+
+class SignalsWhenDropped:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        total = 0
+        for i in range(100_000):
+            total += i
+
+real_import = builtins.__import__
+def importing(name, *args, **kwargs):
+    if name == "territory" and not getattr(importing, "done", False):
+        importing.done = True
+        SignalsWhenDropped()
+    return real_import(name, *args, **kwargs)
+
+builtins.__import__ = importing
+sys.argv = ["territory", "match", "tabik", "--agents", "uct:2000", "uct:2000", "--games", "1000"]
+sys.exit(territory_cli.main())
+"""
+
+
+def test_an_interrupt_during_the_import_ends_the_command_even_in_a_finalizer() -> None:
+    try:
+        result = subprocess.run([sys.executable, "-c", INTERRUPT_IN_A_FINALIZER], capture_output=True, text=True,
+                                timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the interrupt was lost in a finalizer: the match went on")
+    assert result.returncode == 130, result.stderr[-2000:]
+    assert result.stderr == "territory: interrupted\n", result.stderr[-2000:]
+
+
 def test_an_interrupt_wrapped_by_python_still_ends_the_command_with_130(monkeypatch: pytest.MonkeyPatch,
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     """Ctrl-C while a dataclass is created (Python 3.11 wraps what ``__set_name__``

@@ -80,10 +80,15 @@ def main() -> int:
     ignored" with a traceback after the one line. (Here, not in ``interrupted``: an
     in-process caller of ``territory.cli.main`` keeps its own hook.)"""
     try:
-        # Python's own handler again (``guard_start_up``'s under ``python -m territory``).
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        # While the package is imported, Ctrl-C exits at once: raised as an exception
+        # there it could be lost (in a finalizer that the import's garbage collection
+        # runs, where Python only prints it and goes on) or turned into another error
+        # (numpy's C import reports it as an ImportError).
+        signal.signal(signal.SIGINT, _exit_interrupted)
         from territory import cli
 
+        # Python's own handler for the work (and after ``guard_start_up``'s).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         code = cli.main()
     except Exception as error:
         if not caused_by_interrupt(error):
