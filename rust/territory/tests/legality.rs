@@ -9,7 +9,7 @@
 mod common;
 
 use common::{migongs, numes, play_random, rng, tabiks};
-use territory::{Game, Learn};
+use territory::{Game, IllegalMove, Learn};
 
 /// Everything about one position: the legal list against `check` on every action, the
 /// action numbering and move strings of listed moves, `random_move`, and play/undo.
@@ -43,13 +43,10 @@ fn check_position<G: Game + Learn + PartialEq>(game: &G, seed: u64) {
     assert_eq!(game.move_of(game.num_actions()), None);
     if let (Some(pass), false) = (G::PASS, game.is_over()) {
         if let Err(refused) = game.check(pass) {
-            let told = format!(
-                "pass is only legal without other moves, and {} are legal",
-                moves.len()
-            );
+            let counted = IllegalMove::PassNotAllowed { legal: moves.len() }.into();
             assert_eq!(
-                refused.to_string(),
-                told,
+                refused,
+                counted,
                 "{} {game:?}: a refused pass counts the legal moves",
                 G::NAME
             );
@@ -78,7 +75,9 @@ fn check_position<G: Game + Learn + PartialEq>(game: &G, seed: u64) {
         game.to_move(),
         game.position(),
     );
-    let special = moves.iter().filter(|&&mv| G::is_pass(mv) || G::is_pie_swap(mv));
+    let special = moves
+        .iter()
+        .filter(|&&mv| G::is_pass(mv) || G::is_pie_swap(mv));
     for &mv in moves.iter().step_by(moves.len() / 50 + 1).chain(special) {
         copy.play(mv).unwrap();
         assert!(

@@ -762,7 +762,7 @@ mod tests {
     }
 
     #[test]
-    fn rods_are_named_by_the_squares_they_join() {
+    fn rods_move_cells_and_groups_are_named_by_their_squares() {
         let mut g = Tabik::new(TabikConfig { size: 5, pie: false }).unwrap();
         for mv in ["b1-b2", "d3-c3"] {
             g.play_str(mv).unwrap();

@@ -325,19 +325,6 @@ impl<I: Reason, L: Reason> std::error::Error for MoveError<I, L> {
 mod tests {
     use super::*;
 
-    /// Quotes inside an excerpt are kept as they are; control characters are escaped,
-    /// and a long text is cut with its length.
-    #[test]
-    fn excerpts_quote_their_text_readably() {
-        assert_eq!(Excerpt::new("it's \"b2\"").to_string(), "'it's \"b2\"'");
-        assert_eq!(Excerpt::new("a\tb\n").to_string(), "'a\\tb\\n'");
-        let long = "x".repeat(Excerpt::LIMIT + 1);
-        assert_eq!(
-            Excerpt::new(&long).to_string(),
-            format!("'{}...' (41 characters)", &long[1..])
-        );
-    }
-
     #[test]
     fn illegal_moves_have_their_codes() {
         let shared: [(IllegalMove, &str); 5] = [
@@ -379,11 +366,7 @@ mod tests {
         let cell = Coord { col: 1, row: 2 };
         let cases: [(InvalidMove, &str, &str); 7] = [
             (
-                InvalidMove::Syntax {
-                    game: "Tabik",
-                    text: Excerpt::new("b2+"),
-                    examples: "'b2-b3', 'swap'",
-                },
+                InvalidMove::Syntax { game: "Tabik", text: Excerpt::new("b2+"), examples: "'b2-b3', 'swap'" },
                 "syntax",
                 "'b2+' is not a Tabik move (expected like 'b2-b3', 'swap')",
             ),
@@ -392,47 +375,22 @@ mod tests {
                 "cell_name",
                 "'2b' is not a cell name (a letter then a number, like 'b3')",
             ),
+            (InvalidMove::RowZero('c'), "row_zero", "c0 is off the board (rows are numbered from 1)"),
+            (InvalidMove::OffBoard { cell, side: Some(2) }, "off_board", "square b3 is off the 2 x 2 board"),
+            (InvalidMove::OffBoard { cell, side: None }, "off_board", "cell b3 is not on the board"),
             (
-                InvalidMove::RowZero('c'),
-                "row_zero",
-                "c0 is off the board (rows are numbered from 1)",
-            ),
-            (
-                InvalidMove::OffBoard {
-                    cell,
-                    side: Some(2),
-                },
-                "off_board",
-                "square b3 is off the 2 x 2 board",
-            ),
-            (
-                InvalidMove::OffBoard { cell, side: None },
-                "off_board",
-                "cell b3 is not on the board",
-            ),
-            (
-                InvalidMove::CellIndex {
-                    cell: 40,
-                    cells: 36,
-                },
+                InvalidMove::CellIndex { cell: 40, cells: 36 },
                 "cell_index",
                 "cell index 40 is not on the board (its cells are 0 to 35)",
             ),
             (
-                InvalidMove::Action {
-                    action: 9,
-                    num_actions: 5,
-                },
+                InvalidMove::Action { action: 9, num_actions: 5 },
                 "action_out_of_range",
                 "action must be from 0 to 4, got 9",
             ),
         ];
         for (invalid, kind, words) in cases {
-            assert_eq!(
-                (invalid.kind(), invalid.to_string().as_str()),
-                (kind, words),
-                "{invalid:?}"
-            );
+            assert_eq!((invalid.kind(), invalid.to_string().as_str()), (kind, words), "{invalid:?}");
         }
     }
 
@@ -441,19 +399,10 @@ mod tests {
         let invalid: MoveError = InvalidMove::RowZero('c').into();
         let illegal: MoveError = IllegalMove::SwapNotNow.into();
         assert_eq!((invalid.kind(), invalid.is_invalid()), ("row_zero", true));
-        assert_eq!(
-            (illegal.kind(), illegal.is_invalid()),
-            ("swap_not_now", false)
-        );
+        assert_eq!((illegal.kind(), illegal.is_invalid()), ("swap_not_now", false));
         use std::error::Error;
-        for (error, reason) in [
-            (&invalid, "c0 is off the board (rows are numbered from 1)"),
-            (&illegal, "swap is only legal on seat 1's first turn"),
-        ] {
-            assert_eq!(
-                error.source().map(|s| s.to_string()).as_deref(),
-                Some(reason)
-            );
+        for (error, reason) in [(&invalid, "c0 is off the board (rows are numbered from 1)"), (&illegal, "swap is only legal on seat 1's first turn")] {
+            assert_eq!(error.source().map(|s| s.to_string()).as_deref(), Some(reason));
         }
     }
 
@@ -461,6 +410,8 @@ mod tests {
     fn excerpts_are_short_and_escaped() {
         assert_eq!(Excerpt::new("b2-b3").to_string(), "'b2-b3'");
         assert_eq!(Excerpt::new("a\nb").to_string(), "'a\\nb'");
+        // Quotes are kept as they are (the excerpt is single-quoted, not a Rust string).
+        assert_eq!(Excerpt::new("it's \"b2\"").to_string(), "'it's \"b2\"'");
         let long = "9".repeat(5000);
         let quoted = Excerpt::new(&long).to_string();
         assert_eq!(quoted, format!("'{}...' (5000 characters)", "9".repeat(40)));

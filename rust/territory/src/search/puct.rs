@@ -1043,7 +1043,7 @@ mod tests {
         let actions = g.num_actions();
         let priors = |offset: f32| {
             let config = PuctConfig { iterations: 2, ..PuctConfig::default() };
-            let mut batch = PuctBatch::new(&[g.clone()], config, 1);
+            let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
             batch.run(|_, n| {
                 let logits = (0..n * actions).map(|i| offset + (i % actions) as f32 / actions as f32).collect();
                 (logits, vec![0.0; n])
