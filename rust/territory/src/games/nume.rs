@@ -1220,6 +1220,25 @@ mod tests {
     }
 
     #[test]
+    fn a_placement_touches_its_cell_and_the_other_moves_none() {
+        let mut g = Nume::new(NumeConfig {
+            square: Some(3),
+            komi: Some(2),
+            komi_phase: true,
+            ..NumeConfig::default()
+        })
+        .unwrap();
+        let cells = |g: &Nume, text: &str| g.move_cells(g.parse_move(text).unwrap());
+        assert_eq!(cells(&g, "komi 1.5 black"), Vec::<usize>::new());
+        g.play_str("komi 1.5 black").unwrap();
+        assert_eq!(cells(&g, "side white"), Vec::<usize>::new());
+        for text in ["a1", "c1=7", "b2", "a3=0"] {
+            let named: Vec<String> = cells(&g, text).iter().map(|&cell| g.cell_name(cell)).collect();
+            assert_eq!(named, [text.split('=').next().unwrap()], "{text}");
+        }
+    }
+
+    #[test]
     fn merge_keeps_every_number() {
         let mut g = Nume::new(NumeConfig {
             square: Some(3),

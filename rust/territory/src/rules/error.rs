@@ -410,6 +410,7 @@ mod tests {
     fn excerpts_are_short_and_escaped() {
         assert_eq!(Excerpt::new("b2-b3").to_string(), "'b2-b3'");
         assert_eq!(Excerpt::new("a\nb").to_string(), "'a\\nb'");
+        assert_eq!(format!("{:?}", Excerpt::new("a\nb")), "'a\\nb'", "Debug shows what Display shows");
         // Quotes are kept as they are (the excerpt is single-quoted, not a Rust string).
         assert_eq!(Excerpt::new("it's \"b2\"").to_string(), "'it's \"b2\"'");
         let long = "9".repeat(5000);

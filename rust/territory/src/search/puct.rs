@@ -1003,6 +1003,43 @@ mod tests {
         assert!(checked >= 5, "{checked}");
     }
 
+    /// Leaves selected in two calls before any evaluation: the second call still
+    /// selects up to its own `max`. Every leaf is worth +0.5 to the root's mover, so
+    /// every root child's mean is +0.5 however often it was visited.
+    #[test]
+    fn a_second_selection_adds_up_to_max_leaves_and_means_are_per_visit() {
+        let g = tabik(5, false);
+        let root_mover = g.to_move();
+        let config = PuctConfig { iterations: 300, ..PuctConfig::default() };
+        let mut tree = PuctTree::new(&g, config);
+        let mut obs = Vec::new();
+        let logits = vec![0.0; g.num_actions()];
+        let mut evaluate_waiting = |tree: &mut PuctTree<Tabik>| {
+            for k in 0..tree.waiting() {
+                let value = if tree.leaf_game(k).to_move() == root_mover { 0.5 } else { -0.5 };
+                tree.expand_and_backup(k, &logits, value);
+            }
+            tree.finish_round();
+        };
+        assert_eq!(tree.select_leaves(1, &mut obs), 1, "the root");
+        evaluate_waiting(&mut tree);
+        assert_eq!(tree.select_leaves(1, &mut obs), 1);
+        assert_eq!(tree.select_leaves(2, &mut obs), 2, "two more, as the second call asks");
+        assert_eq!(tree.waiting(), 3);
+        evaluate_waiting(&mut tree);
+        while !tree.is_done() {
+            tree.select_leaves(4, &mut obs);
+            evaluate_waiting(&mut tree);
+        }
+        let stats = tree.root_stats();
+        assert!(stats.iter().any(|&(_, visits, _, _)| visits > 2), "{stats:?}");
+        for (action, visits, mean, _) in stats {
+            if visits > 0 {
+                assert!((mean - 0.5).abs() < 1e-5, "action {action}: mean {mean} over {visits} visits");
+            }
+        }
+    }
+
     #[test]
     fn gamma_draws_have_the_right_mean_and_variance() {
         // Gamma(alpha, 1) has mean and variance alpha.
