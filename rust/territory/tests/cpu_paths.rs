@@ -122,6 +122,8 @@ fn portable_child() {
         !cpu::accelerated(),
         "TERRITORY_PORTABLE=1 did not select the portable path"
     );
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    assert!(!cpu::vector_accelerated(), "TERRITORY_PORTABLE=1 left the AVX2 path on");
     let computed = everything();
     // Read again from the cache the first call filled (not detected afresh).
     assert_eq!(cpu::level(), cpu::Level::Portable, "the portable path was left");
@@ -147,6 +149,8 @@ fn both_paths_compute_the_same() {
         cpu::accelerated(),
         std::is_x86_feature_detected!("popcnt") && std::is_x86_feature_detected!("bmi2")
     );
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(cpu::vector_accelerated(), std::is_x86_feature_detected!("avx2"));
     let here = everything();
 
     let child = Command::new(std::env::current_exe().unwrap())

@@ -280,6 +280,16 @@ fn slow_pdep() -> bool {
     false
 }
 
+/// Whether [`dispatch_vector`] runs its AVX2 copy (detecting the CPU if not done yet):
+/// always where AVX2 is known at compile time; else where the CPU has it, unless
+/// `TERRITORY_PORTABLE` asks for the portable path.
+pub fn vector_accelerated() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    return has_avx2();
+    #[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+    return cfg!(target_feature = "avx2");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

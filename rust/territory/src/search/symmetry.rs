@@ -211,4 +211,16 @@ mod tests {
         assert!(!two.is_empty());
         assert_eq!(two.len(), 2);
     }
+
+    /// Every (slot, value) has its own key, in the table (values below 600) and beyond
+    /// it: Nume's stone values pass 256 on boards of 127 cells or more.
+    #[test]
+    fn every_slot_and_value_has_its_own_key() {
+        let symmetries = Symmetries::new(vec![(0..4).collect()], 600);
+        let keys: std::collections::HashSet<u64> = (0..4)
+            .flat_map(|slot| (0..700).map(move |value| (slot, value)))
+            .map(|feature| symmetries.feature_key(0, feature))
+            .collect();
+        assert_eq!(keys.len(), 4 * 700);
+    }
 }

@@ -170,6 +170,19 @@ mod tests {
             assert!(plane(4)[i] > 0.0 && plane(4)[i] <= 1.0);
         }
         assert_eq!((0..area).filter(|&i| plane(4)[i] != 0.0).count(), stones);
+        // Plane 6 marks the board's cells (a hex board leaves grid squares off it); plane
+        // 5, a group's price, is 0 where no stone is.
+        let on_board: Vec<usize> = (0..area).filter(|&i| plane(6)[i] == 1.0).collect();
+        let mut cells: Vec<usize> = (0..g.n_cells())
+            .map(|cell| {
+                let (q, r) = g.board.position(cell);
+                r as usize * g.grid_side() + q as usize
+            })
+            .collect();
+        assert!(on_board.len() < area && plane(6).iter().all(|&v| v == 0.0 || v == 1.0));
+        cells.sort();
+        assert_eq!(on_board, cells);
+        assert!((0..area).all(|i| marked.contains(&i) || plane(5)[i] == 0.0));
         // One more stone: White (seat 1) is to move, and its 8 stones, not Black's 9, are
         // on the observer's own plane.
         let mv = g.random_move(&mut rng).unwrap();

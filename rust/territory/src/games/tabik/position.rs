@@ -235,6 +235,18 @@ mod tests {
         }
     }
 
+    /// Rods lie only between two stones: one beside an empty square is refused.
+    #[test]
+    fn a_rod_beside_an_empty_square_is_refused() {
+        let c = TabikConfig { size: 3, pie: false };
+        for (text, said) in [
+            ("3/3/b>w>1", "column 7: a rod lies between b1 and c1 but c1 is empty: rods only lie between stones"),
+            ("3/b>w^1/b>w1", "column 5: a rod lies between b2 and b3 but b3 is empty: rods only lie between stones"),
+        ] {
+            assert_eq!(Tabik::from_position(c, &format!("{text} 0 - 0 1")).unwrap_err().to_string(), said);
+        }
+    }
+
     #[test]
     fn bad_positions_say_where() {
         let c = TabikConfig { size: 2, pie: true };
