@@ -183,6 +183,21 @@ mod tests {
         cells.sort();
         assert_eq!(on_board, cells);
         assert!((0..area).all(|i| marked.contains(&i) || plane(5)[i] == 0.0));
+        // Planes 2 and 3: a numbered stone, and its number over the cells.
+        let mut numbered = 0;
+        for cell in 0..g.n_cells() {
+            let (q, r) = g.board.position(cell);
+            let i = r as usize * g.grid_side() + q as usize;
+            let number = g.numbers[cell];
+            let expected = if number == NO_NUMBER {
+                (0.0, 0.0)
+            } else {
+                (1.0, number as f32 / g.n_cells() as f32)
+            };
+            numbered += (number != NO_NUMBER) as usize;
+            assert_eq!((plane(2)[i], plane(3)[i]), expected, "cell {cell}");
+        }
+        assert!(numbered >= 2 && plane(2).iter().sum::<f32>() == numbered as f32);
         // One more stone: White (seat 1) is to move, and its 8 stones, not Black's 9, are
         // on the observer's own plane.
         let mv = g.random_move(&mut rng).unwrap();
