@@ -260,4 +260,10 @@ mod tests {
         assert!(matches!(result, Err(RunError::Interrupted)));
         assert_eq!(each_thread(3, |t| t * 10), vec![0, 10, 20]);
     }
+
+    #[test]
+    fn a_stop_says_interrupted() {
+        assert_eq!(Interrupted.to_string(), "interrupted");
+        assert_eq!(RunError::from(Interrupted).to_string(), "interrupted");
+    }
 }
