@@ -456,6 +456,28 @@ mod tests {
         }
     }
 
+    /// The first thread reports the best move as it goes, not only at the end: read
+    /// from another thread while a one-thread search runs.
+    #[test]
+    fn progress_shows_the_best_move_while_the_search_runs() {
+        let g = Tabik::new(TabikConfig { size: 6, pie: true }).unwrap();
+        let config = UctConfig { iterations: 50_000_000, threads: 1, ..UctConfig::default() };
+        let (finish, progress) = (Stop::new(), Progress::default());
+        std::thread::scope(|s| {
+            let watch = Watch { finish: &finish, progress: Some(&progress) };
+            let search = s.spawn(move || analyse_watched(&g, &config, &Stop::new(), watch));
+            // Each count is followed by its report: once the second count is in, the
+            // first report is too.
+            while progress.read().0 < 2 * Stop::EVERY {
+                std::thread::yield_now();
+            }
+            let best = progress.read().1;
+            finish.stop();
+            search.join().unwrap().unwrap();
+            assert!(best.is_some(), "no best move reported while the search ran");
+        });
+    }
+
     #[test]
     fn a_finish_ends_a_search_with_its_statistics() {
         let g = Tabik::new(TabikConfig { size: 6, pie: true }).unwrap();

@@ -316,6 +316,9 @@ mod tests {
         // The komi phase is played on the empty board.
         let err = Nume::from_position(komi_phase, "2b(0)/3/3 1 s 0.5b bw").unwrap_err();
         assert_eq!(err.column, 13, "{err}");
+        // In phase 'k' no komi is chosen yet.
+        let err = Nume::from_position(komi_phase, "3/3/3 0 k 0.5b bw").unwrap_err();
+        assert_eq!(err.to_string(), "column 11: komi field '0.5b': the komi is not chosen yet in phase 'k'");
         // The komi phase offers komi up to the number of cells, 9.5 here.
         assert_eq!(Nume::from_position(komi_phase, "3/3/3 1 s 9.5b bw").unwrap().komi(), Some((9, Color::First)));
         let err = Nume::from_position(komi_phase, "3/3/3 1 s 10.5b bw").unwrap_err();
