@@ -1014,7 +1014,7 @@ mod tests {
         let mut tree = PuctTree::new(&g, config);
         let mut obs = Vec::new();
         let logits = vec![0.0; g.num_actions()];
-        let mut evaluate_waiting = |tree: &mut PuctTree<Tabik>| {
+        let evaluate_waiting = |tree: &mut PuctTree<Tabik>| {
             for k in 0..tree.waiting() {
                 let value = if tree.leaf_game(k).to_move() == root_mover { 0.5 } else { -0.5 };
                 tree.expand_and_backup(k, &logits, value);
