@@ -172,22 +172,22 @@ mod tests {
         assert_eq!((0..area).filter(|&i| plane(4)[i] != 0.0).count(), stones);
         // Plane 6 marks the board's cells (a hex board leaves grid squares off it); plane
         // 5, a group's price, is 0 where no stone is.
-        let on_board: Vec<usize> = (0..area).filter(|&i| plane(6)[i] == 1.0).collect();
-        let mut cells: Vec<usize> = (0..g.n_cells())
+        // Each cell's place on the grid, by cell.
+        let grid: Vec<usize> = (0..g.n_cells())
             .map(|cell| {
                 let (q, r) = g.board.position(cell);
                 r as usize * g.grid_side() + q as usize
             })
             .collect();
+        let on_board: Vec<usize> = (0..area).filter(|&i| plane(6)[i] == 1.0).collect();
         assert!(on_board.len() < area && plane(6).iter().all(|&v| v == 0.0 || v == 1.0));
+        let mut cells = grid.clone();
         cells.sort();
         assert_eq!(on_board, cells);
         assert!((0..area).all(|i| marked.contains(&i) || plane(5)[i] == 0.0));
         // Planes 2 and 3: a numbered stone, and its number over the cells.
         let mut numbered = 0;
-        for cell in 0..g.n_cells() {
-            let (q, r) = g.board.position(cell);
-            let i = r as usize * g.grid_side() + q as usize;
+        for (cell, &i) in grid.iter().enumerate() {
             let number = g.numbers[cell];
             let expected = if number == NO_NUMBER {
                 (0.0, 0.0)

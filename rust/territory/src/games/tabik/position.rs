@@ -227,12 +227,11 @@ mod tests {
     /// north of the top row would lie off it, and one beside an empty square is refused.
     #[test]
     fn rods_lie_only_between_stones_on_the_board() {
-        let between = "rods only lie between stones";
         for (size, text, said) in [
-            (2, "2/b>w>", "column 5: a rod east of b1 would lie off the board".to_string()),
-            (2, "b^w/2", "column 1: a rod north of a2 would lie off the board".to_string()),
-            (3, "3/3/b>w>1", format!("column 7: a rod lies between b1 and c1 but c1 is empty: {between}")),
-            (3, "3/b>w^1/b>w1", format!("column 5: a rod lies between b2 and b3 but b3 is empty: {between}")),
+            (2, "2/b>w>", "column 5: a rod east of b1 would lie off the board"),
+            (2, "b^w/2", "column 1: a rod north of a2 would lie off the board"),
+            (3, "3/3/b>w>1", "column 7: a rod lies between b1 and c1 but c1 is empty: rods only lie between stones"),
+            (3, "3/b>w^1/b>w1", "column 5: a rod lies between b2 and b3 but b3 is empty: rods only lie between stones"),
         ] {
             let c = TabikConfig { size, pie: false };
             assert_eq!(Tabik::from_position(c, &format!("{text} 0 - 0 1")).unwrap_err().to_string(), said);
