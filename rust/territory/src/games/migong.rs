@@ -1119,7 +1119,9 @@ mod tests {
         let refused = |moves: &[&str]| {
             let mut g = Migong::new(MigongConfig::default()).unwrap();
             let (last, first) = moves.split_last().unwrap();
-            first.iter().for_each(|m| drop(g.play_str(m).unwrap()));
+            first.iter().for_each(|m| {
+                g.play_str(m).unwrap();
+            });
             let before = g.position();
             let err = g.play_str(last).unwrap_err().to_string();
             assert_eq!(g.position(), before);
@@ -1264,6 +1266,33 @@ mod tests {
                 assert_counts_kept(&game);
             }
         }
+    }
+
+    #[test]
+    fn a_cell_emptied_by_undo_forgets_which_colour_placed_its_piece() {
+        let placement_at = |g: &Migong, not: Option<u8>| {
+            g.legal_moves()
+                .into_iter()
+                .find(|m| {
+                    matches!(m, MigongMove::Place { cell, .. } if Some(*cell) != not && cell % 64 != 0)
+                })
+                .unwrap()
+        };
+        let mut g = Migong::new(MigongConfig::default()).unwrap();
+        g.play(placement_at(&g, None)).unwrap();
+        let yellows = placement_at(&g, None);
+        let MigongMove::Place { cell, .. } = yellows else { unreachable!() };
+        g.play(yellows).unwrap();
+        g.undo();
+        g.play(placement_at(&g, Some(cell))).unwrap();
+        let blues = g
+            .legal_moves()
+            .into_iter()
+            .find(|m| matches!(m, MigongMove::Place { cell: c, .. } if *c == cell));
+        g.play(blues.expect("Blue can place where Yellow's piece was taken back")).unwrap();
+        let mut replayed = Migong::new(MigongConfig::default()).unwrap();
+        g.history().iter().for_each(|&m| replayed.play(m).unwrap());
+        assert_eq!(g.position(), replayed.position());
     }
 
     #[test]

@@ -266,4 +266,14 @@ mod tests {
         assert_eq!(Interrupted.to_string(), "interrupted");
         assert_eq!(RunError::from(Interrupted).to_string(), "interrupted");
     }
+
+    /// A pool is started once per size and process, then reused (in a forked child, the
+    /// parent's pools are left behind: tests/test_fork_safety.py).
+    #[test]
+    fn each_size_has_one_pool_per_process() {
+        let [a, b, c] = [Some(3), Some(3), Some(0)].map(|threads| pool(threads).unwrap());
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!((a.current_num_threads(), c.current_num_threads()), (3, 1));
+        assert!(Arc::ptr_eq(&c, &pool(Some(1)).unwrap()));
+    }
 }

@@ -208,10 +208,11 @@ mod tests {
         assert_eq!(out[..area].iter().filter(|&&v| v == 1.0).count(), 8);
     }
 
-    /// Planes 8 and 9 hold the komi k + 0.5 (over the cells) of the observer's colour and
-    /// of the other colour: only the komi's recipient sees it on its own plane.
+    /// Plane 7 is on for the observer who plays Black; planes 8 and 9 hold the komi
+    /// k + 0.5 (over the cells) of the observer's colour and of the other colour: only the
+    /// komi's recipient sees it on its own plane.
     #[test]
-    fn komi_planes_show_the_komi_on_its_recipients_side() {
+    fn colour_and_komi_planes_show_the_observers_side() {
         let g = Nume::new(NumeConfig {
             komi: Some(2),
             komi_to: Color::Second,
@@ -221,9 +222,11 @@ mod tests {
         let area = g.grid_side() * g.grid_side();
         let komi = (2.5 / g.n_cells() as f64) as f32;
         let mut out = vec![0.0; g.observation_len()];
-        for (seat, own, other) in [(Seat::First, 0.0, komi), (Seat::Second, komi, 0.0)] {
+        let seats = [(Seat::First, 1.0, 0.0, komi), (Seat::Second, 0.0, komi, 0.0)];
+        for (seat, black, own, other) in seats {
             assert_eq!(g.color_of(seat), [Color::First, Color::Second][seat as usize]);
             g.observe_as(seat, &mut out);
+            assert!(out[7 * area..8 * area].iter().all(|&v| v == black), "{seat:?}: Black's plane");
             assert!(out[8 * area..9 * area].iter().all(|&v| v == own), "{seat:?}: own komi plane");
             assert!(out[9 * area..10 * area].iter().all(|&v| v == other), "{seat:?}: other komi plane");
         }

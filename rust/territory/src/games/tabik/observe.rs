@@ -263,6 +263,34 @@ mod tests {
         }
     }
 
+    /// A game set up from its position string (no history: the turn fields carry the
+    /// pass) observes as the game played to it, whose last move was the pass.
+    #[test]
+    fn a_game_set_up_from_its_position_observes_as_the_game_played() {
+        let mut passes_seen = 0;
+        for seed in 0..20 {
+            let config = TabikConfig { size: 3, pie: seed % 2 == 0 };
+            let mut g = Tabik::new(config).unwrap();
+            let mut rng = crate::rules::playout::game_rng(seed, 3);
+            let mut played = vec![0.0; g.observation_len()];
+            let mut set_up = played.clone();
+            loop {
+                let h = Tabik::from_position(config, &g.position()).unwrap();
+                for seat in [Seat::First, Seat::Second] {
+                    g.observe_as(seat, &mut played);
+                    h.observe_as(seat, &mut set_up);
+                    assert_eq!(played, set_up, "{seat:?} at {}", g.position());
+                }
+                passes_seen += g.pass_pending() as usize;
+                let Some(mv) = g.random_move(&mut rng) else {
+                    break;
+                };
+                g.play_unchecked(mv);
+            }
+        }
+        assert!(passes_seen >= 5, "{passes_seen} positions after a pass");
+    }
+
     /// Along random games, played on the board and on each of its images (the same
     /// actions, mapped): the image's inputs (planes and features) are the board's
     /// taken at the symmetry's sources, and its legal actions likewise.

@@ -392,3 +392,36 @@ fn the_tables_move_goes_first_then_the_killers_in_the_order_tried() {
     assert_eq!(ordered(&solver, None, 1)[..3], [generated[2], generated[4], generated[0]]);
     assert_eq!(ordered(&solver, None, 0), generated, "killers are per depth");
 }
+
+/// A stored bound on the wrong side of the window says too little to end a search: an
+/// upper bound of 0 on a lost position, probed with alpha -1, and a lower bound of 0 on a
+/// won one, probed with beta 1, leave the search to find -1 and +1.
+#[test]
+fn a_bound_inside_the_window_does_not_end_the_search() {
+    let mut positions = Vec::new();
+    let start = Tabik::new(TabikConfig { size: 2, pie: false }).unwrap();
+    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    let mut checked = [0, 0];
+    for game in &mut positions {
+        let value = minimax(&mut game.clone());
+        let bound = match value {
+            -1 => Bound::Upper,
+            1 => Bound::Lower,
+            _ => continue,
+        };
+        let limits = SolveLimits::default();
+        let mut solver = Solver::new(game, &limits, None, 0);
+        if let Some(symmetries) = &solver.symmetries {
+            let mut features = Vec::new();
+            game.features(&mut features);
+            solver.symmetric_keys = vec![0; symmetries.len()];
+            symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
+        }
+        let (key, symmetry) = solver.key(game, 0);
+        let flags = bound as u8 | symmetry << 2;
+        solver.table.store(Entry { key, work: 1, best: 0, value: 0, flags });
+        assert_eq!(solver.negamax(game, -1, 1, 0).unwrap(), value, "{:?}", game.history());
+        checked[(value + 1) as usize / 2] += 1;
+    }
+    assert!(checked[0] >= 3 && checked[1] >= 3, "{checked:?} lost and won positions");
+}
