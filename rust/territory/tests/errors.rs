@@ -26,6 +26,10 @@ fn tabik_reasons() {
         g.parse_move("zz"),
         Err(InvalidMove::Syntax { game: "Tabik", .. })
     ));
+    // Only '-' and 'x' join two squares.
+    for text in ["b2+b3", "b2=b3", "b2 b3"] {
+        assert!(matches!(g.parse_move(text), Err(InvalidMove::Syntax { game: "Tabik", .. })), "{text}");
+    }
     assert_eq!(g.parse_move("a0-a1"), Err(InvalidMove::RowZero('a')));
     assert_eq!(
         g.parse_move("q16-p16"),

@@ -1337,6 +1337,21 @@ mod tests {
     }
 
     #[test]
+    fn the_last_mover_is_the_seat_that_made_the_last_move() {
+        let start = Nume::new(NumeConfig { komi_phase: true, ..NumeConfig::default() }).unwrap();
+        for index in 0..5 {
+            let mut g = start.clone();
+            let mut rng = crate::rules::playout::game_rng(6, index);
+            assert_eq!(g.last_mover(), None);
+            while let Some(mv) = g.random_move(&mut rng) {
+                let mover = g.to_move();
+                g.play_unchecked(mv);
+                assert_eq!(g.last_mover(), mover, "after {:?}", g.history());
+            }
+        }
+    }
+
+    #[test]
     fn full_board_ends_game() {
         let mut g = hex(1);
         let mut rng = crate::rules::playout::game_rng(3, 0);

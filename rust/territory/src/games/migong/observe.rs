@@ -205,6 +205,27 @@ mod tests {
         }
     }
 
+    /// Planes 19 and 20 hold, in their first 64 values, the observer's and the other
+    /// colour's remaining patterns (1 for each pattern still in the set).
+    #[test]
+    fn the_remaining_patterns_have_their_planes() {
+        let mut g = Migong::new(Default::default()).unwrap();
+        g.play_str("h7:BBBYBB").unwrap();
+        let placed = g.piece_at(Migong::board().cell(crate::Coord::parse("h7").unwrap()).unwrap() as usize);
+        let mut out = vec![0.0; g.observation_len()];
+        for seat in [Seat::First, Seat::Second] {
+            g.observe_as(seat, &mut out);
+            let own = g.color_of(seat);
+            for (plane, color) in [(19, own), (20, own.other())] {
+                let values = &out[plane * AREA..plane * AREA + 64];
+                let expected: Vec<f32> = (0..64).map(|p| (g.remaining(color) >> p & 1) as f32).collect();
+                assert_eq!(values, expected, "{seat:?}, plane {plane}");
+            }
+        }
+        assert_eq!(g.remaining(Color::First).count_ones(), 62);
+        assert_eq!(g.remaining(Color::First) >> placed.unwrap().0 & 1, 0);
+    }
+
     /// Seen by the seat to move, through a game: the first flag plane (21) is on when it
     /// plays the first colour; the third (23) exactly when the last move was a pass (also
     /// in a position read with its pass pending); the fourth (24), the observer made the

@@ -425,3 +425,35 @@ fn a_bound_inside_the_window_does_not_end_the_search() {
     }
     assert!(checked[0] >= 3 && checked[1] >= 3, "{checked:?} lost and won positions");
 }
+
+/// At a depth the move order reaches, the table's move is still tried first: found in
+/// the reordered list by the move, not by its index there.
+#[test]
+fn an_ordered_search_tries_the_tables_move_first() {
+    let game = Tabik::new(TabikConfig { size: 3, pie: false }).unwrap();
+    let generated = game.legal_moves();
+    // Neither end of the list, whichever way the order turns it.
+    let best = generated.len() - 2;
+    let mut first_tried = Vec::new();
+    let mut reverse = |g: &Tabik, moves: &mut [<Tabik as Game>::Move]| {
+        if g.history().len() == 1 {
+            first_tried.extend(g.history().last());
+        }
+        moves.reverse();
+    };
+    let limits = SolveLimits { max_nodes: Some(50), ..SolveLimits::default() };
+    let mut solver = Solver::new(&game, &limits, Some(&mut reverse), 2);
+    if let Some(symmetries) = &solver.symmetries {
+        let mut features = Vec::new();
+        game.features(&mut features);
+        solver.symmetric_keys = vec![0; symmetries.len()];
+        symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
+    }
+    let (key, symmetry) = solver.key(&game, 0);
+    // A lower bound of 0 does not cut the window (-1, 1) off: the search goes on.
+    let flags = Bound::Lower as u8 | symmetry << 2;
+    solver.table.store(Entry { key, work: 1, best: best as u16, value: 0, flags });
+    let _ = solver.negamax(&mut game.clone(), -1, 1, 0);
+    drop(solver);
+    assert_eq!(first_tried.first(), Some(&generated[best]));
+}
