@@ -280,6 +280,20 @@ mod tests {
         }
     }
 
+    /// The tallies hold the largest group any board could have, beyond what play reaches
+    /// (each set has one all-yellow piece at most): here one yellow group of every cell's
+    /// piece, 126 pieces and 756 wedges.
+    #[test]
+    fn one_group_of_every_piece_is_counted() {
+        for (group_size, size) in [(GroupSize::Extent, CELLS), (GroupSize::Wedges, WEDGES)] {
+            let config = super::super::MigongConfig { group_size, ..Default::default() };
+            let mut game = Migong::new(config).unwrap();
+            game.pieces = [Some(super::super::Piece(63)); CELLS];
+            assert_eq!(game.held(), [0, size as u32], "{group_size:?}");
+            assert_eq!(held_by_wedges(&game), [0, size as u32], "{group_size:?}");
+        }
+    }
+
     #[test]
     fn run_scoring_matches_wedge_scoring() {
         for group_size in [GroupSize::Extent, GroupSize::Wedges] {
