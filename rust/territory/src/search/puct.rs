@@ -1053,6 +1053,21 @@ mod tests {
         }
     }
 
+    /// The draws of a seed are pinned, bit for bit: the root noise, and with it every
+    /// seeded search and self-play game, repeats them (another sampler of the same law
+    /// would change every seeded result).
+    #[test]
+    fn gamma_draws_of_a_seed_are_pinned() {
+        let mut rng = game_rng(3, 4);
+        let alphas = [0.3f32, 0.3, 0.3, 1.0, 1.0, 1.0, 2.5, 2.5, 2.5];
+        let bits = alphas.map(|alpha| gamma(alpha, &mut rng).to_bits());
+        let pinned = [
+            1068271869, 1032201588, 940276698, 1076110733, 1047695632, 1069875282, 1077552936, 1060328856,
+            1084523055,
+        ];
+        assert_eq!(bits, pinned, "{:?}", bits.map(f32::from_bits));
+    }
+
     #[test]
     fn gamma_draws_at_alpha_1_follow_the_exponential_distribution() {
         // Gamma(1, 1) is Exp(1): the largest gap between the draws' CDF and 1 - e^-x

@@ -223,6 +223,17 @@ mod tests {
         assert_eq!(set_up, Tabik::new(TabikConfig::default()).unwrap());
     }
 
+    /// A pending pass is refused while moves are left, counting the moves both seats
+    /// have: the pie swap is seat 1's alone, so a pass may be pending while it is offered.
+    #[test]
+    fn a_pending_pass_counts_the_moves_but_the_pie_swap() {
+        let c = TabikConfig { size: 2, pie: true };
+        let g = Tabik::from_position(c, "b>w/b>w 1 a 1 1").unwrap();
+        assert_eq!(g.legal_moves(), [TabikMove::Swap]);
+        let err = Tabik::from_position(c, "b>w/2 1 a 1 1").unwrap_err().to_string();
+        assert!(err.contains("a pass is only legal without other moves, and here 2 are legal"), "{err}");
+    }
+
     /// Rods lie only between two stones on the board: a rod east of the last column or
     /// north of the top row would lie off it, and one beside an empty square is refused.
     #[test]

@@ -457,3 +457,35 @@ fn an_ordered_search_tries_the_tables_move_first() {
     drop(solver);
     assert_eq!(first_tried.first(), Some(&generated[best]));
 }
+
+/// In an ordered search the table keeps the best move's index in the list as generated:
+/// on won positions whose first two generated moves lose, the entry's move wins.
+#[test]
+fn an_ordered_search_stores_the_best_moves_index_as_generated() {
+    let mut positions = Vec::new();
+    let start = Tabik::new(TabikConfig { size: 3, pie: false }).unwrap();
+    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    let mut checked = 0;
+    for game in positions.iter().filter(|p| p.history().len() == 2) {
+        let solution = solve(game, None).unwrap();
+        let generated = game.legal_moves();
+        if solution.value != 1 || generated[..2].iter().any(|m| solution.best_moves.contains(m)) {
+            continue;
+        }
+        let mut reverse = |_: &Tabik, moves: &mut [<Tabik as Game>::Move]| moves.reverse();
+        let limits = SolveLimits::default();
+        let mut solver = Solver::new(game, &limits, Some(&mut reverse), 2);
+        if let Some(symmetries) = &solver.symmetries {
+            let mut features = Vec::new();
+            game.features(&mut features);
+            solver.symmetric_keys = vec![0; symmetries.len()];
+            symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
+        }
+        assert_eq!(solver.negamax(&mut game.clone(), -1, 1, 0).unwrap(), 1);
+        let (key, _) = solver.key(game, 0);
+        let stored = generated[solver.table.get(key).unwrap().best as usize];
+        assert!(solution.best_moves.contains(&stored), "{:?}: {stored:?}", game.history());
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} positions");
+}
