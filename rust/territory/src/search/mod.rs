@@ -10,7 +10,7 @@ pub mod uct;
 pub mod watch;
 
 pub use guided::{prior_order, Guided};
-pub use network::{Heads, Network, NetworkError, Outputs, Weights};
+pub use network::{Heads, Network, NetworkError, Outputs, TrunkWeights, Weights};
 pub use puct::{PuctBatch, PuctConfig, PuctTree};
 pub use solve::{solve, solve_ordered, solve_with, MoveOrder, Solution, SolveError, SolveLimits, SolveProgress};
 pub use symmetry::Symmetric;

@@ -2,20 +2,20 @@
 //!
 //! A multilayer perceptron on a position's flattened observation planes: two hidden
 //! layers with ReLU, a policy head (one logit per action) and a value head (tanh, the
-//! value in [-1, 1] for the seat to move). The weights are trained in Python
-//! (`territory.model.Model`, numpy) and handed over as plain arrays in numpy's layout
-//! (row-major, `(inputs, outputs)`); the engine only evaluates, one position at a time,
-//! so searches need no round trip to Python.
+//! value in [-1, 1] for the seat to move), optionally behind a convolutional trunk
+//! ([`Network::with_trunk`]: 3x3 convolutions and residual blocks on the planes). The
+//! weights are trained in Python (`territory.model.Model`) and handed over as plain
+//! arrays in numpy's layout (row-major, `(inputs, outputs)`); the engine only evaluates,
+//! one position at a time, so searches need no round trip to Python.
 //!
 //! Two optional heads read the same last hidden layer: a score-margin head (linear, the
 //! final score margin for the seat to move, in points) and an ownership head (tanh, one
 //! value per cell: +1 the cell ends with the colour the seat to move plays, -1 with the
-//! other). Searches use only the policy and the value; the other heads are for analysis
-//! ([`Network::evaluate_heads`]).
+//! other), for analysis ([`Network::evaluate_heads`]); searches use the policy and value.
 //!
 //! Observations are mostly zeros (planes of stones and flags) and a ReLU layer's output
-//! is about half zeros, so each layer adds up the weight rows of its non-zero inputs
-//! only: a few tens of thousands of multiply-adds per position on the default sizes.
+//! is about half zeros, so each dense layer adds up the weight rows of its non-zero
+//! inputs only: a few tens of thousands of multiply-adds per position without a trunk.
 
 use std::fmt;
 
@@ -70,8 +70,7 @@ pub struct Outputs {
     pub ownership: bool,
 }
 
-/// A policy and value network for positions of `inputs` observation values and
-/// `actions` actions.
+/// A policy and value network for positions of `inputs` input values and `actions` actions.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     inputs: usize,
@@ -90,6 +89,7 @@ pub struct Network {
     bp: Vec<f32>,
     wv: Vec<f32>,
     bv: f32,
+    trunk: Option<trunk::Trunk>,
 }
 
 /// Checks that weight `name` has `len` values, all finite; `sizes` says what needs
@@ -155,14 +155,14 @@ impl Network {
             bp: w.bp.to_vec(),
             wv: w.wv.to_vec(),
             bv: w.bv[0],
+            trunk: None,
         })
     }
 
-    /// The network with the optional heads of `heads` (each checked against the hidden
-    /// size, every weight finite; the ownership head's cells are its bias's length).
+    /// The network with the optional heads of `heads` (an ownership head has its bias's cells).
     ///
     /// # Errors
-    /// If an array has the wrong length or holds a NaN or an infinity.
+    /// If an array's length does not fit the hidden size, or it holds a NaN or an infinity.
     pub fn with_heads(mut self, heads: Heads<'_>) -> Result<Network, NetworkError> {
         let h = self.hidden;
         let sizes = format!("{h} hidden units");
@@ -271,7 +271,7 @@ impl Network {
     #[inline(always)]
     fn layers(&self, obs: &[f32], scratch: &mut Scratch, logits: &mut [f32]) -> f32 {
         let h = self.hidden;
-        dense_relu(obs, &self.w1, &self.b1, &mut scratch.h1);
+        dense_relu(self.first_input(obs, &mut scratch.h1, &mut scratch.h2), &self.w1, &self.b1, &mut scratch.h1);
         dense_relu(&scratch.h1, &self.w2, &self.b2, &mut scratch.h2);
         logits.copy_from_slice(&self.bp);
         for (k, &x) in scratch.h2.iter().enumerate() {
@@ -306,6 +306,10 @@ fn add_scaled(out: &mut [f32], scale: f32, row: &[f32]) {
         *o += scale * r;
     }
 }
+
+mod trunk;
+
+pub use trunk::TrunkWeights;
 
 #[cfg(test)]
 mod tests {
