@@ -5,10 +5,13 @@ hidden layers with ReLU, then a policy head (one logit per action), a value head
 the value in [-1, 1] for the seat to move) and, optionally, a score-margin head (linear:
 the final score margin for the seat to move, in points) and an ownership head (tanh, one
 value per cell: +1 the cell ends with the colour the seat to move plays, -1 with the
-other's). The engine evaluates it (``Model.network()``); ``forward`` is the same network
-in numpy, for the batched protocol (``territory.puct.run_search``). Training is in JAX
-(``territory.train``, ``territory.network_jax``: the ``train`` extra), imported only
-there.
+other's). Optionally a convolutional trunk reads the planes first (``Model.new(...,
+filters=32, blocks=2)``): a 3x3 convolution to ``filters`` channels, then ``blocks``
+residual blocks of two 3x3 convolutions, every one with zero padding, a bias and ReLU;
+the perceptron reads its output, then the features. The engine evaluates it
+(``Model.network()``); ``forward`` is the same network in numpy, for the batched
+protocol (``territory.puct.run_search``). Training is in JAX (``territory.train``,
+``territory.network_jax``: the ``train`` extra), imported only there.
 
 A model is saved as one ``.npz`` file: its weights (float16, to keep the shipped files
 small; loaded as float32) and a JSON ``meta`` entry (format version, game, parameters,
@@ -16,6 +19,7 @@ observation shape, number of actions, how it was trained). ``Model.load`` takes 
 the name of a model shipped with the package (``shipped_models()``: ``"migong"``,
 ``"nume-3"``, ``"nume-4"``, ``"tabik-4"``, ``"tabik-6"``, ``"tabik-8"``). Files of format 1 (before the optional heads; no
 ``format`` in ``meta``) load as they are; a file of a later format is refused, saying so.
+A model without a trunk is written as format 2, which territory before the trunk reads.
 """
 
 from __future__ import annotations
@@ -23,21 +27,34 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, ContextManager, Optional, Union
 
 import numpy as np
 
-__all__ = ["Model", "shipped_models", "single_threaded_blas"]
+__all__ = ["Model", "shipped_models", "single_threaded_blas", "trunk_names"]
 
 #: The weights of a model, in order: two hidden layers, the policy head, the value head.
 NAMES = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 #: The optional heads' weights: the score margin (``wm`` (hidden, 1), ``bm`` (1,)) and
 #: the ownership of the cells (``wo`` (hidden, cells), ``bo`` (cells,)).
 HEAD_NAMES = ("wm", "bm", "wo", "bo")
-#: The model file format written (``meta["format"]``): 1 the eight weights of NAMES
-#: (files without the entry), 2 with the optional heads of HEAD_NAMES.
-FORMAT = 2
+#: The newest model file format (``meta["format"]``): 1 the eight weights of NAMES
+#: (files without the entry), 2 with the optional heads of HEAD_NAMES, 3 with a
+#: convolutional trunk (``trunk_names``; ``meta["filters"]`` and ``meta["blocks"]``).
+#: A model without a trunk is written as format 2.
+FORMAT = 3
+#: The format of a model without a trunk.
+MLP_FORMAT = 2
+
+
+def trunk_names(blocks: int) -> list[str]:
+    """The weights of a convolutional trunk of ``blocks`` residual blocks, in order:
+    ``c0w`` (filters, planes, 3, 3) and ``c0b`` (filters,), the first convolution's, then
+    ``c{k}w`` (filters, filters, 3, 3) and ``c{k}b`` (filters,) for k = 1 to 2 x blocks,
+    the blocks' two convolutions each."""
+    return [f"c{k}{part}" for k in range(2 * blocks + 1) for part in "wb"]
 
 MODELS_DIR = Path(__file__).parent / "models"
 
@@ -57,8 +74,15 @@ class Model:
         for wn, bn in (("wm", "bm"), ("wo", "bo")):
             if (wn in weights) != (bn in weights):
                 raise ValueError(f"a model's head needs both {wn} and {bn}, or neither")
-        self.weights = {n: _engine_array(weights[n]) for n in NAMES + HEAD_NAMES if n in weights}
         self.meta = dict(meta)
+        #: The convolutional trunk's filters (0: no trunk) and residual blocks.
+        self.filters, self.blocks = _trunk_shape(self.meta)
+        trunk = trunk_names(self.blocks) if self.filters else []
+        missing = [n for n in trunk if n not in weights]
+        if missing:
+            raise ValueError(f"a model with a trunk of {self.blocks} blocks needs the weights {', '.join(trunk)}; "
+                             f"missing {', '.join(missing)}")
+        self.weights = {n: _engine_array(weights[n]) for n in NAMES + HEAD_NAMES + tuple(trunk) if n in weights}
         format_ = self.meta.get("format", 1)
         if isinstance(format_, bool) or not isinstance(format_, int) or format_ < 1:
             raise ValueError(f"the model's meta has format {format_!r}, not a model file format (1 to {FORMAT})")
@@ -70,12 +94,32 @@ class Model:
         self.input_size = int(np.prod(self.meta["observation_shape"])) + self.feature_len
         self.num_actions = int(self.meta["num_actions"])
         w = self.weights
-        if (w["w1"].ndim != 2 or w["w1"].shape[0] != self.input_size or w["wp"].ndim != 2
+        self._check_trunk()
+        if (w["w1"].ndim != 2 or w["w1"].shape[0] != self.first_size or w["wp"].ndim != 2
                 or w["wp"].shape[1] != self.num_actions):
             raise ValueError("the model's weights do not match its observation shape and actions")
         hidden = w["w2"].shape[-1]
         if ("wm" in w and w["wm"].shape != (hidden, 1)) or ("wo" in w and (w["wo"].ndim != 2 or w["wo"].shape[0] != hidden)):
             raise ValueError("the model's head weights do not match its hidden layer")
+
+    @property
+    def first_size(self) -> int:
+        """The inputs of the first dense layer (the rows of ``w1``): the trunk's outputs
+        (filters x height x width) then the features, or the model's inputs without a
+        trunk."""
+        if not self.filters:
+            return self.input_size
+        _, height, width = self.meta["observation_shape"]
+        return self.filters * int(height) * int(width) + self.feature_len
+
+    def _check_trunk(self) -> None:
+        planes = int(self.meta["observation_shape"][0])
+        for k, name in enumerate(trunk_names(self.blocks) if self.filters else []):
+            conv, part = divmod(k, 2)
+            want = (self.filters,) if part else (self.filters, planes if conv == 0 else self.filters, 3, 3)
+            if self.weights[name].shape != want:
+                raise ValueError(f"the model's trunk weight {name} has shape {self.weights[name].shape}, not {want} "
+                                 f"({self.filters} filters on {planes} planes)")
 
     @property
     def has_margin(self) -> bool:
@@ -95,14 +139,19 @@ class Model:
 
     @classmethod
     def new(cls, state: Any, hidden: int = 128, seed: int = 0, features: bool = False, margin: bool = False,
-            ownership: bool = False, **meta: Any) -> "Model":
+            ownership: bool = False, filters: int = 0, blocks: int = 0, **meta: Any) -> "Model":
         """A model with random weights (He initialisation, seeded) for the game of
         ``state`` (a native state: its game, parameters and shapes); with ``features``
         it reads the game's features (``state.features()``) after the observation
-        planes; ``margin`` and ``ownership`` give it those heads."""
+        planes; ``margin`` and ``ownership`` give it those heads; ``filters`` > 0 a
+        convolutional trunk of that many filters and ``blocks`` residual blocks (0: the
+        perceptron reads the planes themselves)."""
         shape = tuple(state.observation_shape)
         feature_len = len(state.features()) if features else 0
+        filters, blocks = _trunk_shape({"filters": filters, "blocks": blocks})
         inputs, actions = int(np.prod(shape)) + feature_len, int(state.num_actions)
+        if filters:
+            inputs = filters * int(shape[1]) * int(shape[2]) + feature_len
         rng = np.random.default_rng(seed)
 
         def layer(n_in: int, n_out: int, scale: float = 1.0) -> np.ndarray:
@@ -119,8 +168,19 @@ class Model:
         if ownership:
             cells = len(state.ownership())
             weights.update(wo=layer(hidden, cells, 0.1), bo=np.zeros(cells, np.float32))
-        info = {"format": FORMAT, "game": state.game, "params": dict(state.params), "observation_shape": list(shape),
-                "num_actions": actions, "hidden": hidden, "feature_len": feature_len, **meta}
+        trunk = {}
+        for k in range(2 * blocks + 1) if filters else ():
+            channels = int(shape[0]) if k == 0 else filters
+            # He initialisation over the 9 x channels inputs of each output; the
+            # second convolution of a block starts small, so a block starts near the identity.
+            scale = 0.5 if k % 2 == 0 and k > 0 else 1.0
+            trunk[f"c{k}w"] = (rng.standard_normal((filters, channels, 3, 3)) * scale
+                               * np.sqrt(2.0 / (9 * channels))).astype(np.float32)
+            trunk[f"c{k}b"] = np.zeros(filters, np.float32)
+        weights.update(trunk)
+        info = {"format": FORMAT if filters else MLP_FORMAT, "game": state.game, "params": dict(state.params),
+                "observation_shape": list(shape), "num_actions": actions, "hidden": hidden,
+                "feature_len": feature_len, **({"filters": filters, "blocks": blocks} if filters else {}), **meta}
         return cls(weights, info)
 
     @classmethod
@@ -138,7 +198,7 @@ class Model:
             with np.load(path, allow_pickle=False) as data:
                 if not hasattr(data, "files") or "meta" not in data.files:
                     raise ValueError(not_model)
-                weights = {n: data[n] for n in NAMES + HEAD_NAMES if n in data.files}
+                weights = {n: data[n] for n in data.files if n in NAMES + HEAD_NAMES or _TRUNK_NAME.fullmatch(n)}
                 meta = json.loads(str(data["meta"]))
             model = cls(weights, meta)
         except OSError as error:
@@ -207,9 +267,25 @@ class Model:
         observations, or ``inputs(state)`` rows), float32, in numpy."""
         w = self.weights
         x = np.asarray(obs, dtype=np.float32).reshape(len(obs), self.input_size)
+        if self.filters:
+            x = self.trunk_forward(x)
         h1 = np.maximum(x @ w["w1"] + w["b1"], 0)
         h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
         return h2 @ w["wp"] + w["bp"], np.tanh(h2 @ w["wv"] + w["bv"])[:, 0]
+
+    def trunk_forward(self, x: np.ndarray) -> np.ndarray:
+        """The first dense layer's inputs (n, first_size) for inputs ``x`` (n,
+        input_size) of a model with a trunk: the trunk's output planes flattened, then
+        the features."""
+        w = self.weights
+        planes, height, width = (int(n) for n in self.meta["observation_shape"])
+        n, cells = len(x), planes * height * width
+        h = np.maximum(_conv3x3(x[:, :cells].reshape(n, planes, height, width), w["c0w"], w["c0b"]), 0)
+        for block in range(self.blocks):
+            k = 2 * block + 1
+            t = np.maximum(_conv3x3(h, w[f"c{k}w"], w[f"c{k}b"]), 0)
+            h = np.maximum(_conv3x3(t, w[f"c{k + 1}w"], w[f"c{k + 1}b"]) + h, 0)
+        return np.concatenate([h.reshape(n, -1), x[:, cells:]], axis=1)
 
     def network(self) -> Any:
         """The engine's copy of the weights (``territory._core.Network``), which runs
@@ -218,15 +294,51 @@ class Model:
         from territory import _core
 
         w = self.weights
-        heads = {n: _engine_array(w[n]) for n in HEAD_NAMES if n in w}
+        heads: dict[str, Any] = {n: _engine_array(w[n]) for n in HEAD_NAMES if n in w}
+        if self.filters:
+            convs = [(w[f"c{k}w"], w[f"c{k}b"]) for k in range(2 * self.blocks + 1)]
+            heads.update(trunk=convs, board=tuple(int(n) for n in self.meta["observation_shape"][1:]))
         return _core.Network(*(_engine_array(w[n]) for n in NAMES), **heads)
 
     def size(self) -> int:
         """The number of weights."""
         return sum(w.size for w in self.weights.values())
 
+    def architecture(self) -> str:
+        """The network's layers in words: the trunk, if any, and the hidden layers."""
+        hidden = f"2 hidden layers of {self.weights['w2'].shape[0]}"
+        if not self.filters:
+            return hidden
+        return f"a trunk of {self.filters} filters and {self.blocks} residual blocks, {hidden}"
+
     def __repr__(self) -> str:
-        return f"Model({self.meta.get('game')} {self.meta.get('params')}, {self.size()} weights)"
+        return f"Model({self.meta.get('game')} {self.meta.get('params')}, {self.architecture()}, {self.size()} weights)"
+
+
+#: The name of a trunk weight (``trunk_names``).
+_TRUNK_NAME = re.compile(r"c(0|[1-9][0-9]*)[wb]")
+
+
+def _trunk_shape(meta: dict[str, Any]) -> tuple[int, int]:
+    """(filters, blocks) of a model's ``meta`` (0, 0 without a trunk), checked."""
+    filters, blocks = meta.get("filters", 0), meta.get("blocks", 0)
+    for name, value in (("filters", filters), ("blocks", blocks)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"a trunk's {name} must be an integer at least 0, got {value!r}")
+    if blocks and not filters:
+        raise ValueError(f"a trunk of {blocks} blocks needs filters (at least 1), got 0")
+    return int(filters), int(blocks)
+
+
+def _conv3x3(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 3x3 convolution (cross-correlation, as the engine's and JAX's) of ``x`` (n,
+    channels, height, width) with zero padding and stride 1, weights ``w`` (filters,
+    channels, 3, 3), bias ``b`` (filters,): (n, filters, height, width), float32."""
+    n, channels, height, width = x.shape
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    taps = np.stack([padded[:, :, ky:ky + height, kx:kx + width] for ky in range(3) for kx in range(3)], axis=2)
+    out = np.tensordot(taps, w.reshape(len(w), channels, 9), axes=([1, 2], [1, 2]))  # (n, height, width, filters)
+    return (out.transpose(0, 3, 1, 2) + b[:, None, None]).astype(np.float32)
 
 
 def _engine_array(a: Any) -> np.ndarray:

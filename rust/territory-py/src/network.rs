@@ -4,13 +4,15 @@
 
 use std::sync::Arc;
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use territory::search::guided::{self_play_games, Buffers};
 use territory::rules::run::Stop;
-use territory::search::{Guided, Heads, Network, Progress, Weights};
+use territory::search::{Guided, Heads, Network, Progress, TrunkWeights, Weights};
 use territory::{Game, Learn};
 
 use crate::interrupt::{interruptible, interruptible_with, stopped, PyStop, Tick};
@@ -20,11 +22,16 @@ use crate::playouts::{run_error, with_native_game};
 
 /// A policy and value network the engine evaluates by itself.
 ///
-/// `Network(w1, b1, w2, b2, wp, bp, wv, bv, *, wm=None, bm=None, wo=None, bo=None)`:
-/// float32 arrays in numpy's layout, as `territory.model.Model.weights` holds them (`w1`
-/// of shape (inputs, hidden), `wp` of shape (hidden, actions), `wv` of shape (hidden,
-/// 1)); the optional score-margin head `wm` (hidden, 1), `bm` (1,) and ownership head
-/// `wo` (hidden, cells), `bo` (cells,).
+/// `Network(w1, b1, w2, b2, wp, bp, wv, bv, *, wm=None, bm=None, wo=None, bo=None,
+/// trunk=None, board=None)`: float32 arrays in numpy's layout, as
+/// `territory.model.Model.weights` holds them (`w1` of shape (inputs, hidden), `wp` of
+/// shape (hidden, actions), `wv` of shape (hidden, 1)); the optional score-margin head
+/// `wm` (hidden, 1), `bm` (1,) and ownership head `wo` (hidden, cells), `bo` (cells,).
+/// With a convolutional trunk in front of the first layer, `trunk` is the list of its
+/// convolutions' (weight, bias) pairs, `c0w`, `c0b` first: weights of shape (filters,
+/// channels, 3, 3), biases (filters,), the first on the observation's planes, then two
+/// a residual block; `board` is (height, width), and `w1` has a row for each of the
+/// trunk's filters x height x width outputs, then one for each feature.
 #[pyclass(module = "territory._core", name = "Network", frozen)]
 pub struct PyNetwork {
     pub(crate) inner: Arc<Network>,
@@ -38,6 +45,40 @@ fn matrix<'a>(name: &str, a: &'a PyReadonlyArray2<'_, f32>) -> PyResult<(&'a [f3
     let shape = [a.shape()[0], a.shape()[1]];
     let values = a.as_slice().map_err(|_| PyValueError::new_err(format!("weight {name} must be a C-contiguous array")))?;
     Ok((values, shape))
+}
+
+/// The (weight, bias) slices of a trunk's convolutions, each weight of shape (filters,
+/// channels, 3, 3) with the filters of the first and channels its own for the first, the
+/// filters for the others; and the first's channels (the planes) and filters.
+#[allow(clippy::type_complexity)]
+fn trunk_convs<'a>(
+    convs: &'a [(PyReadonlyArrayDyn<'_, f32>, PyReadonlyArray1<'_, f32>)],
+) -> PyResult<(Vec<(&'a [f32], &'a [f32])>, usize, usize)> {
+    let Some((first, _)) = convs.first() else {
+        return Err(PyValueError::new_err("trunk needs at least its first convolution, c0w and c0b"));
+    };
+    let (filters, planes) = match first.shape() {
+        &[filters, planes, 3, 3] => (filters, planes),
+        shape => {
+            return Err(PyValueError::new_err(format!(
+                "weight c0w must be of shape (filters, planes, 3, 3), got shape {shape:?}"
+            )))
+        }
+    };
+    let mut slices = Vec::with_capacity(convs.len());
+    for (k, (w, b)) in convs.iter().enumerate() {
+        let channels = if k == 0 { planes } else { filters };
+        if w.shape() != [filters, channels, 3, 3] {
+            return Err(PyValueError::new_err(format!(
+                "weight c{k}w has shape {:?}; a trunk of {filters} filters on {planes} planes needs \
+                 ({filters}, {channels}, 3, 3)",
+                w.shape()
+            )));
+        }
+        let w = w.as_slice().map_err(|_| PyValueError::new_err(format!("weight c{k}w must be a C-contiguous array")))?;
+        slices.push((w, vector(&format!("c{k}b"), b)?));
+    }
+    Ok((slices, planes, filters))
 }
 
 /// `iterations` from Python (any int: a negative one is refused by [`guided`]'s
@@ -110,7 +151,8 @@ fn check_fits<G: Learn>(network: &Network, game: &G) -> PyResult<bool> {
 #[pymethods]
 impl PyNetwork {
     #[new]
-    #[pyo3(signature = (w1, b1, w2, b2, wp, bp, wv, bv, *, wm = None, bm = None, wo = None, bo = None))]
+    #[pyo3(signature = (w1, b1, w2, b2, wp, bp, wv, bv, *, wm = None, bm = None, wo = None, bo = None,
+                        trunk = None, board = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         w1: PyReadonlyArray2<'_, f32>,
@@ -125,6 +167,8 @@ impl PyNetwork {
         bm: Option<PyReadonlyArray1<'_, f32>>,
         wo: Option<PyReadonlyArray2<'_, f32>>,
         bo: Option<PyReadonlyArray1<'_, f32>>,
+        trunk: Option<Vec<(PyReadonlyArrayDyn<'_, f32>, PyReadonlyArray1<'_, f32>)>>,
+        board: Option<(i64, i64)>,
     ) -> PyResult<Self> {
         let (w1, [inputs, hidden]) = matrix("w1", &w1)?;
         let (w2, _) = matrix("w2", &w2)?;
@@ -153,7 +197,24 @@ impl PyNetwork {
             margin: wm.zip(bm).map(|((w, _), b)| (w, b)),
             ownership: wo.zip(bo).map(|((w, _), b)| (w, b)),
         };
-        let inner = Network::new(inputs, hidden, actions, weights).and_then(|n| n.with_heads(heads)).map_err(bad)?;
+        pair("trunk", "board", (trunk.is_some(), board.is_some()))?;
+        let convs = trunk.as_deref().map(trunk_convs).transpose()?;
+        let trunk = convs.as_ref().zip(board).map(|((convs, planes, filters), board)| {
+            let side = |n: i64| usize::try_from(n).ok().filter(|&n| n >= 1);
+            let (height, width) = side(board.0).zip(side(board.1)).ok_or_else(|| {
+                PyValueError::new_err(format!("board must be (height, width), each at least 1, got {board:?}"))
+            })?;
+            let blocks = convs.len().saturating_sub(1) / 2;
+            Ok::<_, PyErr>(TrunkWeights { planes: *planes, height, width, filters: *filters, blocks, convs })
+        });
+        let trunk = trunk.transpose()?;
+        let inner = Network::new(inputs, hidden, actions, weights)
+            .and_then(|n| n.with_heads(heads))
+            .and_then(|n| match trunk {
+                Some(t) => n.with_trunk(t),
+                None => Ok(n),
+            })
+            .map_err(bad)?;
         Ok(PyNetwork { inner: Arc::new(inner) })
     }
 
@@ -203,6 +264,12 @@ impl PyNetwork {
         let margins = self.inner.has_margin().then(|| PyArray1::from_vec(py, margins));
         let ownership = if cells > 0 { Some(PyArray1::from_vec(py, ownership).reshape([n, cells])?) } else { None };
         Ok((PyArray1::from_vec(py, logits).reshape([n, actions])?, PyArray1::from_vec(py, out), margins, ownership))
+    }
+
+    /// (filters, residual blocks) of the convolutional trunk, None without one.
+    #[getter]
+    fn trunk(&self) -> Option<(usize, usize)> {
+        self.inner.trunk_shape()
     }
 
     #[getter]
@@ -376,6 +443,9 @@ impl PyNetwork {
         }
         if self.inner.ownership_cells() > 0 {
             heads.push_str(&format!(", an ownership head of {} cells", self.inner.ownership_cells()));
+        }
+        if let Some((filters, blocks)) = self.inner.trunk_shape() {
+            heads.push_str(&format!(", a trunk of {filters} filters and {blocks} blocks"));
         }
         format!(
             "Network({} inputs, {} hidden, {} actions{heads})",
