@@ -1,11 +1,13 @@
 """The network of ``territory.model.Model`` in JAX, for training (docs/learning.md).
 
-Layers are equinox's (``eqx.nn.Linear``), the optimiser optax's (Adam with decoupled
-weight decay), gradients JAX's: ``Trainer.step`` takes one jitted gradient step on a
-minibatch. ``to_jax(model)`` makes the equinox module from a model's weights and
+Layers are equinox's (``eqx.nn.Linear``; ``eqx.nn.Conv2d`` for a model's convolutional
+trunk, ``Trunk``), the optimiser optax's (Adam with decoupled weight decay), gradients
+JAX's: ``Trainer.step`` takes one jitted gradient step on a minibatch, with or without a
+trunk. ``to_jax(model)`` makes the equinox module from a model's weights and
 ``to_weights(module)`` gives them back in the layout the engine reads (numpy's
-``(inputs, outputs)``; equinox stores ``(outputs, inputs)``), so a trained model is saved
-by ``Model.save`` and evaluated by the engine as before. ``forward`` is JAX's forward
+``(inputs, outputs)``; equinox stores ``(outputs, inputs)``; convolutions are
+``(filters, channels, 3, 3)`` in both), so a trained model is saved by ``Model.save`` and
+evaluated by the engine as before. ``forward`` is JAX's forward
 pass (the tests check the engine's outputs against it).
 
 This module imports JAX, so only training, its tests and the benches import it; the
@@ -32,15 +34,38 @@ except ImportError as error:  # pragma: no cover - the message is what is tested
 
 from territory.model import Model
 
-__all__ = ["MLP", "to_jax", "to_weights", "forward", "Trainer", "LOSSES"]
+__all__ = ["MLP", "Trunk", "to_jax", "to_weights", "forward", "Trainer", "LOSSES"]
 
 #: The names of the losses ``Trainer.step`` returns, in order.
 LOSSES = ("policy_loss", "value_loss", "margin_loss", "ownership_loss")
 
 
+class Trunk(eqx.Module):
+    """A convolutional trunk (``Model``'s, docs/learning.md): a 3x3 convolution of the
+    observation planes to ``filters`` channels, then residual blocks of two 3x3
+    convolutions (ReLU after the first, the block's input added before the ReLU after
+    the second), each convolution with zero padding and a bias."""
+
+    convs: list[eqx.nn.Conv2d]
+    planes: int = eqx.field(static=True)
+    height: int = eqx.field(static=True)
+    width: int = eqx.field(static=True)
+
+    def __call__(self, x: Any) -> Any:
+        """The first dense layer's input for one input vector: the trunk's output planes
+        flattened, then the input values past the planes (the features)."""
+        cells = self.planes * self.height * self.width
+        h = jax.nn.relu(self.convs[0](x[:cells].reshape(self.planes, self.height, self.width)))
+        for k in range(1, len(self.convs), 2):
+            t = jax.nn.relu(self.convs[k](h))
+            h = jax.nn.relu(self.convs[k + 1](t) + h)
+        return jnp.concatenate([h.reshape(-1), x[cells:]])
+
+
 class MLP(eqx.Module):
     """Two hidden ReLU layers, then the heads: policy logits, value (tanh), and the
-    optional score margin (linear, points) and ownership (tanh, one value per cell)."""
+    optional score margin (linear, points) and ownership (tanh, one value per cell);
+    optionally a convolutional ``trunk`` in front."""
 
     hidden1: eqx.nn.Linear
     hidden2: eqx.nn.Linear
@@ -48,9 +73,12 @@ class MLP(eqx.Module):
     value: eqx.nn.Linear
     margin: Optional[eqx.nn.Linear]
     ownership: Optional[eqx.nn.Linear]
+    trunk: Optional[Trunk] = None
 
     def __call__(self, x: Any) -> tuple[Any, Any, Any, Any]:
         """(logits, value, margin or None, ownership or None) of one input vector."""
+        if self.trunk is not None:
+            x = self.trunk(x)
         h = jax.nn.relu(self.hidden2(jax.nn.relu(self.hidden1(x))))
         margin = None if self.margin is None else self.margin(h)[0]
         ownership = None if self.ownership is None else jnp.tanh(self.ownership(h))
@@ -62,14 +90,25 @@ def _linear(w: np.ndarray, b: np.ndarray) -> eqx.nn.Linear:
     return eqx.tree_at(lambda m: (m.weight, m.bias), layer, (jnp.asarray(w.T), jnp.asarray(b)))
 
 
+def _conv(w: np.ndarray, b: np.ndarray) -> eqx.nn.Conv2d:
+    layer = eqx.nn.Conv2d(w.shape[1], w.shape[0], 3, padding=1, key=jax.random.PRNGKey(0))
+    return eqx.tree_at(lambda m: (m.weight, m.bias), layer, (jnp.asarray(w), jnp.asarray(b).reshape(-1, 1, 1)))
+
+
 def to_jax(model: Model) -> MLP:
     """The equinox module with ``model``'s weights."""
     w = model.weights
+    trunk = None
+    if model.filters:
+        planes, height, width = (int(n) for n in model.meta["observation_shape"])
+        convs = [_conv(w[f"c{k}w"], w[f"c{k}b"]) for k in range(2 * model.blocks + 1)]
+        trunk = Trunk(convs=convs, planes=planes, height=height, width=width)
     return MLP(
         hidden1=_linear(w["w1"], w["b1"]), hidden2=_linear(w["w2"], w["b2"]),
         policy=_linear(w["wp"], w["bp"]), value=_linear(w["wv"], w["bv"]),
         margin=_linear(w["wm"], w["bm"]) if "wm" in w else None,
         ownership=_linear(w["wo"], w["bo"]) if "wo" in w else None,
+        trunk=trunk,
     )
 
 
@@ -82,6 +121,9 @@ def to_weights(module: MLP) -> dict[str, np.ndarray]:
         if layer is not None:
             weights["w" + suffix] = np.ascontiguousarray(np.asarray(layer.weight, np.float32).T)
             weights["b" + suffix] = np.array(layer.bias, np.float32)
+    for k, conv in enumerate(module.trunk.convs if module.trunk is not None else []):
+        weights[f"c{k}w"] = np.array(conv.weight, np.float32)
+        weights[f"c{k}b"] = np.array(conv.bias, np.float32).reshape(-1)
     return weights
 
 

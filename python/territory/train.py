@@ -58,6 +58,10 @@ class TrainConfig:
     out: str = "runs/train"
     seed: int = 0
     hidden: int = 128
+    #: A convolutional trunk in front of the hidden layers: the 3x3 convolution's filters
+    #: (0: none, the hidden layers read the planes) and the residual blocks after it.
+    filters: int = 0
+    blocks: int = 0
     #: The network reads the game's features (``state.features()``: what scoring makes
     #: of the groups) beside the observation planes.
     features: bool = False
@@ -341,6 +345,7 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     rng = np.random.default_rng(config.seed)
     model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
                       margin=config.margin_weight > 0, ownership=config.ownership_weight > 0,
+                      filters=config.filters, blocks=config.blocks,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})
     cells = len(start.geometry()[1])  # the ownership head's: one value per cell
     optimiser = network_jax.Trainer(model, config.lr, config.weight_decay, config.margin_weight,

@@ -62,6 +62,8 @@ def register(commands: Any) -> None:
     parser.add_argument("--replay", type=positive, default=4.0, help="gradient steps per round: new positions * REPLAY / BATCH (default 4)")
     parser.add_argument("--lr", type=positive, default=2e-3, help="Adam's learning rate (default 0.002)")
     parser.add_argument("--hidden", type=integer(4, 4096), default=128, help="units per hidden layer (default 128)")
+    parser.add_argument("--filters", type=integer(0, 1024), default=0, help="a convolutional trunk in front of the hidden layers: a 3x3 convolution of the observation planes to FILTERS channels, then --blocks residual blocks (default 0: none, the hidden layers read the planes)")
+    parser.add_argument("--blocks", type=integer(0, 64), default=0, help="residual blocks of two 3x3 convolutions in the trunk (default 0; needs --filters)")
     parser.add_argument("--expansion-visits", type=integer(1, 1_000_000), default=1, help="a leaf is evaluated by the network on its N-th visit, valued by a random playout before (default 1: at once)")
     parser.add_argument("--augment", action="store_true", help="turn each minibatch by one of the board's symmetries, drawn at random (Tabik)")
     parser.add_argument("--features", action="store_true", help="the network also reads the game's features (state.features(): what scoring makes of the groups)")
@@ -83,9 +85,13 @@ def register(commands: Any) -> None:
 def run_train(args: argparse.Namespace) -> int:
     from territory.train import TrainConfig, train
 
+    if args.blocks and not args.filters:
+        raise UsageError(f"--blocks {args.blocks} needs --filters: the blocks are the trunk's")
+
     config = TrainConfig(
         game=args.game, params=cli.game_params(args, args.game), out=args.out, seed=args.seed,
         minutes=args.minutes, rounds=args.rounds, games=args.games, iterations=args.iterations, hidden=args.hidden,
+        filters=args.filters, blocks=args.blocks,
         sample_moves=args.sample_moves, buffer=args.buffer, checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games, eval_iterations=args.eval_iterations, uct_iterations=args.uct_iterations,
         rollout_weight=args.rollout_weight, features=args.features, search_value_weight=args.search_value_weight,
