@@ -15,7 +15,7 @@ import pytest
 
 import territory
 from territory import _core
-from territory.model import FORMAT, NAMES, Model, shipped_models
+from territory.model import FORMAT, MLP_FORMAT, NAMES, Model, shipped_models
 from territory.puct import Puct, run_search
 from territory.train import TrainConfig, random_positions, train
 
@@ -109,7 +109,7 @@ def test_model_forward_and_files(tmp_path):
     path = tmp_path / "m.npz"
     model.save(path)
     loaded = Model.load(path)
-    assert loaded.meta == model.meta and loaded.meta["format"] == FORMAT
+    assert loaded.meta == model.meta and loaded.meta["format"] == MLP_FORMAT  # 3: with a trunk
     assert set(loaded.weights) == set(NAMES) | {"wm", "bm", "wo", "bo"}
     assert loaded.has_margin and loaded.ownership_cells == 16
     assert np.allclose(loaded.forward(obs)[0], logits, atol=1e-2)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import territory
-from territory.model import FORMAT, Model, shipped_models
+from territory.model import MLP_FORMAT, Model, shipped_models
 from territory.puct import Puct, PuctAnalysis
 from territory.train import TrainConfig, random_positions, self_play, train
 
@@ -105,7 +105,7 @@ def test_a_quick_training_run_lowers_the_loss_and_its_model_plays(trained, tmp_p
     assert after["value_loss"] < 0.95 * before["value_loss"] and after["ownership_loss"] < 0.95 * before["ownership_loss"]
     assert after["policy_loss"] < before["policy_loss"] and sum(after.values()) < sum(before.values())
     # The model loads and plays, as a path on the command line's agent spec too.
-    assert final.has_margin and final.ownership_cells == 16 and final.meta["format"] == FORMAT
+    assert final.has_margin and final.ownership_cells == 16 and final.meta["format"] == MLP_FORMAT
     result = territory.play_match("tabik", [f"puct:{last}:40", "random"], games=4, seed=2, size=4)
     assert sum(result.agent_wins) == 4 and result.agent_wins[0] >= 3
 

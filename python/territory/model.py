@@ -95,6 +95,10 @@ class Model:
         self.num_actions = int(self.meta["num_actions"])
         w = self.weights
         self._check_trunk()
+        if self.filters and w["w1"].ndim == 2 and w["w1"].shape[0] != self.first_size:
+            _, height, width = self.meta["observation_shape"]
+            raise ValueError(f"the model's weight w1 has {w['w1'].shape[0]} rows; its trunk's {self.filters} filters "
+                             f"on {height}x{width} and {self.feature_len} features need {self.first_size}")
         if (w["w1"].ndim != 2 or w["w1"].shape[0] != self.first_size or w["wp"].ndim != 2
                 or w["wp"].shape[1] != self.num_actions):
             raise ValueError("the model's weights do not match its observation shape and actions")
