@@ -2,7 +2,8 @@
 call) against JAX's forward pass of the same weights on the same positions
 (docs/learning.md). Needs the train extra (JAX).
 
-    python benches/network_speed.py                       # every shipped model, and one with both extra heads
+    python benches/network_speed.py                       # every shipped model, one with both extra heads, one with a trunk
+    python benches/network_speed.py tabik-8 "tabik-8 trunk 32x2"    # the MLP and a convolutional trunk, same board
     python benches/network_speed.py tabik-6 --batch 256 --json out.json
     python benches/network_speed.py --plot docs/img/network-speed.png --jax-one-thread
 
@@ -58,10 +59,24 @@ def measure(name: str, model: Model, positions: int, batch: int, repeats: int, s
     }
     return {
         "model": name, "inputs": network.inputs, "hidden": network.hidden, "actions": network.actions,
+        "trunk": network.trunk,
         "margin_head": network.has_margin, "ownership_cells": network.ownership_cells,
         **{f"{k}_per_s": round(v) for k, v in rates.items()},
         "engine_over_jax_one_a_call": round(rates["engine"] / rates["jax_one_a_call"], 1),
         f"engine_over_jax_batch_{batch}": round(rates["engine"] / rates[f"jax_batch_{batch}"], 2),
+    }
+
+
+def made_models() -> dict[str, Callable[[], Model]]:
+    """Models made here with random weights (seeded), by name: a Tabik 6x6 MLP with both
+    extra heads, and a Tabik 8x8 model with a convolutional trunk of 32 filters and 2
+    residual blocks beside the shipped ``tabik-8`` (an MLP reading the same planes and
+    features)."""
+    return {
+        "tabik-6 heads": lambda: Model.new(territory.Tabik(size=6), hidden=128, seed=1, features=True, margin=True,
+                                           ownership=True),
+        "tabik-8 trunk 32x2": lambda: Model.new(territory.Tabik(size=8), hidden=128, seed=1, features=True,
+                                                margin=True, ownership=True, filters=32, blocks=2),
     }
 
 
@@ -92,8 +107,9 @@ def plot(results: list[dict[str, Any]], batch: int, out: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("models", nargs="*", help="model files or shipped names (default: every shipped model "
-                        "and a Tabik 6x6 model with the margin and ownership heads)")
+    parser.add_argument("models", nargs="*", help="model files, shipped names or the names of made_models() (default: "
+                        "every shipped model, a Tabik 6x6 model with the margin and ownership heads and a Tabik 8x8 "
+                        "model with a trunk of 32 filters and 2 blocks)")
     parser.add_argument("--positions", type=int, default=512)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--repeats", type=int, default=5)
@@ -106,10 +122,9 @@ def main() -> int:
     if args.jax_one_thread:  # read when JAX is first imported, below
         os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
                                    " --xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1").strip()
-    models = [(name, Model.load(name)) for name in args.models or shipped_models()]
-    if not args.models:
-        models.append(("tabik-6 heads", Model.new(territory.Tabik(size=6), hidden=128, seed=1, features=True,
-                                                  margin=True, ownership=True)))
+    made = made_models()
+    names = args.models or shipped_models() + list(made)
+    models = [(name, made[name]() if name in made else Model.load(name)) for name in names]
     results = []
     for name, model in models:
         results.append(measure(name, model, args.positions, args.batch, args.repeats, args.seed))
