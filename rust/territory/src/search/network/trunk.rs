@@ -124,10 +124,10 @@ impl Trunk {
         let (width, cells) = (self.width, self.height * self.width);
         let (planes_len, channels_len) = (self.planes * size, self.filters * size);
         work.clear();
-        work.resize(planes_len + 3 * channels_len, 0.0);
-        let (x, rest) = work.split_at_mut(planes_len);
-        let (a, rest) = rest.split_at_mut(channels_len);
-        let (t, u) = rest.split_at_mut(channels_len);
+        work.resize(planes_len + 3 * channels_len + 4 * SLACK, 0.0);
+        let (x, rest) = work.split_at_mut(planes_len + SLACK);
+        let (a, rest) = rest.split_at_mut(channels_len + SLACK);
+        let (t, u) = rest.split_at_mut(channels_len + SLACK);
         let planes = obs[..self.planes * cells].chunks_exact(cells);
         for (plane, padded) in planes.zip(x.chunks_exact_mut(size)) {
             let rows = padded[row + 1..].chunks_mut(row);
@@ -163,25 +163,42 @@ impl Trunk {
 
     /// `out = b + w * x`, a 3x3 convolution of the padded planes of `x` (weights `w`
     /// of shape `(out channels, x's planes, 3, 3)`) into those of `out`, over each
-    /// plane's run (see the module's text); input planes of zeros are skipped.
+    /// plane's run (see the module's text), in tiles of two output channels by [`TILE`]
+    /// (then 8) positions added up in registers ([`Tiles::pair`]). A tile reaching past
+    /// the run reads up to 7 values past the last plane, so `x` has [`SLACK`] more; the
+    /// values it works out there are not stored.
     #[inline(always)]
     fn conv(&self, x: &[f32], w: &[f32], b: &[f32], out: &mut [f32]) {
         let (size, row) = self.padded();
         let (first, run) = (row + 1, (self.height - 1) * row + self.width);
-        let inputs = x.len() / size;
-        for (plane, &bias) in out.chunks_exact_mut(size).zip(b) {
-            plane[first..first + run].fill(bias);
-        }
-        for (i, plane) in x.chunks_exact(size).enumerate() {
-            if plane.iter().all(|&v| v == 0.0) {
-                continue;
-            }
-            for (o, target) in out.chunks_exact_mut(size).enumerate() {
-                let target = &mut target[first..first + run];
-                for (tap, &weight) in w[(o * inputs + i) * 9..][..9].iter().enumerate() {
-                    let shift = tap / 3 * row + tap % 3;
-                    add_scaled(target, weight, &plane[shift..shift + run]);
+        let shifts: [usize; 9] = std::array::from_fn(|tap| tap / 3 * row + tap % 3);
+        let inputs = w.len() / (9 * b.len());
+        let tiles = Tiles { x, size, shifts, inputs };
+        for o in (0..b.len()).step_by(2) {
+            // The last of an odd number of channels is worked out twice, stored once.
+            let next = (o + 1).min(b.len() - 1);
+            let kernels = |c: usize| &w[c * inputs * 9..][..inputs * 9];
+            let (w0, w1) = (kernels(o), kernels(next));
+            let tail = &mut out[o * size + first..];
+            let (out, rest) = tail.split_at_mut(size.min(tail.len()));
+            let mut second = (next > o).then_some(rest);
+            let mut p = 0;
+            while p < run {
+                let n = (run - p).min(TILE);
+                let mut store = |a: &[f32], c: &[f32]| {
+                    out[p..p + a.len()].copy_from_slice(a);
+                    if let Some(second) = second.as_deref_mut() {
+                        second[p..p + c.len()].copy_from_slice(c);
+                    }
+                };
+                if n == TILE {
+                    let (a, c) = tiles.pair::<TILE>([w0, w1], b[o], b[next], p);
+                    store(&a, &c);
+                } else {
+                    let (a, c) = tiles.pair::<8>([w0, w1], b[o], b[next], p);
+                    store(&a[..n.min(8)], &c[..n.min(8)]);
                 }
+                p += n.min(if n == TILE { TILE } else { 8 });
             }
         }
     }
@@ -206,6 +223,52 @@ impl Trunk {
                 plane[(y + 1) * row] = 0.0;
             }
         }
+    }
+}
+
+/// Output positions a tile of a convolution adds up in registers (then 8 at a time at
+/// the end of a run).
+const TILE: usize = 32;
+
+/// Values past each padded buffer, so that a tile may read past a run's end.
+const SLACK: usize = 8;
+
+/// The input of a convolution, for [`Tiles::pair`].
+struct Tiles<'a> {
+    /// Padded planes, then [`SLACK`] values.
+    x: &'a [f32],
+    /// The values of a padded plane.
+    size: usize,
+    /// Where each of the nine taps reads, from the output's position in the run.
+    shifts: [usize; 9],
+    /// The planes of `x`.
+    inputs: usize,
+}
+
+impl Tiles<'_> {
+    /// Positions `p .. p + N` of the runs of two output channels, of weights `w`
+    /// (`(x's planes, 3, 3)` each) and biases `b0`, `b1`: each output is its bias plus
+    /// its products in order of input plane, then tap. Two named accumulators rather
+    /// than an array of them, so that the compiler keeps them in vector registers.
+    #[inline(always)]
+    fn pair<const N: usize>(
+        &self,
+        w: [&[f32]; 2],
+        b0: f32,
+        b1: f32,
+        p: usize,
+    ) -> ([f32; N], [f32; N]) {
+        let (mut a0, mut a1) = ([b0; N], [b1; N]);
+        for i in 0..self.inputs {
+            let plane = &self.x[i * self.size + p..];
+            let (k0, k1) = (&w[0][i * 9..i * 9 + 9], &w[1][i * 9..i * 9 + 9]);
+            for (tap, &shift) in self.shifts.iter().enumerate() {
+                let source: &[f32; N] = plane[shift..shift + N].try_into().expect("N values");
+                add_scaled(&mut a0, k0[tap], source);
+                add_scaled(&mut a1, k1[tap], source);
+            }
+        }
+        (a0, a1)
     }
 }
 
@@ -364,8 +427,12 @@ mod tests {
 
     /// A network with `trunk` in front of a first layer of `rows` rows, every weight
     /// drawn from a fixed sequence.
-    fn network(trunk: TrunkWeights<'_>, rows: usize, hidden: usize, actions: usize)
-        -> Result<Network, NetworkError> {
+    fn network(
+        trunk: TrunkWeights<'_>,
+        rows: usize,
+        hidden: usize,
+        actions: usize,
+    ) -> Result<Network, NetworkError> {
         let mut x = 0.7f32;
         let mut make = |n: usize| {
             (0..n)
@@ -407,11 +474,50 @@ mod tests {
         assert_eq!(mlp.trunk_shape(), None);
     }
 
+    /// The trunk by its definition, cell by cell, the products added in the engine's
+    /// order (input channel, then tap; a tap off the board reads 0).
+    fn by_definition(tw: TrunkWeights<'_>, obs: &[f32]) -> Vec<f32> {
+        let (h, w, f) = (tw.height as isize, tw.width as isize, tw.filters);
+        let conv = |x: &[f32], (weights, bias): (&[f32], &[f32])| {
+            let channels = x.len() / (h * w) as usize;
+            let mut out = vec![0.0f32; f * (h * w) as usize];
+            for (o, &b) in bias.iter().enumerate() {
+                for y in 0..h {
+                    for z in 0..w {
+                        let mut acc = b;
+                        for i in 0..channels {
+                            for tap in 0..9 {
+                                let (yy, zz) = (y + tap as isize / 3 - 1, z + tap as isize % 3 - 1);
+                                let inside = (0..h).contains(&yy) && (0..w).contains(&zz);
+                                let cell = || i * (h * w) as usize + (yy * w + zz) as usize;
+                                let v = if inside { x[cell()] } else { 0.0 };
+                                acc += weights[(o * channels + i) * 9 + tap] * v;
+                            }
+                        }
+                        out[o * (h * w) as usize + (y * w + z) as usize] = acc;
+                    }
+                }
+            }
+            out
+        };
+        let relu = |v: Vec<f32>| v.into_iter().map(|v| v.max(0.0)).collect::<Vec<f32>>();
+        let cells = tw.planes * (h * w) as usize;
+        let mut a = relu(conv(&obs[..cells], tw.convs[0]));
+        for block in 0..tw.blocks {
+            let t = relu(conv(&a, tw.convs[2 * block + 1]));
+            let u = conv(&t, tw.convs[2 * block + 2]);
+            a = a.iter().zip(u).map(|(a, u)| (a + u).max(0.0)).collect();
+        }
+        a.extend_from_slice(&obs[cells..]);
+        a
+    }
+
     #[test]
     fn both_cpu_paths_give_the_same_bits_with_a_trunk() {
-        // 3 planes of 4x5 (rows of 5), 6 filters, 2 blocks, 3 features; a sparse input
-        // with one plane of zeros (skipped).
-        let (planes, height, width, filters, features) = (3, 4, 5, 6, 3);
+        // 3 planes of 6x7 (rows of 7: a run of 52, a tile of 32 then ones of 8), 5
+        // filters (tiles of two channels, then one), 2 blocks, 3 features; a sparse input
+        // with one plane of zeros.
+        let (planes, height, width, filters, features) = (3, 6, 7, 5, 3);
         let mut x = 0.2f32;
         let mut make = |n: usize| {
             (0..n)
@@ -436,6 +542,12 @@ mod tests {
             i => 1.0 + (i % 5) as f32 / 4.0,
         };
         let obs: Vec<f32> = (0..planes * cells + features).map(value).collect();
+        // The trunk gives the values of its definition, to the bit.
+        let trunk = net.trunk.as_ref().unwrap();
+        let (mut work, mut out) = (Vec::new(), Vec::new());
+        let want = by_definition(tw, &obs);
+        assert_eq!(trunk.run(&obs, &mut work, &mut out), want);
+        assert!(want.iter().filter(|&&v| v > 0.0).count() > want.len() / 4, "a trunk of zeros");
         let (mut a, mut b) = (vec![0.0; 7], vec![0.0; 7]);
         let va = net.evaluate(&obs, &mut Scratch::default(), &mut a);
         let vb = net.layers(&obs, &mut Scratch::default(), &mut b);
