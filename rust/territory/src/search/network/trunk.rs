@@ -10,13 +10,15 @@
 //! network reads them) are what the first dense layer reads.
 //!
 //! The convolutions work on planes with a border of zeros (a row above and below, a
-//! column on each side), so that each of a weight's nine taps is one run of
-//! multiply-adds over contiguous values, from the first row's first cell to the last
-//! row's last: the loop the compiler vectorises. The pad columns inside the run get
-//! values too, zeroed before the next convolution reads them. Each output adds its
-//! products in one order (input channel, then tap), so every CPU path gives the same
-//! bits. The trunk works in the two buffers of [`super::Scratch`], which the dense layers
-//! refill afterwards: its output in the second, its padded planes in the first.
+//! column on each side), so that a tap of a 3x3 kernel reads contiguous values for
+//! contiguous outputs: the outputs of a plane are one run, from the first row's first
+//! cell to the last row's last, worked out in tiles of two channels by 32 positions
+//! whose sums stay in vector registers while every input plane and tap is added. The
+//! pad columns inside the run get values too, zeroed before the next convolution reads
+//! them. Each output adds its products in one order (input channel, then tap), with no
+//! fused multiply-add, so every CPU path gives the same bits. The trunk works in the two
+//! buffers of [`super::Scratch`], which the dense layers refill afterwards: its output in
+//! the second, its padded planes in the first.
 
 use super::{add_scaled, check_weight, Network, NetworkError};
 
