@@ -112,8 +112,9 @@ def test_trunk_weights_that_do_not_fit_are_refused_naming_them(tmp_path):
         Model(weights, {**model.meta, "filters": 5})
     with pytest.raises(ValueError, match="weight w1 has 63 rows; its trunk's 4 filters on 4x4 and 0 features need 64"):
         Model({**weights, "w1": weights["w1"][:63]}, model.meta)
-    for meta, message in (({"filters": -1}, "filters must be an integer at least 0, got -1"),
-                          ({"blocks": True}, "blocks must be an integer at least 0, got True"),
+    for meta, message in (({"filters": -1}, "filters must be an integer from 0 to 4096, got -1"),
+                          ({"blocks": True}, "blocks must be an integer from 0 to 1024, got True"),
+                          ({"blocks": 10**12}, "blocks must be an integer from 0 to 1024, got 1000000000000"),
                           ({"filters": 0, "blocks": 1}, "a trunk of 1 blocks needs filters")):
         with pytest.raises(ValueError, match=message):
             Model(weights, {**model.meta, **meta})

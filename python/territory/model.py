@@ -319,6 +319,9 @@ class Model:
         return f"Model({self.meta.get('game')} {self.meta.get('params')}, {self.architecture()}, {self.size()} weights)"
 
 
+#: The largest trunk a model may have (far beyond what the engine evaluates in useful
+#: time; a bound for files that are not what they say).
+MAX_FILTERS, MAX_BLOCKS = 4096, 1024
 #: The name of a trunk weight (``trunk_names``).
 _TRUNK_NAME = re.compile(r"c(0|[1-9][0-9]*)[wb]")
 
@@ -326,9 +329,9 @@ _TRUNK_NAME = re.compile(r"c(0|[1-9][0-9]*)[wb]")
 def _trunk_shape(meta: dict[str, Any]) -> tuple[int, int]:
     """(filters, blocks) of a model's ``meta`` (0, 0 without a trunk), checked."""
     filters, blocks = meta.get("filters", 0), meta.get("blocks", 0)
-    for name, value in (("filters", filters), ("blocks", blocks)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"a trunk's {name} must be an integer at least 0, got {value!r}")
+    for name, value, most in (("filters", filters, MAX_FILTERS), ("blocks", blocks, MAX_BLOCKS)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= most:
+            raise ValueError(f"a trunk's {name} must be an integer from 0 to {most}, got {value!r}")
     if blocks and not filters:
         raise ValueError(f"a trunk of {blocks} blocks needs filters (at least 1), got 0")
     return int(filters), int(blocks)
