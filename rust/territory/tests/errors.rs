@@ -26,8 +26,10 @@ fn tabik_reasons() {
         g.parse_move("zz"),
         Err(InvalidMove::Syntax { game: "Tabik", .. })
     ));
-    // Only '-' and 'x' join two squares.
-    for text in ["b2+b3", "b2=b3", "b2 b3"] {
+    // Only "-" and "x" join two squares, each a lower-case letter and digits.
+    // A side that is not a square is a syntax error even beside a row 0 ("a0-b").
+    let malformed = ["b2+b3", "b2=b3", "b2 b3", "b2-B3", "B2-b3", "b2-bb3", "b2-b3c", "a0-b", "b-a0"];
+    for text in malformed {
         assert!(matches!(g.parse_move(text), Err(InvalidMove::Syntax { game: "Tabik", .. })), "{text}");
     }
     assert_eq!(g.parse_move("a0-a1"), Err(InvalidMove::RowZero('a')));

@@ -1296,6 +1296,15 @@ mod tests {
     }
 
     #[test]
+    fn a_placement_touches_its_cell_and_the_other_moves_none() {
+        let g = Migong::new(MigongConfig::default()).unwrap();
+        let h7 = Migong::board().index(crate::rules::coords::Coord::parse("h7").unwrap()).unwrap();
+        assert_eq!(g.move_cells(g.parse_move("h7:BBBYBB").unwrap()), [h7]);
+        assert_eq!(g.move_cells(MigongMove::Swap), [0usize; 0]);
+        assert_eq!(g.move_cells(MigongMove::Pass), [0usize; 0]);
+    }
+
+    #[test]
     fn random_games_finish_and_actions_round_trip() {
         let start = Migong::new(MigongConfig::default()).unwrap();
         for index in 0..20 {
