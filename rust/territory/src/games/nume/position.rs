@@ -323,6 +323,11 @@ mod tests {
         assert_eq!(Nume::from_position(komi_phase, "3/3/3 1 s 9.5b bw").unwrap().komi(), Some((9, Color::First)));
         let err = Nume::from_position(komi_phase, "3/3/3 1 s 10.5b bw").unwrap_err();
         assert_eq!(err.to_string(), "column 11: komi field '10.5b': the komi phase offers komi up to 9.5");
+        // Past phase 'k' the komi phase has chosen a komi.
+        for text in ["3/3/3 1 s - bw", "3/3/3 1 - - wb"] {
+            let err = Nume::from_position(komi_phase, text).unwrap_err();
+            assert_eq!(err.to_string(), "column 11: komi field '-': the komi phase chose a komi", "{text}");
+        }
         let chosen = Nume::from_position(komi_phase, "3/3/3 1 - 0.5b wb").unwrap();
         assert_eq!(chosen.position(), "3/3/3 1 - 0.5b wb");
     }

@@ -255,8 +255,10 @@ mod tests {
             let area = size * size;
             let mut out = vec![9.0; g.feature_len()];
             g.features_as(Seat::First, &mut out);
-            // No stones: no group planes; both scores 0, one-hot after the planes.
-            let scores = FEATURE_PLANES * area;
+            // No stones: no group planes; both scores 0, one-hot after the 12 planes (4
+            // sizes of each side's groups, then held and scoring sizes of each side).
+            let scores = 12 * area;
+            assert_eq!(FEATURE_PLANES, 12);
             let ones: Vec<usize> = (0..out.len()).filter(|&i| out[i] == 1.0).collect();
             assert_eq!(ones, [scores, scores + area + 1], "size {size}");
             assert_eq!(out.len(), scores + 2 * (area + 1));
