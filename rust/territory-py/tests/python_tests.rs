@@ -9,6 +9,7 @@
 //! installed package is tested by pytest itself.
 #![cfg(unix)]
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -61,7 +62,9 @@ fn the_python_tests_pass_against_this_build() {
         .unwrap();
     let expected = package.join("__init__.py");
     assert_eq!(String::from_utf8_lossy(&imported.stdout).trim(), expected.to_string_lossy(), "the copy is imported");
+    // In a process group of its own: the interrupt tests' Ctrl-C must not reach cargo-mutants.
     let passed = Command::new(python)
+        .process_group(0)
         .args(["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-m", "not slow and not browser"])
         .args(tests.split_whitespace())
         .env("PYTHONPATH", &overlay)
