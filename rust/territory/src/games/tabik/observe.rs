@@ -265,6 +265,30 @@ mod tests {
         }
     }
 
+    /// A black group of 40 stones on 16x16 (rows 4 and 6 whole, half of row 5 between
+    /// them): the features' tally holds every size a board can have, and the score planes
+    /// show both scores.
+    #[test]
+    fn features_count_the_largest_groups() {
+        let mut g = Tabik::new(TabikConfig { size: 16, pie: false }).unwrap();
+        for column in "abcdefghijklmnop".chars() {
+            g.play_str(&format!("{column}4-{column}3")).unwrap();
+            g.play_str(&format!("{column}6-{column}7")).unwrap();
+        }
+        for pair in ["a5-b5", "c5-d5", "e5-f5", "g5-h5", "i5-j5", "k5-l5", "m5-n5", "o5-p5"] {
+            g.play_str(pair).unwrap();
+        }
+        let largest = g.groups().iter().map(|group| group.cells.len()).max().unwrap();
+        assert_eq!(largest, 40);
+        let area = 16 * 16;
+        let mut out = vec![0.0; g.feature_len()];
+        g.features_as(Seat::First, &mut out);
+        let scores = g.held().map(|s| s as usize);
+        assert_eq!(scores[0], 40);
+        let one_hot = |at: usize| (0..=area).position(|i| out[12 * area + at * (area + 1) + i] == 1.0);
+        assert_eq!([one_hot(0), one_hot(1)], [Some(scores[0]), Some(scores[1])]);
+    }
+
     /// A game set up from its position string (no history: the turn fields carry the
     /// pass) observes as the game played to it, whose last move was the pass.
     #[test]

@@ -223,6 +223,18 @@ mod tests {
         assert_eq!(set_up, Tabik::new(TabikConfig::default()).unwrap());
     }
 
+    /// A run of empty squares is written from 1, without a leading zero: "02" is refused,
+    /// where "2" is read.
+    #[test]
+    fn a_run_of_empty_squares_has_no_leading_zero() {
+        let c = TabikConfig { size: 2, pie: false };
+        assert!(Tabik::from_position(c, "2/b>w 1 - 0 0").is_ok());
+        for text in ["02/b>w 1 - 0 0", "0/b>w 1 - 0 0"] {
+            let err = Tabik::from_position(c, text).unwrap_err().to_string();
+            assert_eq!(err, "column 1: a run of empty cells is a number from 1, without leading zeros", "{text}");
+        }
+    }
+
     /// A pending pass is refused while moves are left, counting the moves both seats
     /// have: the pie swap is seat 1's alone, so a pass may be pending while it is offered.
     #[test]
