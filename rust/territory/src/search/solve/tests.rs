@@ -393,6 +393,17 @@ fn the_tables_move_goes_first_then_the_killers_in_the_order_tried() {
     assert_eq!(ordered(&solver, None, 0), generated, "killers are per depth");
 }
 
+
+/// Sets up the solver's symmetric keys for `game` at depth 0, as `solve_root` does.
+fn root_keys(solver: &mut Solver<'_, Tabik>, game: &Tabik) {
+    if let Some(symmetries) = &solver.symmetries {
+        let mut features = Vec::new();
+        game.features(&mut features);
+        solver.symmetric_keys = vec![0; symmetries.len()];
+        symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
+    }
+}
+
 /// A stored bound on the wrong side of the window says too little to end a search: an
 /// upper bound of 0 on a lost position, probed with alpha -1, and a lower bound of 0 on a
 /// won one, probed with beta 1, leave the search to find -1 and +1.
@@ -411,12 +422,7 @@ fn a_bound_inside_the_window_does_not_end_the_search() {
         };
         let limits = SolveLimits::default();
         let mut solver = Solver::new(game, &limits, None, 0);
-        if let Some(symmetries) = &solver.symmetries {
-            let mut features = Vec::new();
-            game.features(&mut features);
-            solver.symmetric_keys = vec![0; symmetries.len()];
-            symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
-        }
+        root_keys(&mut solver, game);
         let (key, symmetry) = solver.key(game, 0);
         let flags = bound as u8 | symmetry << 2;
         solver.table.store(Entry { key, work: 1, best: 0, value: 0, flags });
@@ -443,12 +449,7 @@ fn an_ordered_search_tries_the_tables_move_first() {
     };
     let limits = SolveLimits { max_nodes: Some(50), ..SolveLimits::default() };
     let mut solver = Solver::new(&game, &limits, Some(&mut reverse), 2);
-    if let Some(symmetries) = &solver.symmetries {
-        let mut features = Vec::new();
-        game.features(&mut features);
-        solver.symmetric_keys = vec![0; symmetries.len()];
-        symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
-    }
+    root_keys(&mut solver, &game);
     let (key, symmetry) = solver.key(&game, 0);
     // A lower bound of 0 does not cut the window (-1, 1) off: the search goes on.
     let flags = Bound::Lower as u8 | symmetry << 2;
@@ -475,12 +476,7 @@ fn an_ordered_search_stores_the_best_moves_index_as_generated() {
         let mut reverse = |_: &Tabik, moves: &mut [<Tabik as Game>::Move]| moves.reverse();
         let limits = SolveLimits::default();
         let mut solver = Solver::new(game, &limits, Some(&mut reverse), 2);
-        if let Some(symmetries) = &solver.symmetries {
-            let mut features = Vec::new();
-            game.features(&mut features);
-            solver.symmetric_keys = vec![0; symmetries.len()];
-            symmetries.keys(game.turn_key(), &features, &mut solver.symmetric_keys);
-        }
+        root_keys(&mut solver, game);
         assert_eq!(solver.negamax(&mut game.clone(), -1, 1, 0).unwrap(), 1);
         let (key, _) = solver.key(game, 0);
         let stored = generated[solver.table.get(key).unwrap().best as usize];
