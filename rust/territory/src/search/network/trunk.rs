@@ -193,14 +193,16 @@ impl Trunk {
                         second[p..p + c.len()].copy_from_slice(c);
                     }
                 };
-                if n == TILE {
+                p += if n == TILE {
                     let (a, c) = tiles.pair::<TILE>([w0, w1], b[o], b[next], p);
                     store(&a, &c);
+                    TILE
                 } else {
                     let (a, c) = tiles.pair::<8>([w0, w1], b[o], b[next], p);
-                    store(&a[..n.min(8)], &c[..n.min(8)]);
-                }
-                p += n.min(if n == TILE { TILE } else { 8 });
+                    let n = n.min(8);
+                    store(&a[..n], &c[..n]);
+                    n
+                };
             }
         }
     }
@@ -427,6 +429,19 @@ mod tests {
         assert_eq!(run(&trunk(1, 2, 1, &convs, 0), &[5.0, 2.0]), [2.0, 0.0]);
     }
 
+    /// A fixed sequence of values from `x`: each next is the fraction of `x * times +
+    /// plus`, given less `less`; the closure returns the next `n` of them.
+    fn draws(mut x: f32, times: f32, plus: f32, less: f32) -> impl FnMut(usize) -> Vec<f32> {
+        move |n| {
+            (0..n)
+                .map(|_| {
+                    x = (x * times + plus).fract();
+                    x - less
+                })
+                .collect()
+        }
+    }
+
     /// A network with `trunk` in front of a first layer of `rows` rows, every weight
     /// drawn from a fixed sequence.
     fn network(
@@ -435,15 +450,7 @@ mod tests {
         hidden: usize,
         actions: usize,
     ) -> Result<Network, NetworkError> {
-        let mut x = 0.7f32;
-        let mut make = |n: usize| {
-            (0..n)
-                .map(|_| {
-                    x = (x * 3.3 + 0.17).fract();
-                    x - 0.5
-                })
-                .collect::<Vec<f32>>()
-        };
+        let mut make = draws(0.7, 3.3, 0.17, 0.5);
         let (w1, b1) = (make(rows * hidden), make(hidden));
         let (w2, b2) = (make(hidden * hidden), make(hidden));
         let (wp, bp, wv, bv) = (make(hidden * actions), make(actions), make(hidden), make(1));
@@ -520,15 +527,7 @@ mod tests {
         // filters (tiles of two channels, then one), 2 blocks, 3 features; a sparse input
         // with one plane of zeros.
         let (planes, height, width, filters, features) = (3, 6, 7, 5, 3);
-        let mut x = 0.2f32;
-        let mut make = |n: usize| {
-            (0..n)
-                .map(|_| {
-                    x = (x * 3.7 + 0.1).fract();
-                    x - 0.45
-                })
-                .collect::<Vec<f32>>()
-        };
+        let mut make = draws(0.2, 3.7, 0.1, 0.45);
         let sizes = |k: usize| match k {
             0 => filters * planes * 9,
             k if k % 2 == 1 => filters,
