@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -70,16 +71,14 @@ def some_move_not_optimal(data: dict[str, np.ndarray]) -> np.ndarray:
     return (data["policies"] > 0).sum(axis=1) < data["masks"].sum(axis=1)
 
 
-def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: set[bytes], max_nodes: int
-                    ) -> dict[str, np.ndarray]:
-    """``count`` distinct solved positions: inputs, legal masks, policy targets (uniform
-    over the optimal actions) and values (the solved value for the seat to move)."""
-    seen: set[bytes] = set()
-    inputs, masks, policies, values = [], [], [], []
-    k = 0
-    while len(inputs) < count:
+def candidates(start: Any, model: Model, seed: int, ks: range, exclude: set[bytes], max_nodes: int) -> list[Any]:
+    """The drawn positions ``ks`` (``drawn_position``'s), in order, as (key, example or
+    None when the solver gives up within ``max_nodes``): each key once, none of
+    ``exclude``. An example is (inputs, legal mask, policy target uniform over the
+    optimal actions, the solved value for the seat to move)."""
+    out, seen = [], set()
+    for k in ks:
         state = drawn_position(start, seed, k)
-        k += 1
         if state is None:
             continue
         key = state.observation().tobytes()
@@ -89,17 +88,73 @@ def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: se
         try:
             solution = solve(state, max_nodes=max_nodes)
         except NodeLimitError:
+            out.append((key, None))
             continue
-        mask = state.legal_mask()
         policy = np.zeros(state.num_actions, np.float32)
         for move in solution.best_moves:
             policy[state.move_to_action(move)] = 1.0 / len(solution.best_moves)
-        inputs.append(model.inputs(state))
-        masks.append(mask)
-        policies.append(policy)
-        values.append(float(solution.value))
+        out.append((key, (model.inputs(state), state.legal_mask(), policy, float(solution.value))))
+    return out
+
+
+#: Drawn positions per task of ``solved_examples``' workers.
+CHUNK = 500
+#: What ``solved_examples``' forked workers solve: ``candidates``' arguments but the draws.
+_JOB: tuple[Any, ...] = ()
+
+
+def _chunk(i: int) -> list[Any]:
+    """The ``i``-th chunk of ``CHUNK`` draws of ``_JOB``, solved."""
+    start, model, seed, exclude, max_nodes = _JOB
+    return candidates(start, model, seed, range(i * CHUNK, (i + 1) * CHUNK), exclude, max_nodes)
+
+
+def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: set[bytes], max_nodes: int,
+                    jobs: int = 1) -> dict[str, np.ndarray]:
+    """The first ``count`` distinct solved positions that ``seed`` draws: inputs, legal
+    masks, policy targets (uniform over the optimal actions) and values (the solved
+    value for the seat to move). ``jobs`` forked processes solve chunks of draws side by
+    side; the chunks are merged in order, so the examples are the same for any ``jobs``."""
+    global _JOB
+    import multiprocessing
+    from collections import deque
+
+    _JOB = (start, model, seed, exclude, max_nodes)
+    seen: set[bytes] = set()
+    examples: list[Any] = []
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    try:
+        pending: deque[Any] = deque()
+        i = 0
+        while len(examples) < count:
+            while pool is not None and len(pending) < 2 * jobs:
+                pending.append(pool.apply_async(_chunk, (i,)))
+                i += 1
+            if pool is None:
+                found = _chunk(i)
+                i += 1
+            else:
+                found = pending.popleft().get()
+            for key, example in found:
+                if key in seen:
+                    continue
+                seen.add(key)
+                if example is not None and len(examples) < count:
+                    examples.append(example)
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+        _JOB = ()
+    inputs, masks, policies, values = zip(*examples) if examples else ((), (), (), ())
     return {"inputs": np.array(inputs, np.float32), "masks": np.array(masks), "policies": np.array(policies),
             "values": np.array(values, np.float32)}
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time and that of its children (the solving workers)."""
+    times = os.times()
+    return time.process_time() + times.children_user + times.children_system
 
 
 class TopMove:
@@ -221,6 +276,8 @@ def main() -> int:
                         "(optimal_move_rate's)")
     parser.add_argument("--train-max-nodes", type=int, default=200_000, help="the solver's limit on the training "
                         "positions (a position it does not settle is not trained on)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes solving the training positions (the same "
+                        "positions for any number; default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the training data's and the weights' seed (the test "
                         "positions are always those of seed 0)")
     parser.add_argument("--out", default=None, help="a directory for the model (model.npz)")
@@ -245,19 +302,22 @@ def main() -> int:
         if args.out:
             parser.error("--conv trains a network the engine cannot evaluate: it has no --out")
 
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1, not {args.jobs}")
     start = territory.Tabik(size=args.size)
     model = Model.new(start, hidden=args.hidden, seed=args.seed, features=True, solver_targets=True)
-    cpu = time.process_time()
+    cpu = cpu_seconds()
     cache = Path(args.data) if args.data else None
     if cache is not None and cache.exists():
         with np.load(cache) as saved:
             data = {name: saved[name] for name in saved.files}
     else:
         exclude = test_keys(start, args.test_positions, 0, args.max_nodes)
-        data = solved_examples(start, model, args.train_positions, 1000 + args.seed, exclude, args.train_max_nodes)
+        data = solved_examples(start, model, args.train_positions, 1000 + args.seed, exclude, args.train_max_nodes,
+                               args.jobs)
         if cache is not None:
             np.savez_compressed(cache, **data)
-    data_seconds = time.process_time() - cpu
+    data_seconds = cpu_seconds() - cpu
     if args.use_first is not None:
         if args.use_first < 1:
             parser.error(f"--use-first must be at least 1, not {args.use_first}")
@@ -272,7 +332,7 @@ def main() -> int:
         else:
             logits_of, history = train_conv(model, data, start, *conv, args.hidden, args.epochs, args.batch, args.lr,
                                             args.weight_decay, args.seed)
-        train_seconds = time.process_time() - cpu - data_seconds
+        train_seconds = cpu_seconds() - cpu - data_seconds
         top_move = TopMove(model, logits_of)
         result = optimal_move_rate(top_move, start, args.test_positions, seed=0, max_nodes=args.max_nodes)
     if args.out:

@@ -81,6 +81,7 @@ def load_bench(name: str):
 
     spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benches" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its functions can be sent to worker processes by name
     spec.loader.exec_module(module)
     return module
 
@@ -113,6 +114,24 @@ def test_the_solver_taught_networks_data_are_exact_and_keep_the_test_positions_o
         assert np.allclose(data["policies"][row][best], 1 / len(best))
         assert data["values"][row] == solution.value
         assert np.array_equal(data["masks"][row], state.legal_mask())
+
+
+def test_the_solver_taught_networks_data_are_the_same_on_any_number_of_processes(monkeypatch):
+    """--jobs: chunks of draws solved side by side and merged in order give the serial
+    examples, row for row (small chunks, so that several are in flight and a key seen in
+    one chunk comes again in a later one)."""
+    bench = load_bench("solver_policy")
+    monkeypatch.setattr(bench, "CHUNK", 7)
+    start = territory.Tabik(size=3)
+    model = Model.new(start, hidden=8, features=True)
+    serial = bench.solved_examples(start, model, 60, 5, set(), 200_000)
+    parallel = bench.solved_examples(start, model, 60, 5, set(), 200_000, jobs=3)
+    assert len(serial["inputs"]) == 60
+    assert serial.keys() == parallel.keys()
+    for name in serial:
+        assert np.array_equal(serial[name], parallel[name]), name
+    first = bench.solved_examples(start, model, 20, 5, set(), 200_000, jobs=2)
+    assert all(np.array_equal(first[name], serial[name][:20]) for name in serial)
 
 
 def test_the_solver_taught_network_bench_runs_small(tmp_path):

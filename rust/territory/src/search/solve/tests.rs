@@ -485,3 +485,30 @@ fn an_ordered_search_stores_the_best_moves_index_as_generated() {
     }
     assert!(checked >= 3, "{checked} positions");
 }
+
+/// On a position that is not won every move is searched, and of the moves that reach its
+/// value the table keeps the first tried (here, as generated): a later move that only
+/// ties it does not replace it.
+#[test]
+fn the_table_keeps_the_first_move_that_reached_the_value() {
+    let mut positions = Vec::new();
+    let start = Tabik::new(TabikConfig { size: 3, pie: false }).unwrap();
+    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    let mut checked = 0;
+    for game in positions.iter().filter(|p| p.history().len() <= 3) {
+        let solution = solve(game, None).unwrap();
+        if solution.value == 1 || solution.best_moves.len() < 2 {
+            continue;
+        }
+        let generated = game.legal_moves();
+        let limits = SolveLimits::default();
+        let mut solver = Solver::new(game, &limits, None, 0);
+        root_keys(&mut solver, game);
+        assert_eq!(solver.negamax(&mut game.clone(), -1, 1, 0).unwrap(), solution.value);
+        let (key, _) = solver.key(game, 0);
+        let first = generated.iter().position(|m| solution.best_moves.contains(m)).unwrap();
+        assert_eq!(solver.table.get(key).unwrap().best as usize, first, "{:?}", game.history());
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} positions");
+}
