@@ -1193,6 +1193,59 @@ mod tests {
         }
     }
 
+    /// Groups, as the reference reads them: h7 and i7's blue runs meet across their
+    /// shared edge (10 wedges over 2 cells); each yellow wedge is a group of its own.
+    #[test]
+    fn groups_join_runs_across_pieces() {
+        let mut g = Migong::new(MigongConfig::default()).unwrap();
+        g.play_str("h7:BBBYBB").unwrap();
+        g.play_str("i7:YBBBBB").unwrap();
+        let cell = |name: &str| Migong::board().index(crate::rules::coords::Coord::parse(name).unwrap()).unwrap();
+        let (h7, i7) = (cell("h7"), cell("i7"));
+        let group = |color, cells: Vec<usize>, wedges| {
+            GroupInfo::new(color, cells, 0).with("wedges", GroupValue::Count(wedges))
+        };
+        let mut found = g.groups();
+        found.iter_mut().for_each(|group| group.size = 0);
+        found.sort_by_key(|group| (group.color.index(), group.cells.clone()));
+        let mut expected = vec![
+            group(Color::First, vec![h7.min(i7), h7.max(i7)], 10),
+            group(Color::Second, vec![h7], 1),
+            group(Color::Second, vec![i7], 1),
+        ];
+        expected.sort_by_key(|group| (group.color.index(), group.cells.clone()));
+        assert_eq!(found, expected);
+        assert_eq!(g.groups().iter().map(|group| group.size).collect::<Vec<_>>(), [2, 1, 1]);
+    }
+
+    /// Through random games, `groups` gives what `held` (its own union-find) counts:
+    /// per colour, the largest size of which it has more groups than the other colour,
+    /// by extent and by wedges; and every wedge on the board is in one group.
+    #[test]
+    fn groups_agree_with_held() {
+        for (seed, group_size) in [(1, GroupSize::Extent), (2, GroupSize::Wedges)] {
+            let config = MigongConfig { group_size, ..MigongConfig::default() };
+            for index in 0..20 {
+                let mut rng = crate::rules::playout::game_rng(seed, index);
+                let mut g = Migong::new(config.clone()).unwrap();
+                while let Some(mv) = g.random_move(&mut rng) {
+                    g.play(mv).unwrap();
+                    let mut counts = [[0u32; WEDGES + 1]; 2];
+                    let mut wedges = 0;
+                    for group in g.groups() {
+                        let GroupValue::Count(w) = group.extras[0].1 else { panic!("{group:?}") };
+                        wedges += w;
+                        let size = if group_size == GroupSize::Wedges { w as usize } else { group.size };
+                        counts[group.color.index()][size] += 1;
+                    }
+                    let held = |c: usize| (0..=WEDGES).rev().find(|&s| counts[c][s] > counts[1 - c][s]).unwrap_or(0);
+                    assert_eq!([held(0) as u32, held(1) as u32], g.held(), "{:?}", g.history);
+                    assert_eq!(wedges, 6 * g.pieces.iter().flatten().count() as u64);
+                }
+            }
+        }
+    }
+
     #[test]
     fn geometry_counts() {
         assert_eq!(Migong::board().len(), CELLS);
