@@ -121,7 +121,7 @@ impl Symmetries {
     }
 }
 
-/// The smallest of the keys under each symmetry, and its symmetry.
+/// The smallest of the keys under each symmetry, and the first symmetry giving it.
 pub fn smallest(keys: &[u64]) -> (u64, u8) {
     let mut best = (u64::MAX, 0);
     for (s, &key) in keys.iter().enumerate() {

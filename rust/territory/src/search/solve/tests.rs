@@ -166,6 +166,22 @@ fn canonical_keys_identify_symmetric_positions() {
     assert_eq!(key(&["b1-c1", "a2-a3"]), key(&["c1-b1", "d2-d3"]));
 }
 
+/// Of the symmetries that give the smallest key, the first: the identity on a position
+/// every symmetry maps onto itself (the empty board), and the earliest of a tie.
+#[test]
+fn the_canonical_keys_symmetry_is_the_first_that_gives_it() {
+    assert_eq!(crate::search::symmetry::smallest(&[5, 3, 3, 7]), (3, 1));
+    assert_eq!(crate::search::symmetry::smallest(&[9, 8, 7]), (7, 2));
+    let t = Tabik::new(TabikConfig { size: 4, pie: false }).unwrap();
+    let symmetries = t.symmetries().unwrap();
+    let mut features = Vec::new();
+    t.features(&mut features);
+    let mut keys = vec![0; symmetries.len()];
+    symmetries.keys(t.turn_key(), &features, &mut keys);
+    assert!(keys.iter().all(|&k| k == keys[0]), "{keys:?}");
+    assert_eq!(symmetries.canonical_key(t.turn_key(), &features), (keys[0], 0));
+}
+
 /// A table far too small for the search gives the same values (with more work).
 #[test]
 fn a_tiny_table_gives_the_same_values() {
