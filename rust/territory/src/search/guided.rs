@@ -714,6 +714,10 @@ mod tests {
         assert!((15..=31).contains(&tree.simulations()), "{}", tree.simulations());
         let (done, best, value) = progress.read();
         assert_eq!((done, best, value), (u64::from(tree.simulations()), tree.best_action(), tree.root_value()));
+        // A finish with nobody following the progress ends the search all the same.
+        let watch = Watch { finish: &finish, progress: None };
+        let unfollowed = p.search_watched(&game, &mut Buffers::default(), &Stop::new(), watch).unwrap();
+        assert_eq!(unfollowed.simulations(), tree.simulations());
         // Unwatched, the same search runs to its end, and reports its end when watched.
         let p = player(&game, 200, 0.0);
         let full = p.search(&game, &mut Buffers::default(), &Stop::new()).unwrap();
