@@ -431,7 +431,8 @@ def test_fit_komi_curve_and_delta_method_interval():
     se = math.sqrt(g @ cov @ g)
     assert fit.interval == pytest.approx((-a / b - stats.Z95 * se, -a / b + stats.Z95 * se), rel=1e-12)
     assert list(fit.curve) == ["komi", "games", "black_wins", "win_rate", "ci_low", "ci_high", "fitted"]
-    assert fit.curve["komi"] == [-1.5, 0.5, 2.5] and fit.curve["games"] == [4.0, 4.0, 4.0]
+    assert fit.curve["komi"] == [-1.5, 0.5, 2.5] and fit.curve["games"] == [4, 4, 4]
+    assert all(type(g) is int for g in fit.curve["games"])  # counts: "4" in the JSON, not "4.0"
     assert fit.curve["black_wins"] == [3, 2, 1] and fit.curve["win_rate"] == [0.75, 0.5, 0.25]
     assert fit.curve["ci_low"] == [wilson_interval(w, 4)[0] for w in (3, 2, 1)]
     assert fit.curve["ci_high"] == [wilson_interval(w, 4)[1] for w in (3, 2, 1)]
@@ -474,7 +475,7 @@ def test_fair_komi_defaults():
     k = territory.fair_komi(n=1)
     assert (k.games, k.seed, len(k.fits), k.fits[0].agent) == (2000, 0, 1, "random")
     assert k.params == {"n": 1, "square": None, "komi_phase": False}
-    assert k.curve["komi"] == list(komi.DEFAULT_KOMI) and k.curve["games"] == [2000.0] * 42
+    assert k.curve["komi"] == list(komi.DEFAULT_KOMI) and k.curve["games"] == [2000] * 42
     # The games at komi j are games 2000 j .. of seed 0.
     out = territory._core.run_playouts(territory.Nume(n=1, komi=20.5, komi_to="white"), 0, 0, 2000, 1)
     assert k.curve["black_wins"][0] == int((out["winner"] == 0).sum())

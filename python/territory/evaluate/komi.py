@@ -207,7 +207,8 @@ def fair_komi(
 def _fit_komi(agent: str, komi: np.ndarray, wins: np.ndarray, games: int) -> KomiFit:
     n = np.full(len(komi), games, dtype=np.float64)
     (a, b), cov = fit_logistic(komi, wins, n)
-    curve: dict[str, list[float]] = {"komi": komi.tolist(), "games": n.tolist(), "black_wins": wins.tolist(), "win_rate": (wins / n).tolist()}
+    # Games are counts: whole numbers in the curve (and its JSON), floats only in the fit.
+    curve: dict[str, list[float]] = {"komi": komi.tolist(), "games": [games] * len(komi), "black_wins": wins.tolist(), "win_rate": (wins / n).tolist()}
     intervals = [wilson_interval(w, games) for w in wins]
     curve["ci_low"] = [lo for lo, _ in intervals]
     curve["ci_high"] = [hi for _, hi in intervals]
