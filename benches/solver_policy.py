@@ -11,6 +11,10 @@ moves from the start), from other seeds, and none of the test positions (nor any
 symmetric images) is trained on. Minibatches are turned by a random board symmetry.
 
     python benches/solver_policy.py --data runs/tabik-4-solved.npz --decisions-only --out runs/tabik-4-solved
+    python benches/solver_policy.py --data runs/tabik-4-solved-600k.npz --train-positions 600000 --jobs 2 ...
+
+(``--jobs N`` solves the training positions in N forked processes: the same positions,
+in the same order, for any N.)
 
 prints one JSON line: the data's size and the CPU seconds of each part, the losses, and
 the rate on the test positions of ``optimal_move_rate`` (seed 0, the positions of the
