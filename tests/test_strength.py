@@ -134,6 +134,55 @@ def test_the_solver_taught_networks_data_are_the_same_on_any_number_of_processes
     assert all(np.array_equal(first[name], serial[name][:20]) for name in serial)
 
 
+def test_the_symmetric_top_move_takes_each_turned_logit_back_to_its_own_action():
+    """TopMove(symmetric=True): the turned positions' logits are summed onto the
+    position's own actions. A network that always favours one action (whatever it is
+    shown) then favours, for the position, the images of that action under the
+    symmetries: its choice is one of them, and the plain choice is the action itself."""
+    bench = load_bench("solver_policy")
+    start = territory.Tabik(size=4)
+    model = Model.new(start, hidden=8, features=True)
+    turns = start.symmetries()
+    assert len(turns) == 8
+    for favoured in (0, 7, 20):
+        assert start.legal_mask()[favoured]
+        fixed = np.zeros(start.num_actions)
+        fixed[favoured] = 1.0
+
+        def logits(inputs):
+            return np.tile(fixed, (len(inputs), 1))
+
+        plain = bench.TopMove(model, logits).choose(start)
+        symmetric = bench.TopMove(model, logits, symmetric=True).choose(start)
+        images = {int(actions[favoured]) for _, actions in turns}
+        assert start.move_to_action(plain) == favoured
+        assert start.move_to_action(symmetric) in images and len(images) > 1
+        assert min(images) == start.move_to_action(symmetric)  # ties: numpy's first
+    # A network that is right in every frame: shown the position turned by a symmetry,
+    # it favours the turned image of one action, as the training data turn the policy
+    # targets (policy[actions]). All eight votes then fall on that action.
+    state = start.copy()
+    state.play_random(0.3)
+    state.play_random(0.6)
+    inputs = model.inputs(state)
+    target = int(np.flatnonzero(state.legal_mask())[3])
+    frames = {}
+    for source, actions in state.symmetries():
+        turned = np.zeros(state.num_actions)
+        turned[int(np.flatnonzero(actions == target)[0])] = 1.0
+        frames[inputs[source[:inputs.size]].tobytes()] = turned
+    assert len(frames) == 8  # a position no symmetry keeps
+
+    def knowing(batch):
+        return np.stack([frames[row.tobytes()] for row in batch])
+
+    top = bench.TopMove(model, knowing, symmetric=True)
+    expected = np.zeros(state.num_actions)
+    expected[target] = 8.0
+    assert np.array_equal(top.action_logits(state), expected)
+    assert state.move_to_action(top.choose(state)) == target
+
+
 def test_the_solver_taught_network_bench_runs_small(tmp_path):
     out = run_bench("benches/solver_policy.py", "--size", "3", "--train-positions", "60", "--test-positions", "10",
                     "--hidden", "16", "--epochs", "2", "--batch", "16", "--out", str(tmp_path))
