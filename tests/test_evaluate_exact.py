@@ -407,6 +407,23 @@ def test_fit_logistic_solves_the_score_equations_with_the_fisher_covariance():
     assert (a, b) == (0.0, 0.0) and np.allclose(cov, np.linalg.inv(np.array([[5.0, 0.0], [0.0, 5.0]])), rtol=1e-9)
 
 
+def test_fit_logistic_where_the_likelihood_has_no_maximum_or_no_slope():
+    """The fit's edges: a sweep Black wins above komi 1.5 and never below (separable: the
+    likelihood grows without end) stops after its 100 Newton steps with the crossing in
+    the gap, where those steps leave it (pinned); a sweep at one komi cannot place a
+    slope: its variances are huge and still positive. Saturated (two komi, two
+    coefficients), the fit is the empirical rates, as it should be."""
+    (a, b), cov = ev.fit_logistic(np.array([0, 1, 2, 3]), np.array([0, 0, 4, 4]), np.array([4, 4, 4, 4]))
+    assert (a, b) == pytest.approx((-94.03461436, 62.84629548), rel=1e-8)
+    assert 1 < -a / b < 2 and -a / b == pytest.approx(1.49626344, abs=1e-8)
+    assert np.all(np.diag(cov) > 1e11)
+    (a, b), cov = ev.fit_logistic(np.array([0.5, 0.5, 0.5]), np.array([1, 2, 3]), np.array([4, 4, 4]))
+    assert (a, b) == (0.0, 0.0)
+    assert np.all(np.diag(cov) > 1e11) and np.linalg.eigvalsh(cov).min() > -1e-3 * np.abs(cov).max()
+    (a, b), _ = ev.fit_logistic(np.array([0, 1]), np.array([1, 3]), np.array([4, 4]))
+    assert (a, a + b) == pytest.approx((math.log(1 / 3), math.log(3)), rel=1e-12)
+
+
 def test_komi_fit_fitted_band_dict_and_defaults():
     fit = komi.KomiFit("random", 2.0, (1.5, 2.5), (1.0, -0.5), [[0.04, 0.01], [0.01, 0.02]], {"komi": [0.0]})
     rate, low, high = fit.fitted([0, 2])
