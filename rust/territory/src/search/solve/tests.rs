@@ -34,6 +34,14 @@ fn reachable<G: Game>(game: &mut G, seen: &mut HashSet<u64>, out: &mut Vec<G>) {
     }
 }
 
+/// Every position of Tabik `size` (no pie) that play reaches and that is not over.
+fn tabik_positions(size: usize) -> Vec<Tabik> {
+    let mut positions = Vec::new();
+    let start = Tabik::new(TabikConfig { size, pie: false }).unwrap();
+    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    positions
+}
+
 fn agrees_with_minimax<G: Symmetric>(start: G) -> usize {
     let mut positions = Vec::new();
     reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
@@ -425,9 +433,7 @@ fn root_keys(solver: &mut Solver<'_, Tabik>, game: &Tabik) {
 /// won one, probed with beta 1, leave the search to find -1 and +1.
 #[test]
 fn a_bound_inside_the_window_does_not_end_the_search() {
-    let mut positions = Vec::new();
-    let start = Tabik::new(TabikConfig { size: 2, pie: false }).unwrap();
-    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    let mut positions = tabik_positions(2);
     let mut checked = [0, 0];
     for game in &mut positions {
         let value = minimax(&mut game.clone());
@@ -479,9 +485,7 @@ fn an_ordered_search_tries_the_tables_move_first() {
 /// on won positions whose first two generated moves lose, the entry's move wins.
 #[test]
 fn an_ordered_search_stores_the_best_moves_index_as_generated() {
-    let mut positions = Vec::new();
-    let start = Tabik::new(TabikConfig { size: 3, pie: false }).unwrap();
-    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    let mut positions = tabik_positions(3);
     let mut checked = 0;
     for game in positions.iter().filter(|p| p.history().len() == 2) {
         let solution = solve(game, None).unwrap();
@@ -507,9 +511,7 @@ fn an_ordered_search_stores_the_best_moves_index_as_generated() {
 /// ties it does not replace it.
 #[test]
 fn the_table_keeps_the_first_move_that_reached_the_value() {
-    let mut positions = Vec::new();
-    let start = Tabik::new(TabikConfig { size: 3, pie: false }).unwrap();
-    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    let mut positions = tabik_positions(3);
     let mut checked = 0;
     for game in positions.iter().filter(|p| p.history().len() <= 3) {
         let solution = solve(game, None).unwrap();
