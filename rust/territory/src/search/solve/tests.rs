@@ -485,7 +485,7 @@ fn an_ordered_search_tries_the_tables_move_first() {
 /// on won positions whose first two generated moves lose, the entry's move wins.
 #[test]
 fn an_ordered_search_stores_the_best_moves_index_as_generated() {
-    let mut positions = tabik_positions(3);
+    let positions = tabik_positions(3);
     let mut checked = 0;
     for game in positions.iter().filter(|p| p.history().len() == 2) {
         let solution = solve(game, None).unwrap();
@@ -511,7 +511,7 @@ fn an_ordered_search_stores_the_best_moves_index_as_generated() {
 /// ties it does not replace it.
 #[test]
 fn the_table_keeps_the_first_move_that_reached_the_value() {
-    let mut positions = tabik_positions(3);
+    let positions = tabik_positions(3);
     let mut checked = 0;
     for game in positions.iter().filter(|p| p.history().len() <= 3) {
         let solution = solve(game, None).unwrap();
