@@ -108,22 +108,23 @@ _JOB: tuple[Any, ...] = ()
 
 
 def _chunk(i: int) -> list[Any]:
-    """The ``i``-th chunk of ``CHUNK`` draws of ``_JOB``, solved."""
-    start, model, seed, exclude, max_nodes = _JOB
-    return candidates(start, model, seed, range(i * CHUNK, (i + 1) * CHUNK), exclude, max_nodes)
+    """The ``i``-th chunk of draws of ``_JOB``, solved."""
+    start, model, seed, exclude, max_nodes, chunk = _JOB
+    return candidates(start, model, seed, range(i * chunk, (i + 1) * chunk), exclude, max_nodes)
 
 
 def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: set[bytes], max_nodes: int,
-                    jobs: int = 1) -> dict[str, np.ndarray]:
+                    jobs: int = 1, chunk: int = CHUNK) -> dict[str, np.ndarray]:
     """The first ``count`` distinct solved positions that ``seed`` draws: inputs, legal
     masks, policy targets (uniform over the optimal actions) and values (the solved
-    value for the seat to move). ``jobs`` forked processes solve chunks of draws side by
-    side; the chunks are merged in order, so the examples are the same for any ``jobs``."""
+    value for the seat to move). ``jobs`` forked processes solve chunks of ``chunk``
+    draws side by side; the chunks are merged in order, so the examples are the same
+    for any ``jobs``. (Fork before JAX is loaded: the script solves before it trains.)"""
     global _JOB
     import multiprocessing
     from collections import deque
 
-    _JOB = (start, model, seed, exclude, max_nodes)
+    _JOB = (start, model, seed, exclude, max_nodes, chunk)
     seen: set[bytes] = set()
     examples: list[Any] = []
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
@@ -298,6 +299,7 @@ def main() -> int:
                         "positions (a position it does not settle is not trained on)")
     parser.add_argument("--jobs", type=int, default=1, help="processes solving the training positions (the same "
                         "positions for any number; default 1)")
+    parser.add_argument("--chunk", type=int, default=CHUNK, help=f"draws per task of those processes (default {CHUNK})")
     parser.add_argument("--seed", type=int, default=1, help="the training data's and the weights' seed (the test "
                         "positions are always those of seed 0)")
     parser.add_argument("--out", default=None, help="a directory for the model (model.npz)")
@@ -322,8 +324,8 @@ def main() -> int:
         if args.out:
             parser.error("--conv trains a network the engine cannot evaluate: it has no --out")
 
-    if args.jobs < 1:
-        parser.error(f"--jobs must be at least 1, not {args.jobs}")
+    if args.jobs < 1 or args.chunk < 1:
+        parser.error(f"--jobs and --chunk must be at least 1, not {args.jobs} and {args.chunk}")
     start = territory.Tabik(size=args.size)
     model = Model.new(start, hidden=args.hidden, seed=args.seed, features=True, solver_targets=True)
     cpu = cpu_seconds()
@@ -334,7 +336,7 @@ def main() -> int:
     else:
         exclude = test_keys(start, args.test_positions, 0, args.max_nodes)
         data = solved_examples(start, model, args.train_positions, 1000 + args.seed, exclude, args.train_max_nodes,
-                               args.jobs)
+                               args.jobs, args.chunk)
         if cache is not None:
             np.savez_compressed(cache, **data)
     data_seconds = cpu_seconds() - cpu

@@ -116,22 +116,24 @@ def test_the_solver_taught_networks_data_are_exact_and_keep_the_test_positions_o
         assert np.array_equal(data["masks"][row], state.legal_mask())
 
 
-def test_the_solver_taught_networks_data_are_the_same_on_any_number_of_processes(monkeypatch):
+def test_the_solver_taught_networks_data_are_the_same_on_any_number_of_processes(tmp_path):
     """--jobs: chunks of draws solved side by side and merged in order give the serial
     examples, row for row (small chunks, so that several are in flight and a key seen in
-    one chunk comes again in a later one)."""
-    bench = load_bench("solver_policy")
-    monkeypatch.setattr(bench, "CHUNK", 7)
-    start = territory.Tabik(size=3)
-    model = Model.new(start, hidden=8, features=True)
-    serial = bench.solved_examples(start, model, 60, 5, set(), 200_000)
-    parallel = bench.solved_examples(start, model, 60, 5, set(), 200_000, jobs=3)
-    assert len(serial["inputs"]) == 60
-    assert serial.keys() == parallel.keys()
-    for name in serial:
-        assert np.array_equal(serial[name], parallel[name]), name
-    first = bench.solved_examples(start, model, 20, 5, set(), 200_000, jobs=2)
-    assert all(np.array_equal(first[name], serial[name][:20]) for name in serial)
+    one chunk comes again in a later one). Each run in a fresh process, as a user runs
+    it: the workers are forked before anything loads JAX."""
+    small = ("--size", "3", "--train-positions", "60", "--test-positions", "10", "--hidden", "16", "--epochs", "1",
+             "--batch", "16", "--chunk", "7")
+    data = {}
+    for jobs in (1, 3):
+        out = run_bench("benches/solver_policy.py", *small, "--jobs", str(jobs), "--data", str(tmp_path / f"{jobs}.npz"))
+        assert out.returncode == 0, out.stderr
+        with np.load(tmp_path / f"{jobs}.npz") as saved:
+            data[jobs] = {name: saved[name] for name in saved.files}
+    assert len(data[1]["inputs"]) == 60 and data[1].keys() == data[3].keys()
+    for name in data[1]:
+        assert np.array_equal(data[1][name], data[3][name]), name
+    refused = run_bench("benches/solver_policy.py", *small, "--jobs", "0")
+    assert refused.returncode == 2 and "--jobs and --chunk must be at least 1, not 0 and 7" in refused.stderr
 
 
 def test_the_symmetric_top_move_takes_each_turned_logit_back_to_its_own_action():
