@@ -123,23 +123,26 @@ def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: se
     global _JOB
     import multiprocessing
     from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
 
     _JOB = (start, model, seed, exclude, max_nodes, chunk)
     seen: set[bytes] = set()
     examples: list[Any] = []
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    # Not multiprocessing.Pool: its terminate() can hang, killing a worker that holds
+    # the task queue's lock; this pool cancels the chunks not begun and waits for the rest.
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) if jobs > 1 else None
     try:
         pending: deque[Any] = deque()
         i = 0
         while len(examples) < count:
             while pool is not None and len(pending) < 2 * jobs:
-                pending.append(pool.apply_async(_chunk, (i,)))
+                pending.append(pool.submit(_chunk, i))
                 i += 1
             if pool is None:
                 found = _chunk(i)
                 i += 1
             else:
-                found = pending.popleft().get()
+                found = pending.popleft().result()
             for key, example in found:
                 if key in seen:
                     continue
@@ -148,8 +151,7 @@ def solved_examples(start: Any, model: Model, count: int, seed: int, exclude: se
                     examples.append(example)
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            pool.shutdown(wait=True, cancel_futures=True)
         _JOB = ()
     inputs, masks, policies, values = zip(*examples) if examples else ((), (), (), ())
     return {"inputs": np.array(inputs, np.float32), "masks": np.array(masks), "policies": np.array(policies),
