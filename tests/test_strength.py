@@ -81,7 +81,6 @@ def load_bench(name: str):
 
     spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benches" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its functions can be sent to worker processes by name
     spec.loader.exec_module(module)
     return module
 

@@ -34,17 +34,20 @@ fn reachable<G: Game>(game: &mut G, seen: &mut HashSet<u64>, out: &mut Vec<G>) {
     }
 }
 
-/// Every position of Tabik `size` (no pie) that play reaches and that is not over.
-fn tabik_positions(size: usize) -> Vec<Tabik> {
+/// Every running position reachable from `start`, once each.
+fn positions_from<G: Game>(start: &G) -> Vec<G> {
     let mut positions = Vec::new();
-    let start = Tabik::new(TabikConfig { size, pie: false }).unwrap();
     reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
     positions
 }
 
+/// Every position of Tabik `size` (no pie) that play reaches and that is not over.
+fn tabik_positions(size: usize) -> Vec<Tabik> {
+    positions_from(&Tabik::new(TabikConfig { size, pie: false }).unwrap())
+}
+
 fn agrees_with_minimax<G: Symmetric>(start: G) -> usize {
-    let mut positions = Vec::new();
-    reachable(&mut start.clone(), &mut HashSet::new(), &mut positions);
+    let positions = positions_from(&start);
     for p in &positions {
         let s = solve(p, None).unwrap();
         assert_eq!(s.value, minimax(&mut p.clone()), "{:?}", p.history());
@@ -416,7 +419,6 @@ fn the_tables_move_goes_first_then_the_killers_in_the_order_tried() {
     assert_eq!(ordered(&solver, None, 1)[..3], [generated[2], generated[4], generated[0]]);
     assert_eq!(ordered(&solver, None, 0), generated, "killers are per depth");
 }
-
 
 /// Sets up the solver's symmetric keys for `game` at depth 0, as `solve_root` does.
 fn root_keys(solver: &mut Solver<'_, Tabik>, game: &Tabik) {
