@@ -40,7 +40,7 @@ import territory
 from territory._seeds import mix
 from territory.agents import NodeLimitError, solve
 from territory.model import Model, single_threaded_blas
-from territory.train import drawn_position, optimal_move_rate
+from territory.train import drawn_position, optimal_move_rate, optimal_move_rates
 
 
 def symmetric_keys(state: Any) -> set[bytes]:
@@ -218,10 +218,11 @@ def epoch_means(steps: Any) -> list[list[float]]:
 
 
 def train(model: Model, data: dict[str, np.ndarray], start: Any, epochs: int, batch: int, lr: float,
-          weight_decay: float, seed: int) -> list[list[float]]:
+          weight_decay: float, seed: int, cosine: bool = False) -> list[list[float]]:
     from territory import network_jax
 
-    trainer = network_jax.Trainer(model, lr, weight_decay)
+    decay_steps = epochs * (len(data["inputs"]) // batch) if cosine else 0
+    trainer = network_jax.Trainer(model, lr, weight_decay, decay_steps=decay_steps)
     history = epoch_means((epoch, trainer.step(*arrays))
                           for epoch, *arrays in minibatches(data, start, model.input_size, epochs, batch, seed))
     model.weights.update(trainer.weights())
@@ -311,6 +312,8 @@ def main() -> int:
                         "move is not optimal")
     parser.add_argument("--use-first", type=int, default=None, metavar="N", help="train on the first N solved "
                         "positions only (of --data's; the learning curve of docs/learning.md)")
+    parser.add_argument("--cosine", action="store_true", help="the MLP's learning rate falls to 0 along a cosine "
+                        "over the run (the convolutional network's always does)")
     parser.add_argument("--conv", default=None, metavar="CHANNELS:BLOCKS", help="a convolutional network instead "
                         "of the MLP (in JAX only: the engine evaluates MLPs, so no --out), with --hidden units in its "
                         "dense layer, e.g. 64:4")
@@ -352,15 +355,15 @@ def main() -> int:
     with single_threaded_blas():
         if conv is None:
             logits_of = None
-            history = train(model, data, start, args.epochs, args.batch, args.lr, args.weight_decay, args.seed)
+            history = train(model, data, start, args.epochs, args.batch, args.lr, args.weight_decay, args.seed,
+                            args.cosine)
         else:
             logits_of, history = train_conv(model, data, start, *conv, args.hidden, args.epochs, args.batch, args.lr,
                                             args.weight_decay, args.seed)
         train_seconds = cpu_seconds() - cpu - data_seconds
         top_move = TopMove(model, logits_of)
-        result = optimal_move_rate(top_move, start, args.test_positions, seed=0, max_nodes=args.max_nodes)
-        symmetric = optimal_move_rate(TopMove(model, logits_of, symmetric=True), start, args.test_positions, seed=0,
-                                      max_nodes=args.max_nodes)
+        result, symmetric = optimal_move_rates([top_move, TopMove(model, logits_of, symmetric=True)], start,
+                                               args.test_positions, seed=0, max_nodes=args.max_nodes)
     if args.out:
         Path(args.out).mkdir(parents=True, exist_ok=True)
         model.save(Path(args.out) / "model.npz")
@@ -372,7 +375,8 @@ def main() -> int:
     train_rate = float(np.mean(data["policies"][rows][np.arange(len(picks)), picks] > 0))
     print(json.dumps({
         "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": int(decisions.sum()),
-        "hidden": args.hidden, "conv": args.conv, "epochs": args.epochs, "losses_first_last": [history[0], history[-1]],
+        "hidden": args.hidden, "conv": args.conv, "cosine": args.cosine, "epochs": args.epochs,
+        "losses_first_last": [history[0], history[-1]],
         "train_rate": round(train_rate, 4),
         "data_cpu_seconds": round(data_seconds, 1), "train_cpu_seconds": round(train_seconds, 1),
         "test": {k: v for k, v in result.items() if k != "misses"},
@@ -382,4 +386,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("solver_policy.py: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -857,3 +857,27 @@ def test_the_default_boards_models_are_their_recipes():
         assert {k: v for k, v in config.items() if k not in meta["trained"]} == added_after_run[name]
         assert meta["trained"]["rounds"] >= 1 and meta["trained"]["minutes"] is None
         assert meta["play"] == recipe["play"] and meta["best"] is recipe["best"]
+
+
+def test_optimal_move_rates_rate_each_agent_on_the_same_solved_positions():
+    from territory.agents import solve
+    from territory.train import optimal_move_rate, optimal_move_rates
+
+    class Solver:
+        def choose(self, state):
+            return solve(state).best_moves[0]
+
+    class FirstMove:
+        def choose(self, state):
+            return state.legal_moves()[0]
+
+    start = territory.Tabik(size=3)
+    perfect, first = optimal_move_rates([Solver(), FirstMove()], start, 12, seed=4)
+    assert perfect["positions"] == first["positions"] == 12
+    assert perfect["optimal"] == 12 and perfect["rate"] == 1.0 and perfect["misses"] == []
+    assert 0 < first["optimal"] < 12 and len(first["misses"]) == 12 - first["optimal"]
+    assert first == optimal_move_rate(FirstMove(), start, 12, seed=4)
+    # Each miss is a position where the first legal move is not optimal.
+    for position in first["misses"]:
+        state = territory.Tabik.from_position(position, size=3)
+        assert state.legal_moves()[0] not in solve(state).best_moves

@@ -120,6 +120,29 @@ def test_training_is_seeded(tmp_path):
     assert not plain.has_margin and plain.ownership_cells == 0
 
 
+def test_a_cosine_decay_steps_the_learning_rate_down_to_zero(trained, tmp_path):
+    last, _ = trained
+    model = Model.load(last)
+    batch = self_play(model, start_of(model), quick_config(tmp_path), np.random.default_rng(5))[:4]
+
+    def weights_after(steps, **options):
+        trainer = network_jax.Trainer(Model.load(last), 1e-3, 1e-2, **options)
+        for _ in range(steps):
+            trainer.step(*batch)
+        return trainer.weights()
+
+    def same(a, b):
+        return all(np.array_equal(a[name], b[name]) for name in a)
+
+    # The first step is the constant rate's (the schedule starts at lr); by the end of
+    # the decay the rate is 0, so later steps change nothing, weight decay included.
+    assert same(weights_after(1, decay_steps=3), weights_after(1))
+    assert not same(weights_after(2, decay_steps=3), weights_after(2))
+    assert not same(weights_after(3, decay_steps=3), weights_after(2, decay_steps=3))
+    assert same(weights_after(5, decay_steps=3), weights_after(3, decay_steps=3))
+    assert not same(weights_after(5), weights_after(3))
+
+
 def test_training_on_an_executor_gives_the_weights_of_the_local_run(tmp_path):
     import concurrent.futures as cf
     import multiprocessing

@@ -135,6 +135,26 @@ def test_the_solver_taught_networks_data_are_the_same_on_any_number_of_processes
     assert refused.returncode == 2 and "--jobs and --chunk must be at least 1, not 0 and 7" in refused.stderr
 
 
+def has_children(process: subprocess.Popen) -> bool:
+    return bool(Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split())
+
+
+@pytest.mark.parametrize("moment", ["solving the test positions", "solving in the workers"])
+def test_ctrl_c_stops_the_solving_at_once_and_says_so(moment):
+    """A terminal's Ctrl-C (SIGINT to the whole group) while the script solves in its
+    own process, and while its forked workers solve: exit 130, one line, no traceback
+    (from the workers either), promptly."""
+    from interrupting import interrupt, thread_running
+
+    args = [sys.executable, str(ROOT / "benches" / "solver_policy.py"), "--size", "4", "--train-positions", "100000",
+            "--test-positions", "200", "--jobs", "2", "--chunk", "50"]
+    if moment == "solving the test positions":
+        ended = interrupt(args, when=lambda process: thread_running(process.pid), after=0.2, group=True)
+    else:
+        ended = interrupt(args, when=has_children, after=0.5, group=True)
+    ended.assert_clean("solver_policy.py: interrupted")
+
+
 def test_the_symmetric_top_move_takes_each_turned_logit_back_to_its_own_action():
     """TopMove(symmetric=True): the turned positions' logits are summed onto the
     position's own actions. A network that always favours one action (whatever it is
@@ -186,10 +206,11 @@ def test_the_symmetric_top_move_takes_each_turned_logit_back_to_its_own_action()
 
 def test_the_solver_taught_network_bench_runs_small(tmp_path):
     out = run_bench("benches/solver_policy.py", "--size", "3", "--train-positions", "60", "--test-positions", "10",
-                    "--hidden", "16", "--epochs", "2", "--batch", "16", "--out", str(tmp_path))
+                    "--hidden", "16", "--epochs", "2", "--batch", "16", "--cosine", "--out", str(tmp_path))
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
-    assert result["train_positions"] == 60 and result["test"]["positions"] == 10
+    assert result["train_positions"] == 60 and result["test"]["positions"] == 10 and result["cosine"] is True
+    assert result["test_symmetric"]["positions"] == 10
     assert 0 <= result["test"]["optimal"] <= 10 and 0 <= result["train_rate"] <= 1
     assert Model.load(tmp_path / "model.npz").meta["solver_targets"] is True
 

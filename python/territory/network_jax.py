@@ -154,9 +154,10 @@ def _loss(module: MLP, batch: tuple[Any, ...], margin_weight: float, ownership_w
 
 
 @functools.lru_cache(maxsize=None)
-def _optimiser(lr: float, weight_decay: float) -> Any:
+def _optimiser(lr: float, weight_decay: float, decay_steps: int = 0) -> Any:
     # One object per setting, so that jitted steps of later trainers reuse the compiled code.
-    return optax.adamw(lr, weight_decay=weight_decay, eps=1e-8)
+    schedule = optax.cosine_decay_schedule(lr, decay_steps) if decay_steps > 0 else lr
+    return optax.adamw(schedule, weight_decay=weight_decay, eps=1e-8)
 
 
 @eqx.filter_jit
@@ -186,12 +187,13 @@ class Trainer:
     the loss policy cross-entropy (softmax over the legal actions) + value squared error
     + ``margin_weight`` x squared error of the margin over ``margin_scale`` points +
     ``ownership_weight`` x mean squared error of the ownership over the cells (each head
-    term only where the model has the head)."""
+    term only where the model has the head). With ``decay_steps``, the learning rate
+    falls from ``lr`` to 0 along a cosine over that many steps (and stays 0 after)."""
 
     def __init__(self, model: Model, lr: float, weight_decay: float, margin_weight: float = 0.0,
-                 ownership_weight: float = 0.0, margin_scale: float = 1.0) -> None:
+                 ownership_weight: float = 0.0, margin_scale: float = 1.0, decay_steps: int = 0) -> None:
         self.module = to_jax(model)
-        self.optimiser = _optimiser(float(lr), float(weight_decay))
+        self.optimiser = _optimiser(float(lr), float(weight_decay), int(decay_steps))
         self.state = self.optimiser.init(eqx.filter(self.module, eqx.is_array))
         self.steps = 0
         self.loss_weights = (float(margin_weight), float(ownership_weight), float(margin_scale))

@@ -468,11 +468,18 @@ def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min
     moves from ``start`` (the number drawn uniformly up to the game's end, seeded by
     ``(seed, k)``), distinct; those the solver cannot settle within ``max_nodes`` are
     left out and counted."""
+    return optimal_move_rates([agent], start, positions, seed, min_moves, max_nodes)[0]
+
+
+def optimal_move_rates(agents: Sequence[Any], start: Any, positions: int, seed: int = 0, min_moves: int = 2,
+                       max_nodes: int = 2_000_000) -> list[dict[str, Any]]:
+    """``optimal_move_rate`` of each of ``agents`` on the same positions, each solved once."""
     from territory.agents import NodeLimitError, solve
 
     seen: set[str] = set()
-    counted = optimal = too_big = all_optimal = 0
-    misses: list[str] = []
+    counted = too_big = all_optimal = 0
+    optimal = [0] * len(agents)
+    misses: list[list[str]] = [[] for _ in agents]
     k = 0
     while counted < positions and k < 50 * positions:
         state = drawn_position(start, seed, k, min_moves)
@@ -489,10 +496,11 @@ def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min
             all_optimal += 1
             continue
         counted += 1
-        move = agent.choose(state.copy())
-        if move in solution.best_moves:
-            optimal += 1
-        else:
-            misses.append(state.position())
-    return {"positions": counted, "optimal": optimal, "rate": optimal / counted if counted else float("nan"),
-            "skipped_all_moves_optimal": all_optimal, "skipped_over_node_limit": too_big, "misses": misses}
+        for i, agent in enumerate(agents):
+            if agent.choose(state.copy()) in solution.best_moves:
+                optimal[i] += 1
+            else:
+                misses[i].append(state.position())
+    return [{"positions": counted, "optimal": hits, "rate": hits / counted if counted else float("nan"),
+             "skipped_all_moves_optimal": all_optimal, "skipped_over_node_limit": too_big, "misses": missed}
+            for hits, missed in zip(optimal, misses)]
