@@ -49,11 +49,11 @@ RECIPES: dict[str, dict[str, Any]] = {
         "best": True,
     },
     "tabik-8": {
-        "config": dict(game="tabik", params={}, seed=1, hidden=128, games=64, iterations=800, expansion_visits=8,
-                       sample_moves=8, buffer=300_000, replay=8.0, checkpoint_every=20, eval_games=0,
+        "config": dict(game="tabik", params={}, seed=2, hidden=128, games=32, iterations=3200, expansion_visits=16,
+                       sample_moves=8, buffer=300_000, replay=16.0, checkpoint_every=10, eval_games=0,
                        rollout_weight=0.5, search_value_weight=0.5, features=True, augment=True, threads=1,
-                       rounds=380),
-        "play": {"c_puct": 3.0, "rollout_weight": 0.7, "expansion_visits": 16},
+                       rounds=400),
+        "play": {"c_puct": 3.0, "rollout_weight": 0.7, "expansion_visits": 48},
         "best": False,
     },
 }
