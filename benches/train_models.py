@@ -10,7 +10,9 @@ that a shipped model can be trained again and checked.
 ``train`` runs each recipe into OUT/NAME (default runs/NAME), for its recorded number of
 rounds: the same seed and rounds give the same weights on any number of threads, so
 the file it ends with should be the shipped one (compare the arrays after ``ship
---models`` to a scratch directory; not yet re-run: about 45 CPU-minutes each). ``--minutes`` bounds a run in CPU time instead (a new model,
+--models`` to a scratch directory; whole runs not yet re-run: 35 to 66 CPU-minutes
+each; ``tabik-8``'s first 20 rounds were, with ``--rounds 20``, and gave its run's
+round-20 checkpoint bit for bit). ``--minutes`` bounds a run in CPU time instead (a new model,
 not the shipped one). ``ship`` copies OUT/NAME/last.npz into the package's models with
 the recipe's play settings (the search settings measured to play it best) and the
 rounds it was trained for. Needs the ``train`` extra.
