@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The training runs of the shipped models of the default boards (docs/learning.md,
-"Shipped models"), too long for the tests: each run's whole configuration is here, so
+"""The training runs of the shipped models of the default boards and of Tabik 6x6
+(docs/learning.md, "Shipped models"), too long for the tests: each run's whole configuration is here, so
 that a shipped model can be trained again and checked.
 
     python benches/train_models.py train NAME [NAME ...] [--out DIR] [--minutes M]
@@ -48,6 +48,14 @@ RECIPES: dict[str, dict[str, Any]] = {
                        buffer=200_000, checkpoint_every=20, eval_games=0, rollout_weight=0.5,
                        search_value_weight=0.5, threads=1, rounds=360),
         "play": {"rollout_weight": 0.5, "expansion_visits": 16},
+        "best": True,
+    },
+    "tabik-6": {
+        "config": dict(game="tabik", params={"size": 6}, seed=2, hidden=128, games=32, iterations=3200,
+                       expansion_visits=16, sample_moves=6, buffer=300_000, replay=16.0, checkpoint_every=25,
+                       eval_games=0, rollout_weight=0.5, search_value_weight=0.5, features=True, augment=True,
+                       threads=1, rounds=875),
+        "play": {"c_puct": 3.0, "rollout_weight": 0.9, "expansion_visits": 48},
         "best": True,
     },
     "tabik-8": {

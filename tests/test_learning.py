@@ -136,9 +136,9 @@ def test_model_files_of_another_format_are_refused_with_a_clear_message(tmp_path
     old = {k: v for k, v in model.meta.items() if k != "format"}
     np.savez(tmp_path / "old.npz", meta=np.array(json.dumps(old)), **arrays)
     assert not Model.load(tmp_path / "old.npz").has_margin
-    for name in shipped_models():  # the small boards' files are of format 1, the default boards' of 2
+    for name in shipped_models():  # nume-3's and tabik-4's files are of format 1, the others' of 2
         meta = Model.load(name).meta
-        assert meta.get("format") == (None if name in ("nume-3", "tabik-4", "tabik-6") else 2)
+        assert meta.get("format") == (None if name in ("nume-3", "tabik-4") else 2)
 
 
 def test_puct_plays_matches_and_parses_from_a_spec(tmp_path):
@@ -402,7 +402,7 @@ def test_puct_plays_a_model_with_the_settings_it_was_trained_with(tmp_path):
         meta = Model.load(name).meta
         assert meta["trained"]["rollout_weight"] == 0.5
         assert Puct(name).rollout_weight == meta.get("play", {}).get("rollout_weight", 0.5)
-    assert (Puct("tabik-6").c_puct, Puct("tabik-6").expansion_visits) == (3.0, 16)
+    assert (Puct("tabik-6").c_puct, Puct("tabik-6").rollout_weight, Puct("tabik-6").expansion_visits) == (3.0, 0.9, 48)
 
 
 def tabik_features_by_hand(state):
@@ -836,21 +836,21 @@ def test_run_search_drives_the_engine_search_with_its_settings():
     assert str(error.value) == "the game is over: there is no move to choose"
 
 
-def test_the_default_boards_models_are_their_recipes():
-    """benches/train_models.py holds the training runs of the default boards' models:
+def test_the_models_with_recipes_are_their_recipes():
+    """benches/train_models.py holds the training runs of the default boards' models and tabik-6:
     each recipe is its shipped file's training configuration, round for round (so
     ``train_models.py train NAME`` makes that file again), and its play settings."""
     spec = importlib.util.spec_from_file_location("train_models", ROOT / "benches" / "train_models.py")
     train_models = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train_models)
-    assert sorted(train_models.RECIPES) == ["migong", "nume-4", "tabik-8"]
+    assert sorted(train_models.RECIPES) == ["migong", "nume-4", "tabik-6", "tabik-8"]
     # The fields TrainConfig gained after each run, at the defaults that change nothing.
     trunk = {"filters": 0, "blocks": 0}
-    added_after_run = {"migong": trunk, "nume-4": {"solve_nodes": 0, **trunk}, "tabik-8": {}}
+    added_after_run = {"migong": trunk, "nume-4": {"solve_nodes": 0, **trunk}, "tabik-6": {}, "tabik-8": {}}
     for name, recipe in train_models.RECIPES.items():
         meta = Model.load(name).meta
-        start = territory.new_game(recipe["config"]["game"])
-        assert meta["game"] == start.game and meta["params"] == dict(start.params)  # the default board
+        start = territory.new_game(recipe["config"]["game"], **recipe["config"]["params"])
+        assert meta["game"] == start.game and meta["params"] == dict(start.params)  # its board, pie and all
         config = asdict(TrainConfig(**{**recipe["config"], "minutes": None}))
         del config["out"]
         assert {k: config[k] for k in meta["trained"]} == meta["trained"]

@@ -49,8 +49,8 @@ def engine_and_jax(model, states):
     return model.network().evaluate_heads(inputs), network_jax.forward(network_jax.to_jax(model), inputs)
 
 
-#: The shipped models of format 1 (the small boards', trained before the optional heads).
-FORMAT_1 = ("nume-3", "tabik-4", "tabik-6")
+#: The shipped models of format 1 (small boards' models trained before the optional heads).
+FORMAT_1 = ("nume-3", "tabik-4")
 
 
 @pytest.mark.parametrize("name", shipped_models() + ["trained"])
