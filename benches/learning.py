@@ -33,13 +33,14 @@ def run_elo(args: argparse.Namespace) -> dict:
     per move, UCT's ``c`` tuned for the board unless ``--uct-c`` says otherwise."""
     if args.model.lower().startswith("puct:"):
         puct = parse_agent(args.model)
-        if args.c_puct is not None or args.rollout_weight is not None or args.expansion_visits is not None:
+        if (args.c_puct is not None or args.rollout_weight is not None or args.expansion_visits is not None
+                or args.policy_temperature is not None):
             raise SystemExit("elo: give the search settings in the spec (puct:MODEL:N:c=C,...) or as options, not both")
         model = puct.model
     else:
         model = Model.load(args.model)
         puct = Puct(model, args.iterations, c_puct=args.c_puct, rollout_weight=args.rollout_weight,
-                    expansion_visits=args.expansion_visits)
+                    expansion_visits=args.expansion_visits, policy_temperature=args.policy_temperature)
     start = start_of(model)
     c = tuned_uct_c(start) if args.uct_c == "tuned" else float(args.uct_c)
     uct_iterations = args.uct_iterations or equal_time_uct_iterations(puct, start, seed=args.seed)
@@ -48,7 +49,8 @@ def run_elo(args: argparse.Namespace) -> dict:
     result = match_from_openings(start, [puct, uct], args.games, args.seed, args.opening_moves)
     return {"model": args.model, "game": model.meta["game"], "params": model.meta["params"],
             "puct_iterations": puct.iterations, "rollout_weight": puct.rollout_weight,
-            "expansion_visits": puct.expansion_visits, "c_puct": puct.c_puct, "uct_iterations": uct_iterations,
+            "expansion_visits": puct.expansion_visits, "c_puct": puct.c_puct,
+            "policy_temperature": puct.policy_temperature, "uct_iterations": uct_iterations,
             "uct_c": c, "opening_moves": args.opening_moves, "seed": args.seed, **result,
             "cpu_seconds": round(time.process_time() - began, 1)}
 
@@ -186,6 +188,8 @@ def main() -> int:
     p.add_argument("--rollout-weight", type=float, default=None)
     p.add_argument("--expansion-visits", type=int, default=None)
     p.add_argument("--c-puct", type=float, default=None)
+    p.add_argument("--policy-temperature", type=float, default=None,
+                   help="the priors are softmax(logits / T) (default: the model's play setting, else 1)")
     p.add_argument("--uct-iterations", type=int, default=None)
     p.add_argument("--uct-c", default="tuned", help="UCT's exploration constant, or 'tuned' (default: the board's, "
                    "the game module's TUNED_UCT_C, territory.games)")

@@ -63,7 +63,7 @@ RECIPES: dict[str, dict[str, Any]] = {
                        sample_moves=8, buffer=300_000, replay=16.0, checkpoint_every=10, eval_games=0,
                        rollout_weight=0.5, search_value_weight=0.5, features=True, augment=True, threads=1,
                        rounds=400),
-        "play": {"c_puct": 3.0, "rollout_weight": 0.7, "expansion_visits": 48},
+        "play": {"c_puct": 3.0, "rollout_weight": 0.5, "expansion_visits": 48, "policy_temperature": 0.6},
         "best": False,
     },
 }

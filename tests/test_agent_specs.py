@@ -1,5 +1,5 @@
 """Agent spec strings with options (docs/search.md, "Agent specs"): ``uct:N:c=C``,
-``puct:MODEL:N:c=C,rollout=R,expand=K,noise=F``, ``c=tuned`` and ``best``."""
+``puct:MODEL:N:c=C,rollout=R,expand=K,noise=F,temp=T``, ``c=tuned`` and ``best``."""
 
 from __future__ import annotations
 
@@ -113,9 +113,9 @@ def test_best_is_the_shipped_model_for_its_board_else_tuned_uct():
 
 
 def test_puct_specs_with_options():
-    agent = parse_agent("puct:tabik-6:80:c=2,rollout=0.5,expand=8,noise=0.1")
-    assert (agent.iterations, agent.c_puct, agent.rollout_weight, agent.expansion_visits, agent.noise_fraction) == (
-        80, 2.0, 0.5, 8, 0.1)
+    agent = parse_agent("puct:tabik-6:80:c=2,rollout=0.5,expand=8,noise=0.1,temp=0.6")
+    assert (agent.iterations, agent.c_puct, agent.rollout_weight, agent.expansion_visits, agent.noise_fraction,
+            agent.policy_temperature) == (80, 2.0, 0.5, 8, 0.1, 0.6)
     plain = parse_agent("puct:tabik-6:80")
     partial = parse_agent("puct:tabik-6:80:c=3")
     assert partial.c_puct == 3.0 and (partial.rollout_weight, partial.expansion_visits) == (
@@ -140,7 +140,8 @@ def test_puct_spec_options_with_a_model_file(tmp_path):
     ("puct:tabik-6:80:expand=0", "expand=0: must be a whole number from 1 to 1,000,000, got '0'"),
     ("puct:tabik-6:80:expand=2.5", "expand=2.5"),
     ("puct:tabik-6:80:noise=x", "noise=x: not a number: 'x'"),
-    ("puct:tabik-6:80:cpuct=2", "unknown option 'cpuct'; the options are c, rollout, expand, noise"),
+    ("puct:tabik-6:80:temp=0", "temp=0: must be a number from 0.01 to 100, got '0'"),
+    ("puct:tabik-6:80:cpuct=2", "unknown option 'cpuct'; the options are c, rollout, expand, noise, temp"),
     ("puct:tabik-6:80:c=1,c=1", "given twice"),
     ("puct:tabik-6:0:c=1", "simulations after the model"),
     ("puct:missing:80:c=1", "no model file 'missing'"),
@@ -152,7 +153,7 @@ def test_bad_puct_specs_say_what_was_typed(spec, message):
 
 
 def test_puct_spec_round_trips(tmp_path):
-    for spec in ("puct:tabik-6", "puct:tabik-6:80:c=2,rollout=0.5,expand=8", "puct:nume-3:10:noise=0.25"):
+    for spec in ("puct:tabik-6", "puct:tabik-6:80:c=2,rollout=0.5,expand=8,temp=0.5", "puct:nume-3:10:noise=0.25"):
         agent = parse_agent(spec)
         again = parse_agent(agent.spec())
         assert again._spec()[2:] == agent._spec()[2:] and again.source == agent.source

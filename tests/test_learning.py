@@ -394,9 +394,10 @@ def test_puct_plays_a_model_with_the_settings_it_was_trained_with(tmp_path):
     assert Puct(model).c_puct == 1.5
     # Settings measured to play best (meta "play") come first.
     tuned = Model.new(territory.Tabik(size=4), hidden=8, trained={"rollout_weight": 0.25},
-                      play={"c_puct": 3.0, "rollout_weight": 0.5, "expansion_visits": 8})
+                      play={"c_puct": 3.0, "rollout_weight": 0.5, "expansion_visits": 8, "policy_temperature": 0.5})
     assert (Puct(tuned).c_puct, Puct(tuned).rollout_weight, Puct(tuned).expansion_visits) == (3.0, 0.5, 8)
-    assert Puct(tuned, c_puct=1.0).c_puct == 1.0
+    assert Puct(tuned).policy_temperature == 0.5 and Puct(model).policy_temperature == 1.0
+    assert Puct(tuned, c_puct=1.0).c_puct == 1.0 and Puct(tuned, policy_temperature=2).policy_temperature == 2.0
     assert Puct(Model.new(territory.Tabik(size=4), hidden=8)).rollout_weight == 0
     for name in shipped_models():
         meta = Model.load(name).meta
@@ -507,6 +508,10 @@ def test_the_engine_chooses_moves_for_many_positions_as_an_agent_does_and_refuse
     puct = Puct("tabik-4", 60, rollout_weight=0.0, expansion_visits=1)
     chosen = _core.choose_actions(states, puct._spec(), 7)
     assert chosen == [s.move_to_action(puct.choose(s)) for s in states]
+    # The policy temperature reaches the engine both ways, and changes the searches.
+    sharp = Puct("tabik-4", 60, rollout_weight=0.0, expansion_visits=1, policy_temperature=0.3)
+    assert _core.choose_actions(states, sharp._spec(), 7) == [s.move_to_action(sharp.choose(s)) for s in states]
+    assert any(not np.array_equal(sharp.analyse(s).visits, puct.analyse(s).visits) for s in states)
     uct = territory.Uct(iterations=50, seed=1)
     drawn = _core.choose_actions(states, uct._spec(), 7)
     assert drawn == _core.choose_actions(states, uct._spec(), 7)
@@ -694,13 +699,13 @@ def test_puct_spec_repr_and_analysis_copy_write_out_its_settings(tmp_path):
     path = tmp_path / "m.npz"
     Model.new(territory.Tabik(size=4), hidden=8).save(path)
     plain = Puct(path, 30)
-    assert plain.spec() == f"puct:{path}:30:c=1.5,rollout=0.0,expand=1"
+    assert plain.spec() == f"puct:{path}:30:c=1.5,rollout=0.0,expand=1,temp=1.0"
     assert repr(plain) == f"Puct({str(path)!r}, iterations=30)"
     tuned = Puct(str(path), 20, c_puct=2.5, rollout_weight=0.25, expansion_visits=2, noise_fraction=0.1,
-                 noise_alpha=0.5)
-    assert tuned.spec() == f"puct:{path}:20:c=2.5,rollout=0.25,expand=2,noise=0.1"
+                 noise_alpha=0.5, policy_temperature=0.6)
+    assert tuned.spec() == f"puct:{path}:20:c=2.5,rollout=0.25,expand=2,temp=0.6,noise=0.1"
     assert repr(tuned) == (f"Puct({str(path)!r}, iterations=20, rollout_weight=0.25, expansion_visits=2, "
-                           "noise_fraction=0.1, noise_alpha=0.5)")
+                           "noise_fraction=0.1, noise_alpha=0.5, policy_temperature=0.6)")
     model = Model.new(territory.Tabik(size=4), hidden=8)
     assert repr(Puct(model, 10, noise_fraction=0.0)) == f"Puct({model!r}, iterations=10, noise_fraction=0.0)"
     with pytest.raises(ValueError) as error:
@@ -794,6 +799,8 @@ def test_puct_settings_are_checked_at_their_bounds_and_kept_as_given():
         ("noise_fraction", 1.1, "noise_fraction must be a number from 0 to 1, got 1.1"),
         ("noise_alpha", 0.0009, "noise_alpha must be a number from 0.001 to 1000, got 0.0009"),
         ("noise_alpha", 1000.5, "noise_alpha must be a number from 0.001 to 1000, got 1000.5"),
+        ("policy_temperature", 0.005, "policy_temperature must be a number from 0.01 to 100, got 0.005"),
+        ("policy_temperature", 101, "policy_temperature must be a number from 0.01 to 100, got 101"),
     ):
         with pytest.raises(ValueError) as error:
             Puct(model, **{key: bad})

@@ -267,6 +267,7 @@ class Network:
         stop: Optional[Stop] = None,
         finish: Optional[Stop] = None,
         progress: Optional[Callable[[int, Optional[str], float], object]] = None,
+        policy_temperature: float = 1.0,
     ) -> tuple[np.ndarray[Any, np.dtype[np.float32]], float, int, np.ndarray[Any, np.dtype[np.float32]]]: ...
     def self_play(
         self,

@@ -231,7 +231,7 @@ BEST_SIMULATIONS, BEST_ITERATIONS = 400, 1000
 
 SPEC_GRAMMAR = (
     "'random', 'uct[:N][:c=C]' (N iterations, default 1000; C a number >= 0 or 'tuned'), "
-    "'puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F]' (a trained model, N simulations, default 400) "
+    "'puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F,temp=T]' (a trained model, N simulations, default 400) "
     "or 'best[:N]' (the strongest agent for the board)"
 )
 
@@ -326,7 +326,7 @@ def best_agent(start: Any, budget: Optional[int] = None) -> Any:
 def parse_agent(spec: AgentLike, *, factories: bool = False, start: Any = None) -> Any:
     """An agent from a spec string (docs/search.md, "Agent specs"): ``"random"``,
     ``"uct[:N][:c=C]"`` (N iterations, default 1000; ``c=tuned``: ``tuned_uct_c``),
-    ``"puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F]"`` (``territory.Puct`` with a
+    ``"puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F,temp=T]"`` (``territory.Puct`` with a
     model file or shipped model name and N simulations, default 400) or
     ``"best[:N]"`` (``best_agent``), case (except the model's path) and surrounding
     spaces ignored; an object with ``choose`` is returned as it is. ``c=tuned`` and

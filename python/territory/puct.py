@@ -99,7 +99,10 @@ class Puct:
     once). The defaults (None) come from the model's ``meta``: ``play`` (the settings it
     was measured to play best with, in docs/learning.md), then ``trained`` (those it was
     trained with; ``c_puct`` excepted), then ``c_puct=1.5``, ``rollout_weight=0``,
-    ``expansion_visits=1``.
+    ``expansion_visits=1``. The priors are ``softmax(logits / policy_temperature)``
+    (below 1 sharper: the search spends more of its simulations on the network's
+    favourite moves; by default (None) the model's ``play`` value, else 1, the network's
+    own policy).
 
     Plays the most visited move. ``noise_fraction`` mixes Dirichlet(``noise_alpha``)
     noise into the priors at each search's root (AlphaZero's self-play exploration); by
@@ -114,7 +117,7 @@ class Puct:
     def __init__(self, model: Union[str, os.PathLike, Model], iterations: int = 400,
                  c_puct: Optional[float] = None, seed: int = 0, rollout_weight: Optional[float] = None,
                  expansion_visits: Optional[int] = None, noise_fraction: Optional[float] = None,
-                 noise_alpha: float = 0.3) -> None:
+                 noise_alpha: float = 0.3, policy_temperature: Optional[float] = None) -> None:
         self.model = model if isinstance(model, Model) else Model.load(model)
         self.source = str(model) if not isinstance(model, Model) else None
         self.iterations = check_int("iterations", iterations, 1, MAX_UCT_ITERATIONS)
@@ -127,6 +130,9 @@ class Puct:
         if expansion_visits is None:
             expansion_visits = self._setting("expansion_visits", 1)
         self.expansion_visits = check_int("expansion_visits", expansion_visits, 1, 1_000_000)
+        if policy_temperature is None:
+            policy_temperature = self.model.meta.get("play", {}).get("policy_temperature", 1.0)
+        self.policy_temperature = _number("policy_temperature", policy_temperature, 0.01, 100.0)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self.noise_fraction = None if noise_fraction is None else _number("noise_fraction", noise_fraction, 0.0, 1.0)
         self.noise_alpha = _number("noise_alpha", noise_alpha, 1e-3, 1e3)
@@ -184,11 +190,11 @@ class Puct:
         self.model.check_fits(state)
         return self.network.analyse(state, self.iterations, self.c_puct, self.seed, self.rollout_weight,
                                     self.expansion_visits, _check_stop(stop), _check_stop(finish, "finish"),
-                                    _check_progress(progress))
+                                    _check_progress(progress), policy_temperature=self.policy_temperature)
 
     def _spec(self) -> tuple[Any, ...]:
         return ("puct", self.network, self.iterations, self.c_puct, self.seed, self.rollout_weight,
-                self.expansion_visits, self.noise_fraction or 0.0, self.noise_alpha)
+                self.expansion_visits, self.noise_fraction or 0.0, self.noise_alpha, self.policy_temperature)
 
     def spec(self) -> str:
         """The agent spec string of this search, every setting written out
@@ -198,7 +204,7 @@ class Puct:
         if self.source is None:
             raise ValueError("this Puct plays a Model object, not a model file or shipped name: it has no spec string")
         text = (f"puct:{self.source}:{self.iterations}:c={self.c_puct!r},rollout={self.rollout_weight!r},"
-                f"expand={self.expansion_visits}")
+                f"expand={self.expansion_visits},temp={self.policy_temperature!r}")
         return text + ("" if self.noise_fraction is None else f",noise={self.noise_fraction!r}")
 
     def for_analysis(self, what: str) -> "Puct":
@@ -225,6 +231,7 @@ class Puct:
         extra += f", expansion_visits={self.expansion_visits}" if self.expansion_visits > 1 else ""
         extra += f", noise_fraction={self.noise_fraction}" if self.noise_fraction is not None else ""
         extra += f", noise_alpha={self.noise_alpha}" if self.noise_alpha != 0.3 else ""
+        extra += f", policy_temperature={self.policy_temperature}" if self.policy_temperature != 1 else ""
         return f"Puct({what}, iterations={self.iterations}{extra})"
 
 
@@ -240,14 +247,16 @@ PUCT_OPTIONS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "rollout": ("rollout_weight", lambda v: spec_number(v, 0.0, 1.0)),
     "expand": ("expansion_visits", lambda v: spec_count(v, 1, 1_000_000)),
     "noise": ("noise_fraction", lambda v: spec_number(v, 0.0, 1.0)),
+    "temp": ("policy_temperature", lambda v: spec_number(v, 0.01, 100.0)),
 }
 
 
 def parse_puct(spec: str, arg: str) -> Puct:
     """``Puct`` from the part after ``puct:`` of an agent spec: ``MODEL``,
     ``MODEL:N`` (N simulations per move, default 400), then optionally
-    ``:c=C,rollout=R,expand=K,noise=F`` (``c_puct``, ``rollout_weight``,
-    ``expansion_visits``, ``noise_fraction``; those not given: the model's own)."""
+    ``:c=C,rollout=R,expand=K,noise=F,temp=T`` (``c_puct``, ``rollout_weight``,
+    ``expansion_visits``, ``noise_fraction``, ``policy_temperature``; those not given:
+    the model's own)."""
     options: dict[str, Any] = {}
     head, sep, last = arg.rpartition(":")
     if sep and "=" in last and not _is_model(arg):

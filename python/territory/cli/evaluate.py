@@ -21,7 +21,7 @@ from territory.evaluate import (
 from territory.evaluate.plots import _pyplot
 
 AGENT_HELP = ("random | uct[:N][:c=C] (UCT with N iterations per move, exploration C or c=tuned) | "
-              "puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F] (a trained model, a .npz file "
+              "puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F,temp=T] (a trained model, a .npz file "
               "or a shipped name such as tabik-6, with N simulations per move, default 400; played with root "
               "noise, so that the games differ) | best[:N] (docs/search.md, \"Agent specs\")")
 

@@ -34,7 +34,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--agents", nargs=2, required=True, metavar=("AGENT0", "AGENT1"),
                         help="two agents: 'random', 'uct[:N][:c=C]' (UCT with N iterations per move, default "
                         "1000, exploration C, default 1.4, or c=tuned: the tuned value for the board), "
-                        "'puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F]' (a trained model, a .npz file or a "
+                        "'puct:MODEL[:N][:c=C,rollout=R,expand=K,noise=F,temp=T]' (a trained model, a .npz file or a "
                         "shipped name such as tabik-6, with N simulations per move, default 400), or 'best[:N]' "
                         "(the board's shipped model if there is one, else UCT with the tuned c) (docs/search.md)")
     parser.add_argument("--games", type=cli.games_count(2**40), default=100, help="number of games, at least 1 (default 100)")

@@ -103,6 +103,7 @@ pub(crate) fn guided(
     expansion_visits: u32,
     noise_fraction: f32,
     noise_alpha: f32,
+    policy_temperature: f32,
 ) -> PyResult<Guided> {
     if !(1..=1_000_000).contains(&expansion_visits) {
         return Err(PyValueError::new_err(format!(
@@ -120,6 +121,7 @@ pub(crate) fn guided(
         config: puct_config(iterations, c_puct, noise_alpha, noise_fraction, seed)?,
         rollout_weight: number("rollout_weight", rollout_weight, 0.0, 1.0)?,
         expansion_visits,
+        policy_temperature: number("policy_temperature", policy_temperature, 0.01, 100.0)?,
     })
 }
 
@@ -316,7 +318,7 @@ impl PyNetwork {
     /// `finish` ends the search at once with the tree it has (its root expanded);
     /// `progress(simulations, best move or None, value)` is called about every 0.1 s.
     #[pyo3(signature = (state, iterations, c_puct = 1.5, seed = 0, rollout_weight = 0.0, expansion_visits = 1,
-                        stop = None, finish = None, progress = None))]
+                        stop = None, finish = None, progress = None, policy_temperature = 1.0))]
     #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
         &self,
@@ -330,8 +332,19 @@ impl PyNetwork {
         stop: Option<PyRef<'py, PyStop>>,
         finish: Option<PyRef<'py, PyStop>>,
         progress: Option<Bound<'py, PyAny>>,
+        policy_temperature: f32,
     ) -> PyResult<(Bound<'py, PyArray1<f32>>, f32, usize, Bound<'py, PyArray1<f32>>)> {
-        let player = guided(self, iteration_count(iterations)?, c_puct, seed, rollout_weight, expansion_visits, 0.0, 0.3)?;
+        let player = guided(
+            self,
+            iteration_count(iterations)?,
+            c_puct,
+            seed,
+            rollout_weight,
+            expansion_visits,
+            0.0,
+            0.3,
+            policy_temperature,
+        )?;
         let own = Stop::new();
         let flag = stop.as_deref().map_or(&own, PyStop::flag);
         with_native_game!(state, |_Class, root| {
@@ -412,7 +425,8 @@ impl PyNetwork {
         })?;
         let games = games as usize;
         let iterations = iteration_count(iterations)?;
-        let player = guided(self, iterations, c_puct, seed, rollout_weight, expansion_visits, noise_fraction, noise_alpha)?;
+        let player =
+            guided(self, iterations, c_puct, seed, rollout_weight, expansion_visits, noise_fraction, noise_alpha, 1.0)?;
         with_native_game!(state, |_Class, start| {
             let features = check_fits(&self.inner, &start)?;
             let data = interruptible(py, true, |stop| {

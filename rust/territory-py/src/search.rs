@@ -254,7 +254,8 @@ pub(crate) fn long_match(agents: &[Agent; 2], count: usize) -> bool {
 
 /// An agent from its description: ("random",), ("uct", iterations, c, seed, threads) or
 /// ("puct", network, iterations, c_puct, seed, rollout_weight, expansion_visits,
-/// noise_fraction, noise_alpha): Dirichlet noise at each root, 0 for none.
+/// noise_fraction, noise_alpha, policy_temperature): Dirichlet noise at each root, 0 for
+/// none.
 pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
     let kind: String = spec.get_item(0)?.extract()?;
     match kind.as_str() {
@@ -266,17 +267,19 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
         }
         "puct" => {
             #[allow(clippy::type_complexity)]
-            let (_, network, iterations, c_puct, seed, rollout_weight, expansion_visits, noise_fraction, noise_alpha): (
-                String,
-                PyRef<'_, crate::network::PyNetwork>,
-                u32,
-                f32,
-                u64,
-                f32,
-                u32,
-                f32,
-                f32,
-            ) = spec.extract()?;
+            let (
+                _,
+                network,
+                iterations,
+                c_puct,
+                seed,
+                rollout_weight,
+                expansion_visits,
+                noise_fraction,
+                noise_alpha,
+                policy_temperature,
+            ): (String, PyRef<'_, crate::network::PyNetwork>, u32, f32, u64, f32, u32, f32, f32, f32) =
+                spec.extract()?;
             Ok(Agent::Puct(crate::network::guided(
                 &network,
                 iterations,
@@ -286,6 +289,7 @@ pub(crate) fn agent(spec: &Bound<'_, PyAny>) -> PyResult<Agent> {
                 expansion_visits,
                 noise_fraction,
                 noise_alpha,
+                policy_temperature,
             )?))
         }
         _ => Err(PyValueError::new_err(format!(

@@ -34,6 +34,12 @@ pub struct Guided {
     /// (AlphaGo's expansion threshold: the network's cost is shared by that many
     /// simulations). The root is expanded at once.
     pub expansion_visits: u32,
+    /// The priors are `softmax(logits / policy_temperature)`: below 1 sharper (the
+    /// search spends more of its simulations on the network's favourite moves), above 1
+    /// flatter; 1 is the network's own policy (self-play's: its visit counts are the
+    /// policy targets). A small network's policy is close to uniform, and a search of a
+    /// few hundred simulations plays better with it sharpened (docs/learning.md).
+    pub policy_temperature: f32,
 }
 
 /// Buffers reused from search to search.
@@ -132,6 +138,10 @@ impl Guided {
             if due {
                 tree.leaf_game(0).network_input(features, &mut buffers.obs);
                 value = self.network.evaluate(&buffers.obs, &mut buffers.scratch, &mut buffers.logits);
+                if self.policy_temperature != 1.0 {
+                    let inverse = self.policy_temperature.recip();
+                    buffers.logits.iter_mut().for_each(|logit| *logit *= inverse);
+                }
                 tree.expand(0, &buffers.logits);
             }
             if !due || self.rollout_weight > 0.0 {
@@ -403,6 +413,7 @@ mod tests {
             config: PuctConfig { iterations, ..PuctConfig::default() },
             rollout_weight,
             expansion_visits: 1,
+            policy_temperature: 1.0,
         }
     }
 
@@ -436,6 +447,7 @@ mod tests {
             config: PuctConfig { iterations: 20, ..PuctConfig::default() },
             rollout_weight: 1.0,
             expansion_visits: 1_000_000,
+            policy_temperature: 1.0,
         };
         let tree = p.search(&game, &mut Buffers::default(), &Stop::new()).unwrap();
         let c2 = game.action_of(game.parse_move("c2").unwrap()).unwrap();
@@ -502,6 +514,40 @@ mod tests {
         assert!(expanded > 0 && tree.size() > 1 + root_children);
         // At once (1): every simulation but the first expands a new leaf.
         assert!(search(1, 50).size() > search(3, 50).size());
+    }
+
+    /// The root's priors are `softmax(logits / policy_temperature)`: a network whose
+    /// only opinion is a logit of 2 for one move gives it `e^(2/T) / (e^(2/T) + n - 1)`.
+    #[test]
+    fn the_policy_temperature_divides_the_logits_of_the_priors() {
+        let game = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
+        let (i, a, hidden) = (game.observation_len(), game.num_actions(), 4);
+        let favourite = game.action_of(game.legal_moves()[3]).unwrap();
+        let z = vec![0.0f32; (i + a + hidden) * hidden];
+        let mut bp = vec![0.0f32; a];
+        bp[favourite] = 2.0;
+        let w = Weights {
+            w1: &z[..i * hidden],
+            b1: &z[..hidden],
+            w2: &z[..hidden * hidden],
+            b2: &z[..hidden],
+            wp: &z[..hidden * a],
+            bp: &bp,
+            wv: &z[..hidden],
+            bv: &[0.0],
+        };
+        let network = Arc::new(Network::new(i, hidden, a, w).unwrap());
+        let n = game.legal_count() as f32;
+        for policy_temperature in [0.25f32, 0.5, 1.0, 4.0] {
+            let p = Guided { network: network.clone(), policy_temperature, ..player(&game, 1, 0.0) };
+            let tree = p.search(&game, &mut Buffers::default(), &Stop::new()).unwrap();
+            let stats = tree.root_stats();
+            let prior = stats.iter().find(|s| s.0 == favourite).unwrap().3;
+            let e = (2.0 / policy_temperature).exp();
+            assert!((prior - e / (e + n - 1.0)).abs() < 1e-5, "T {policy_temperature}: {prior}");
+            let other = stats.iter().find(|s| s.0 != favourite).unwrap().3;
+            assert!((other - 1.0 / (e + n - 1.0)).abs() < 1e-5, "T {policy_temperature}: {other}");
+        }
     }
 
     #[test]
