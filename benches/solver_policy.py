@@ -218,15 +218,61 @@ def epoch_means(steps: Any) -> list[list[float]]:
 
 
 def train(model: Model, data: dict[str, np.ndarray], start: Any, epochs: int, batch: int, lr: float,
-          weight_decay: float, seed: int, cosine: bool = False) -> list[list[float]]:
+          weight_decay: float, seed: int, cosine: bool = False, set_loss: bool = False) -> list[list[float]]:
+    """Trains ``model`` on the minibatches; with ``set_loss`` the policy loss is
+    ``-log P(optimal set)`` (the network may put its mass on any one optimal move)
+    instead of the cross-entropy with the uniform distribution over them."""
     from territory import network_jax
 
     decay_steps = epochs * (len(data["inputs"]) // batch) if cosine else 0
     trainer = network_jax.Trainer(model, lr, weight_decay, decay_steps=decay_steps)
-    history = epoch_means((epoch, trainer.step(*arrays))
-                          for epoch, *arrays in minibatches(data, start, model.input_size, epochs, batch, seed))
+    batches = minibatches(data, start, model.input_size, epochs, batch, seed)
+    if set_loss:
+        step = set_loss_step()
+        steps = []
+        for epoch, *arrays in batches:
+            trainer.module, trainer.state, losses = step(trainer.module, trainer.state,
+                                                         network_jax._batch(*arrays, None, None), trainer.optimiser)
+            steps.append((epoch, np.asarray(losses)))
+        history = epoch_means(steps)
+    else:
+        history = epoch_means((epoch, trainer.step(*arrays)) for epoch, *arrays in batches)
     model.weights.update(trainer.weights())
     return history
+
+
+def set_policy_loss(logits: Any, policy: Any, mask: Any) -> Any:
+    """The mean over the batch of ``-log`` of the probability (the softmax of ``logits``
+    over the legal actions, ``mask``) of the set of optimal moves: the actions with a
+    positive target in ``policy``."""
+    import jax
+    import jax.numpy as jnp
+
+    log_probs = jax.nn.log_softmax(jnp.where(mask, logits, -1e9))
+    return -jax.nn.logsumexp(jnp.where(policy > 0, log_probs, -1e9), axis=1).mean()
+
+
+def set_loss_step() -> Any:
+    """A jitted gradient step whose loss is ``set_policy_loss`` plus the value's squared
+    error."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    def loss(module: Any, batch: tuple[Any, ...]) -> tuple[Any, Any]:
+        x, policy, mask, z, _, _ = batch
+        logits, values, _, _ = jax.vmap(module)(x)
+        policy_loss = set_policy_loss(logits, policy, mask)
+        value_loss = ((values - z) ** 2).mean()
+        return policy_loss + value_loss, jnp.stack([policy_loss, value_loss])
+
+    @eqx.filter_jit
+    def step(module: Any, state: Any, batch: tuple[Any, ...], optimiser: Any) -> tuple[Any, Any, Any]:
+        grads, losses = eqx.filter_grad(loss, has_aux=True)(module, batch)
+        updates, state = optimiser.update(grads, state, eqx.filter(module, eqx.is_array))
+        return eqx.apply_updates(module, updates), state, losses
+
+    return step
 
 
 def train_conv(model: Model, data: dict[str, np.ndarray], start: Any, channels: int, blocks: int, hidden: int,
@@ -314,6 +360,8 @@ def main() -> int:
                         "positions only (of --data's; the learning curve of docs/learning.md)")
     parser.add_argument("--cosine", action="store_true", help="the MLP's learning rate falls to 0 along a cosine "
                         "over the run (the convolutional network's always does)")
+    parser.add_argument("--set-loss", action="store_true", help="the MLP's policy loss is -log of the probability "
+                        "of the set of optimal moves, not the cross-entropy with the uniform distribution over them")
     parser.add_argument("--conv", default=None, metavar="CHANNELS:BLOCKS", help="a convolutional network instead "
                         "of the MLP (in JAX only: the engine evaluates MLPs, so no --out), with --hidden units in its "
                         "dense layer, e.g. 64:4")
@@ -352,11 +400,15 @@ def main() -> int:
     decisions = some_move_not_optimal(data)
     if args.decisions_only:
         data = {name: array[decisions] for name, array in data.items()}
+    if len(data["inputs"]) < args.batch:
+        among = f" (the decisions among {len(decisions)})" if args.decisions_only else ""
+        parser.error(f"{len(data['inputs'])} training positions{among} are fewer than a batch of {args.batch}: "
+                     "train on more positions, or with a smaller --batch")
     with single_threaded_blas():
         if conv is None:
             logits_of = None
             history = train(model, data, start, args.epochs, args.batch, args.lr, args.weight_decay, args.seed,
-                            args.cosine)
+                            args.cosine, args.set_loss)
         else:
             logits_of, history = train_conv(model, data, start, *conv, args.hidden, args.epochs, args.batch, args.lr,
                                             args.weight_decay, args.seed)
@@ -375,7 +427,7 @@ def main() -> int:
     train_rate = float(np.mean(data["policies"][rows][np.arange(len(picks)), picks] > 0))
     print(json.dumps({
         "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": int(decisions.sum()),
-        "hidden": args.hidden, "conv": args.conv, "cosine": args.cosine, "epochs": args.epochs,
+        "hidden": args.hidden, "conv": args.conv, "cosine": args.cosine, "set_loss": args.set_loss, "epochs": args.epochs,
         "losses_first_last": [history[0], history[-1]],
         "train_rate": round(train_rate, 4),
         "data_cpu_seconds": round(data_seconds, 1), "train_cpu_seconds": round(train_seconds, 1),

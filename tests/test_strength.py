@@ -215,6 +215,27 @@ def test_the_solver_taught_network_bench_runs_small(tmp_path):
     assert Model.load(tmp_path / "model.npz").meta["solver_targets"] is True
 
 
+def test_the_set_loss_is_minus_the_log_of_the_optimal_sets_probability(tmp_path):
+    """``--set-loss``: the policy loss is -log P(optimal moves), the probability the
+    softmax over the legal actions gives the set; the bench trains with it and the loss
+    falls."""
+    bench = load_bench("solver_policy")
+    logits = np.array([[0.0, np.log(2.0), 0.0, 5.0], [1.0, 1.0, 1.0, 1.0]], np.float32)
+    mask = np.array([[True, True, True, False], [True, True, True, True]])
+    policy = np.array([[0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0]], np.float32)
+    # Row 0: the legal actions weigh 1, 2 and 1, the set {0, 1} 3 of 4 (the illegal
+    # action's large logit counts for nothing); row 1: one optimal move of four.
+    expected = -(np.log(0.75) + np.log(0.25)) / 2
+    assert abs(float(bench.set_policy_loss(logits, policy, mask)) - expected) < 1e-6
+    out = run_bench("benches/solver_policy.py", "--size", "3", "--train-positions", "60", "--test-positions", "10",
+                    "--hidden", "16", "--epochs", "60", "--batch", "16", "--set-loss")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["set_loss"] is True and result["test"]["positions"] == 10
+    first, last = result["losses_first_last"]
+    assert last[0] < first[0]
+
+
 def test_the_solver_taught_convolutional_network_trains_and_is_rated_without_a_model_file(tmp_path):
     """``--conv``: the network in JAX alone, rated by its top move on the same positions;
     the engine cannot evaluate it, so ``--out`` is refused, as is a malformed shape."""
@@ -232,6 +253,9 @@ def test_the_solver_taught_convolutional_network_trains_and_is_rated_without_a_m
     assert not list(tmp_path.iterdir())
     refused = run_bench("benches/solver_policy.py", *small, "--use-first", "0")
     assert refused.returncode == 2 and "--use-first must be at least 1, not 0" in refused.stderr
+    refused = run_bench("benches/solver_policy.py", *small, "--decisions-only")  # 13 decisions: no batch of 16
+    assert refused.returncode == 2 and ("13 training positions (the decisions among 60) are fewer than a batch "
+                                        "of 16") in refused.stderr
     for bad in ("8", "0:1", "8:-1", "a:b"):
         refused = run_bench("benches/solver_policy.py", *small, "--conv", bad)
         assert refused.returncode == 2 and f"not {bad!r}" in refused.stderr, bad

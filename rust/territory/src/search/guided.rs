@@ -392,7 +392,13 @@ mod tests {
 
     /// Uniform priors and the same `value` for every position.
     fn constant(i: usize, a: usize, hidden: usize, value: f32) -> Network {
-        let z = vec![0.0f32; (i + a + hidden) * hidden + 2 * hidden + a + 1];
+        fixed(i, hidden, &vec![0.0; a], value)
+    }
+
+    /// The same logits (`logits`, one per action) and `value` for every position.
+    fn fixed(i: usize, hidden: usize, logits: &[f32], value: f32) -> Network {
+        let a = logits.len();
+        let z = vec![0.0f32; (i + a + hidden) * hidden];
         let bv = [value.atanh()];
         let w = Weights {
             w1: &z[..i * hidden],
@@ -400,7 +406,7 @@ mod tests {
             w2: &z[..hidden * hidden],
             b2: &z[..hidden],
             wp: &z[..hidden * a],
-            bp: &z[..a],
+            bp: logits,
             wv: &z[..hidden],
             bv: &bv,
         };
@@ -521,22 +527,10 @@ mod tests {
     #[test]
     fn the_policy_temperature_divides_the_logits_of_the_priors() {
         let game = Tabik::new(TabikConfig { size: 4, pie: true }).unwrap();
-        let (i, a, hidden) = (game.observation_len(), game.num_actions(), 4);
         let favourite = game.action_of(game.legal_moves()[3]).unwrap();
-        let z = vec![0.0f32; (i + a + hidden) * hidden];
-        let mut bp = vec![0.0f32; a];
-        bp[favourite] = 2.0;
-        let w = Weights {
-            w1: &z[..i * hidden],
-            b1: &z[..hidden],
-            w2: &z[..hidden * hidden],
-            b2: &z[..hidden],
-            wp: &z[..hidden * a],
-            bp: &bp,
-            wv: &z[..hidden],
-            bv: &[0.0],
-        };
-        let network = Arc::new(Network::new(i, hidden, a, w).unwrap());
+        let mut logits = vec![0.0f32; game.num_actions()];
+        logits[favourite] = 2.0;
+        let network = Arc::new(fixed(game.observation_len(), 4, &logits, 0.0));
         let n = game.legal_count() as f32;
         for policy_temperature in [0.25f32, 0.5, 1.0, 4.0] {
             let p = Guided { network: network.clone(), policy_temperature, ..player(&game, 1, 0.0) };
