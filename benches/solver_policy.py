@@ -225,18 +225,10 @@ def train(model: Model, data: dict[str, np.ndarray], start: Any, epochs: int, ba
     from territory import network_jax
 
     decay_steps = epochs * (len(data["inputs"]) // batch) if cosine else 0
-    trainer = network_jax.Trainer(model, lr, weight_decay, decay_steps=decay_steps)
-    batches = minibatches(data, start, model.input_size, epochs, batch, seed)
-    if set_loss:
-        step = set_loss_step()
-        steps = []
-        for epoch, *arrays in batches:
-            trainer.module, trainer.state, losses = step(trainer.module, trainer.state,
-                                                         network_jax._batch(*arrays, None, None), trainer.optimiser)
-            steps.append((epoch, np.asarray(losses)))
-        history = epoch_means(steps)
-    else:
-        history = epoch_means((epoch, trainer.step(*arrays)) for epoch, *arrays in batches)
+    trainer = network_jax.Trainer(model, lr, weight_decay, decay_steps=decay_steps,
+                                  policy_loss=set_policy_loss if set_loss else network_jax.cross_entropy)
+    history = epoch_means((epoch, trainer.step(*arrays))
+                          for epoch, *arrays in minibatches(data, start, model.input_size, epochs, batch, seed))
     model.weights.update(trainer.weights())
     return history
 
@@ -250,29 +242,6 @@ def set_policy_loss(logits: Any, policy: Any, mask: Any) -> Any:
 
     log_probs = jax.nn.log_softmax(jnp.where(mask, logits, -1e9))
     return -jax.nn.logsumexp(jnp.where(policy > 0, log_probs, -1e9), axis=1).mean()
-
-
-def set_loss_step() -> Any:
-    """A jitted gradient step whose loss is ``set_policy_loss`` plus the value's squared
-    error."""
-    import equinox as eqx
-    import jax
-    import jax.numpy as jnp
-
-    def loss(module: Any, batch: tuple[Any, ...]) -> tuple[Any, Any]:
-        x, policy, mask, z, _, _ = batch
-        logits, values, _, _ = jax.vmap(module)(x)
-        policy_loss = set_policy_loss(logits, policy, mask)
-        value_loss = ((values - z) ** 2).mean()
-        return policy_loss + value_loss, jnp.stack([policy_loss, value_loss])
-
-    @eqx.filter_jit
-    def step(module: Any, state: Any, batch: tuple[Any, ...], optimiser: Any) -> tuple[Any, Any, Any]:
-        grads, losses = eqx.filter_grad(loss, has_aux=True)(module, batch)
-        updates, state = optimiser.update(grads, state, eqx.filter(module, eqx.is_array))
-        return eqx.apply_updates(module, updates), state, losses
-
-    return step
 
 
 def train_conv(model: Model, data: dict[str, np.ndarray], start: Any, channels: int, blocks: int, hidden: int,

@@ -17,7 +17,7 @@ This module imports JAX, so only training, its tests and the benches import it; 
 from __future__ import annotations
 
 import functools
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -34,7 +34,7 @@ except ImportError as error:  # pragma: no cover - the message is what is tested
 
 from territory.model import Model
 
-__all__ = ["MLP", "Trunk", "to_jax", "to_weights", "forward", "Trainer", "LOSSES"]
+__all__ = ["MLP", "Trunk", "to_jax", "to_weights", "forward", "Trainer", "LOSSES", "cross_entropy"]
 
 #: The names of the losses ``Trainer.step`` returns, in order.
 LOSSES = ("policy_loss", "value_loss", "margin_loss", "ownership_loss")
@@ -139,12 +139,18 @@ def forward(module: MLP, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, Optio
     return tuple(None if a is None else np.asarray(a) for a in out)  # type: ignore[return-value]
 
 
-def _loss(module: MLP, batch: tuple[Any, ...], margin_weight: float, ownership_weight: float, margin_scale: float
-          ) -> tuple[Any, Any]:
+def cross_entropy(logits: Any, policy: Any, mask: Any) -> Any:
+    """The policy loss: the cross-entropy of the targets ``policy`` with the softmax of
+    ``logits`` over the legal actions (``mask``), the batch's mean."""
+    log_probs = jnp.where(mask, jax.nn.log_softmax(jnp.where(mask, logits, -1e9)), 0.0)
+    return -(policy * log_probs).sum(axis=1).mean()
+
+
+def _loss(module: MLP, batch: tuple[Any, ...], margin_weight: float, ownership_weight: float, margin_scale: float,
+          policy_loss_of: Callable[[Any, Any, Any], Any] = cross_entropy) -> tuple[Any, Any]:
     x, policy, mask, z, margin, owner = batch
     logits, values, margins, ownership = jax.vmap(module)(x)
-    log_probs = jnp.where(mask, jax.nn.log_softmax(jnp.where(mask, logits, -1e9)), 0.0)
-    policy_loss = -(policy * log_probs).sum(axis=1).mean()
+    policy_loss = policy_loss_of(logits, policy, mask)
     value_loss = ((values - z) ** 2).mean()
     zero = jnp.zeros(())
     margin_loss = zero if margins is None else (((margins - margin) / margin_scale) ** 2).mean()
@@ -161,16 +167,17 @@ def _optimiser(lr: float, weight_decay: float, decay_steps: int = 0) -> Any:
 
 
 @eqx.filter_jit
-def _step(module: MLP, state: Any, batch: tuple[Any, ...], optimiser: Any, weights: tuple[float, float, float]
-          ) -> tuple[MLP, Any, Any]:
-    grads, losses = eqx.filter_grad(_loss, has_aux=True)(module, batch, *weights)
+def _step(module: MLP, state: Any, batch: tuple[Any, ...], optimiser: Any, weights: tuple[float, float, float],
+          policy_loss_of: Callable[[Any, Any, Any], Any] = cross_entropy) -> tuple[MLP, Any, Any]:
+    grads, losses = eqx.filter_grad(_loss, has_aux=True)(module, batch, *weights, policy_loss_of)
     updates, state = optimiser.update(grads, state, eqx.filter(module, eqx.is_array))
     return eqx.apply_updates(module, updates), state, losses
 
 
 @eqx.filter_jit
-def _losses(module: MLP, batch: tuple[Any, ...], weights: tuple[float, float, float]) -> Any:
-    return _loss(module, batch, *weights)[1]
+def _losses(module: MLP, batch: tuple[Any, ...], weights: tuple[float, float, float],
+            policy_loss_of: Callable[[Any, Any, Any], Any] = cross_entropy) -> Any:
+    return _loss(module, batch, *weights, policy_loss_of)[1]
 
 
 def _batch(inputs: np.ndarray, policy: np.ndarray, mask: np.ndarray, values: np.ndarray,
@@ -188,15 +195,19 @@ class Trainer:
     + ``margin_weight`` x squared error of the margin over ``margin_scale`` points +
     ``ownership_weight`` x mean squared error of the ownership over the cells (each head
     term only where the model has the head). With ``decay_steps``, the learning rate
-    falls from ``lr`` to 0 along a cosine over that many steps (and stays 0 after)."""
+    falls from ``lr`` to 0 along a cosine over that many steps (and stays 0 after).
+    ``policy_loss(logits, policy, mask)`` replaces the policy's cross-entropy
+    (``cross_entropy``) where another loss is wanted."""
 
     def __init__(self, model: Model, lr: float, weight_decay: float, margin_weight: float = 0.0,
-                 ownership_weight: float = 0.0, margin_scale: float = 1.0, decay_steps: int = 0) -> None:
+                 ownership_weight: float = 0.0, margin_scale: float = 1.0, decay_steps: int = 0,
+                 policy_loss: Callable[[Any, Any, Any], Any] = cross_entropy) -> None:
         self.module = to_jax(model)
         self.optimiser = _optimiser(float(lr), float(weight_decay), int(decay_steps))
         self.state = self.optimiser.init(eqx.filter(self.module, eqx.is_array))
         self.steps = 0
         self.loss_weights = (float(margin_weight), float(ownership_weight), float(margin_scale))
+        self.policy_loss = policy_loss
 
     def step(self, inputs: np.ndarray, policy: np.ndarray, mask: np.ndarray, values: np.ndarray,
              margins: Optional[np.ndarray] = None, ownership: Optional[np.ndarray] = None) -> np.ndarray:
@@ -204,7 +215,8 @@ class Trainer:
         value targets, margins, ownership); returns its losses (``LOSSES``: those of
         heads the model lacks are 0) before the step."""
         batch = _batch(inputs, policy, mask, values, margins, ownership)
-        self.module, self.state, losses = _step(self.module, self.state, batch, self.optimiser, self.loss_weights)
+        self.module, self.state, losses = _step(self.module, self.state, batch, self.optimiser, self.loss_weights,
+                                                self.policy_loss)
         self.steps += 1
         return np.asarray(losses)
 
@@ -212,7 +224,7 @@ class Trainer:
                margins: Optional[np.ndarray] = None, ownership: Optional[np.ndarray] = None) -> np.ndarray:
         """The losses (``LOSSES``) of the current weights on a batch, without a step."""
         return np.asarray(_losses(self.module, _batch(inputs, policy, mask, values, margins, ownership),
-                                  self.loss_weights))
+                                  self.loss_weights, self.policy_loss))
 
     def weights(self) -> dict[str, np.ndarray]:
         """The trained weights, for ``Model``."""

@@ -131,7 +131,7 @@ class Puct:
             expansion_visits = self._setting("expansion_visits", 1)
         self.expansion_visits = check_int("expansion_visits", expansion_visits, 1, 1_000_000)
         if policy_temperature is None:
-            policy_temperature = self.model.meta.get("play", {}).get("policy_temperature", 1.0)
+            policy_temperature = self._setting("policy_temperature", 1.0)
         self.policy_temperature = _number("policy_temperature", policy_temperature, 0.01, 100.0)
         self.seed = check_int("seed", seed, 0, 2**64 - 1)
         self.noise_fraction = None if noise_fraction is None else _number("noise_fraction", noise_fraction, 0.0, 1.0)
