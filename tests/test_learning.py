@@ -206,6 +206,34 @@ def test_a_tiny_training_run_writes_checkpoints_and_a_log(tmp_path):
 
 
 @needs_jax
+def test_a_run_started_from_a_model_begins_with_its_weights_and_records_it(tmp_path):
+    first = train(tiny_config(tmp_path, rounds=1, eval_games=0))
+    second = train(tiny_config(tmp_path, out=str(tmp_path / "more"), init=str(first), rounds=1, eval_games=0))
+    start, before = Model.load(tmp_path / "more" / "checkpoint-0000.npz"), Model.load(first)
+    assert all(np.array_equal(start.weights[n], before.weights[n]) for n in before.weights)
+    assert start.meta["trained"]["init"] == str(first)
+    assert start.meta["trained"]["init_trained"] == before.meta["trained"]
+    after = Model.load(second)
+    assert not all(np.array_equal(after.weights[n], before.weights[n]) for n in before.weights)
+
+
+@needs_jax
+@pytest.mark.parametrize("changes, why", [
+    (dict(hidden=16), "another architecture (weights b1, b2, w1, w2, wm, wo, wp, wv differ"),
+    (dict(features=True), "another architecture (weights w1 differ"),
+    (dict(margin_weight=0.0), "another architecture (weights bm, wm differ"),
+    (dict(params={"size": 4}), "observations (8, 3, 3)"),
+    (dict(game="nume", params={"n": 2}), "another game"),
+    (dict(params={"size": 3, "pie": False}), "the pie rule on in training, off here"),
+])
+def test_a_run_refuses_to_start_from_a_model_it_cannot_continue(tmp_path, changes, why):
+    first = train(tiny_config(tmp_path, rounds=1, eval_games=0))
+    with pytest.raises(ValueError, match=re.escape(why)):
+        train(tiny_config(tmp_path, out=str(tmp_path / "more"), init=str(first), **changes))
+    assert not (tmp_path / "more").exists()
+
+
+@needs_jax
 def test_ctrl_c_keeps_the_last_checkpoint(tmp_path):
     def interrupt(record):
         if record["event"] == "round" and record["round"] == 3:

@@ -58,6 +58,13 @@ class TrainConfig:
     out: str = "runs/train"
     seed: int = 0
     hidden: int = 128
+    #: Start from this model's weights (a ``.npz`` file or a shipped model's name)
+    #: instead of random ones: it must be for the run's game and parameters and have
+    #: the run's architecture (``hidden``, ``filters``, ``blocks``, ``features``, the
+    #: margin and ownership heads). The optimiser starts afresh; the checkpoints record
+    #: the model started from and how it was trained (``trained["init_trained"]``), so
+    #: the CPU time of both runs can be added up.
+    init: Optional[str] = None
     #: A convolutional trunk in front of the hidden layers: the 3x3 convolution's filters
     #: (0: none, the hidden layers read the planes) and the residual blocks after it.
     filters: int = 0
@@ -329,6 +336,28 @@ def _check_buffer(config: TrainConfig, start: Any) -> None:
                  "give a smaller buffer (--buffer)")
 
 
+def _warm_start(fresh: Model, init: str, start: Any) -> Model:
+    """``fresh`` (a new model of the run's architecture, with the run's meta) holding
+    the weights of the model ``init``; a ValueError if that model is for another game
+    or is built otherwise."""
+    source = Model.load(init)
+    why = source.mismatch(start)
+    if why is None and source.meta.get("params", {}) != fresh.meta["params"]:
+        why = f"parameters {source.meta.get('params')} in its training, {fresh.meta['params']} here"
+    if why is None:
+        shapes = {n: w.shape for n, w in fresh.weights.items()}
+        theirs = {n: w.shape for n, w in source.weights.items()}
+        if shapes != theirs:
+            differ = sorted(n for n in shapes.keys() | theirs.keys() if shapes.get(n) != theirs.get(n))
+            why = (f"another architecture (weights {', '.join(differ)} differ: give the run the model's --hidden, "
+                   f"--filters, --blocks, --features and heads)")
+    if why is not None:
+        raise ValueError(f"init {init!r} cannot start this run: {why}")
+    meta = dict(fresh.meta)
+    meta["trained"] = {**meta.get("trained", {}), "init_trained": source.meta.get("trained")}
+    return Model({n: w.copy() for n, w in source.weights.items()}, meta)
+
+
 def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], None]],
            executor: Optional[Executor]) -> Path:
     out = Path(config.out)
@@ -338,15 +367,17 @@ def _train(config: TrainConfig, progress: Optional[Callable[[dict[str, Any]], No
     if out.exists() and not out.is_dir():
         raise ValueError(f"out {str(out)!r} is a file: give a directory for the checkpoints and the log")
     from territory import network_jax  # JAX: the train extra, imported only to train
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ValueError(f"out {str(out)!r}: cannot make the directory: {error.strerror or error}") from None
     rng = np.random.default_rng(config.seed)
     model = Model.new(start, hidden=config.hidden, seed=int(rng.integers(2**63)), features=config.features,
                       margin=config.margin_weight > 0, ownership=config.ownership_weight > 0,
                       filters=config.filters, blocks=config.blocks,
                       trained={k: v for k, v in asdict(config).items() if k != "out"})
+    if config.init is not None:
+        model = _warm_start(model, config.init, start)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"out {str(out)!r}: cannot make the directory: {error.strerror or error}") from None
     cells = len(start.geometry()[1])  # the ownership head's: one value per cell
     optimiser = network_jax.Trainer(model, config.lr, config.weight_decay, config.margin_weight,
                                     config.ownership_weight, margin_scale=cells)

@@ -61,6 +61,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--batch", type=integer(1, 65536), default=256, help="positions per gradient step (default 256)")
     parser.add_argument("--replay", type=positive, default=4.0, help="gradient steps per round: new positions * REPLAY / BATCH (default 4)")
     parser.add_argument("--lr", type=positive, default=2e-3, help="Adam's learning rate (default 0.002)")
+    parser.add_argument("--init", metavar="MODEL", default=None, help="start from this model's weights (a .npz file or a shipped model's name) instead of random ones; it must be for this game and board and built as the run asks (--hidden, --filters, --blocks, --features, heads)")
     parser.add_argument("--hidden", type=integer(4, 4096), default=128, help="units per hidden layer (default 128)")
     parser.add_argument("--filters", type=integer(0, 1024), default=0, help="a convolutional trunk in front of the hidden layers: a 3x3 convolution of the observation planes to FILTERS channels, then --blocks residual blocks (default 0: none, the hidden layers read the planes)")
     parser.add_argument("--blocks", type=integer(0, 64), default=0, help="residual blocks of two 3x3 convolutions in the trunk (default 0; needs --filters)")
@@ -91,6 +92,7 @@ def run_train(args: argparse.Namespace) -> int:
     config = TrainConfig(
         game=args.game, params=cli.game_params(args, args.game), out=args.out, seed=args.seed,
         minutes=args.minutes, rounds=args.rounds, games=args.games, iterations=args.iterations, hidden=args.hidden,
+        init=args.init,
         filters=args.filters, blocks=args.blocks,
         sample_moves=args.sample_moves, buffer=args.buffer, checkpoint_every=args.checkpoint_every,
         eval_games=args.eval_games, eval_iterations=args.eval_iterations, uct_iterations=args.uct_iterations,
