@@ -8,7 +8,8 @@ that a shipped model can be trained again and checked.
     python benches/train_models.py list
 
 ``train`` runs each recipe into OUT/NAME (default runs/NAME), for its recorded number of
-rounds: the same seed and rounds give the same weights on any number of threads, so
+rounds (a recipe with a ``base`` first runs the base into OUT/NAME-base, then goes on
+from its last checkpoint, ``--init``): the same seed and rounds give the same weights on any number of threads, so
 the file it ends with should be the shipped one (compare the arrays after ``ship
 --models`` to a scratch directory; whole runs not yet re-run: 35 to 66 CPU-minutes
 each; ``tabik-8``'s first 20 rounds were, with ``--rounds 20``, and gave its run's
@@ -59,11 +60,17 @@ RECIPES: dict[str, dict[str, Any]] = {
         "best": True,
     },
     "tabik-8": {
-        "config": dict(game="tabik", params={}, seed=2, hidden=128, games=32, iterations=3200, expansion_visits=16,
-                       sample_moves=8, buffer=300_000, replay=16.0, checkpoint_every=10, eval_games=0,
-                       rollout_weight=0.5, search_value_weight=0.5, features=True, augment=True, threads=1,
-                       rounds=400),
-        "play": {"c_puct": 3.0, "rollout_weight": 0.5, "expansion_visits": 48, "policy_temperature": 0.6},
+        # Stop 56: stop 54's run (the base, 65.6 CPU-minutes) went on from its round 400
+        # with self-play searches four times deeper, for 52 CPU-minutes (117.6 in all).
+        "base": dict(game="tabik", params={}, seed=2, hidden=128, games=32, iterations=3200, expansion_visits=16,
+                     sample_moves=8, buffer=300_000, replay=16.0, checkpoint_every=10, eval_games=0,
+                     rollout_weight=0.5, search_value_weight=0.5, features=True, augment=True, threads=1,
+                     rounds=400),
+        "config": dict(game="tabik", params={}, seed=5, hidden=128, games=32, iterations=12800, expansion_visits=16,
+                       sample_moves=8, buffer=300_000, replay=16.0, lr=1e-3, checkpoint_every=5, eval_games=0,
+                       rollout_weight=0.5, search_value_weight=0.5, features=True, augment=True, threads=2,
+                       init="tabik-8", rounds=73),
+        "play": {"c_puct": 3.0, "rollout_weight": 0.5, "expansion_visits": 48, "policy_temperature": 0.5},
         "best": False,
     },
 }
@@ -82,6 +89,12 @@ def train(names: list[str], out: Path, minutes: float | None) -> None:
     for name in names:
         config = dict(recipe(name)["config"])
         assert set(config) <= known, set(config) - known
+        if "base" in recipe(name):
+            base = out / f"{name}-base"
+            path = run(TrainConfig(out=str(base), **{**recipe(name)["base"], "minutes": None}),
+                       progress=lambda r: print(json.dumps(r), flush=True) if r["event"] != "round" else None)
+            print(f"{name}-base: {path}")
+            config["init"] = str(path)
         if minutes is not None:
             config.update(rounds=None, minutes=minutes)
         elif config["rounds"] is None:
@@ -99,8 +112,10 @@ def ship(name: str, out: Path, models: Path) -> None:
     source = out / name / "last.npz"
     model = Model.load(source)
     rounds = [json.loads(line) for line in (out / name / "log.jsonl").read_text().splitlines()]
+    # A finished run's last.npz is its last round's; a stopped one's, its last checkpoint's.
+    done = [r["round"] for r in rounds if r["event"] == "done"]
     checkpoints = [r["round"] for r in rounds if r["event"] == "checkpoint"]
-    last = checkpoints[-1] if checkpoints else max((r["round"] for r in rounds if r["event"] == "round"), default=0)
+    last = done[-1] if done else checkpoints[-1] if checkpoints else 0
     model.meta["trained"] = {**model.meta["trained"], "rounds": last, "minutes": None}
     model.meta["play"] = dict(recipe(name)["play"])
     model.meta["best"] = recipe(name)["best"]

@@ -881,18 +881,23 @@ def test_the_models_with_recipes_are_their_recipes():
     assert sorted(train_models.RECIPES) == ["migong", "nume-4", "tabik-6", "tabik-8"]
     # The fields TrainConfig gained after each run, at the defaults that change nothing.
     trunk = {"filters": 0, "blocks": 0, "init": None}
-    added_after_run = {"migong": trunk, "nume-4": {"solve_nodes": 0, **trunk}, "tabik-6": {"init": None},
-                       "tabik-8": {"init": None}}
+    added_after_run = {"migong": trunk, "nume-4": {"solve_nodes": 0, **trunk}, "tabik-6": {"init": None}, "tabik-8": {}}
     for name, recipe in train_models.RECIPES.items():
         meta = Model.load(name).meta
         start = territory.new_game(recipe["config"]["game"], **recipe["config"]["params"])
         assert meta["game"] == start.game and meta["params"] == dict(start.params)  # its board, pie and all
         config = asdict(TrainConfig(**{**recipe["config"], "minutes": None}))
         del config["out"]
-        assert {k: config[k] for k in meta["trained"]} == meta["trained"]
+        assert {k: config[k] for k in meta["trained"] if k != "init_trained"} == {
+            k: v for k, v in meta["trained"].items() if k != "init_trained"}
         assert {k: v for k, v in config.items() if k not in meta["trained"]} == added_after_run[name]
         assert meta["trained"]["rounds"] >= 1 and meta["trained"]["minutes"] is None
         assert meta["play"] == recipe["play"] and meta["best"] is recipe["best"]
+        if "base" in recipe:  # went on from the base run's last checkpoint (--init)
+            base = asdict(TrainConfig(**{**recipe["base"], "minutes": None}))
+            del base["out"]
+            assert {k: base[k] for k in meta["trained"]["init_trained"]} == meta["trained"]["init_trained"]
+            assert recipe["config"]["init"] == meta["trained"]["init"]
 
 
 def test_optimal_move_rates_rate_each_agent_on_the_same_solved_positions():
