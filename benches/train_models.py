@@ -86,13 +86,17 @@ def train(names: list[str], out: Path, minutes: float | None) -> None:
     from territory.train import TrainConfig, train as run
 
     known = {f.name for f in fields(TrainConfig)}
+
+    def show(record: dict[str, Any]) -> None:
+        if record["event"] != "round":
+            print(json.dumps(record), flush=True)
+
     for name in names:
-        config = dict(recipe(name)["config"])
+        entry = recipe(name)
+        config = dict(entry["config"])
         assert set(config) <= known, set(config) - known
-        if "base" in recipe(name):
-            base = out / f"{name}-base"
-            path = run(TrainConfig(out=str(base), **{**recipe(name)["base"], "minutes": None}),
-                       progress=lambda r: print(json.dumps(r), flush=True) if r["event"] != "round" else None)
+        if "base" in entry:  # trained for its recorded rounds; --minutes bounds the stage after it
+            path = run(TrainConfig(out=str(out / f"{name}-base"), **{**entry["base"], "minutes": None}), progress=show)
             print(f"{name}-base: {path}")
             config["init"] = str(path)
         if minutes is not None:
@@ -101,8 +105,7 @@ def train(names: list[str], out: Path, minutes: float | None) -> None:
             raise SystemExit(f"{name}: the recipe records no rounds yet; give --minutes")
         else:
             config["minutes"] = None
-        path = run(TrainConfig(out=str(out / name), **config),
-                   progress=lambda r: print(json.dumps(r), flush=True) if r["event"] != "round" else None)
+        path = run(TrainConfig(out=str(out / name), **config), progress=show)
         print(f"{name}: {path}")
 
 
