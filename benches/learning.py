@@ -6,6 +6,8 @@ training log; and tunes UCT's exploration constant (docs/strength.md).
     python benches/learning.py elo puct:tabik-6:400:c=2,expand=8 --games 400 --uct-c 0.7
     python benches/learning.py sweep tabik --size 6 --c 0.3,0.5,0.7,1.0,1.4,2.0 --iterations 500 --games 100
     python benches/learning.py optimal tabik-4 --positions 500 --iterations 400
+    python benches/learning.py optimal tabik-4 --positions 300 --top-move
+    python benches/learning.py value tabik-4 --positions 1000
     python benches/learning.py speed tabik-6
     python benches/learning.py plot runs/tabik-6/log.jsonl docs/img/learning-tabik-6.png
 """
@@ -21,7 +23,8 @@ import territory
 from territory.agents import Uct, parse_agent, tuned_uct_c
 from territory.model import Model, single_threaded_blas
 from territory.puct import Puct
-from territory.train import equal_time_uct_iterations, match_from_openings, optimal_move_rate, random_positions
+from territory.train import (drawn_position, equal_time_uct_iterations, match_from_openings, optimal_move_rate,
+                             optimal_move_rates, random_positions)
 
 
 def start_of(model: Model):
@@ -102,13 +105,49 @@ def run_sweep(args: argparse.Namespace) -> dict:
 
 def run_optimal(args: argparse.Namespace) -> dict:
     model = Model.load(args.model)
-    puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight)
     began = time.process_time()
+    if args.top_move:  # the network alone: its largest legal logit, and the mean over the symmetries'
+        from solver_policy import TopMove
+
+        plain, symmetric = optimal_move_rates([TopMove(model), TopMove(model, symmetric=True)], start_of(model),
+                                              args.positions, seed=args.seed, min_moves=args.min_moves,
+                                              max_nodes=args.max_nodes)
+        return {"model": args.model, "agent": "top move", "seed": args.seed, **plain,
+                "symmetric": {k: symmetric[k] for k in ("optimal", "rate")},
+                "cpu_seconds": round(time.process_time() - began, 1)}
+    puct = Puct(model, args.iterations, rollout_weight=args.rollout_weight)
     result = optimal_move_rate(puct, start_of(model), args.positions, seed=args.seed, min_moves=args.min_moves,
                                max_nodes=args.max_nodes)
     return {"model": args.model, "puct_iterations": args.iterations, "rollout_weight": puct.rollout_weight,
             "seed": args.seed, **result,
             "cpu_seconds": round(time.process_time() - began, 1)}
+
+
+def run_value(args: argparse.Namespace) -> dict:
+    """How often the value head's sign is the solved value's, on positions drawn as
+    ``optimal`` draws them (distinct, settled by the solver, not drawn)."""
+    from territory.agents import NodeLimitError, solve
+
+    model = Model.load(args.model)
+    start = start_of(model)
+    began = time.process_time()
+    seen: set[str] = set()
+    counted = right = k = 0
+    while counted < args.positions and k < 50 * args.positions:
+        state = drawn_position(start, args.seed, k, args.min_moves)
+        k += 1
+        if state is None or state.position() in seen:
+            continue
+        seen.add(state.position())
+        try:
+            value = solve(state, max_nodes=args.max_nodes).value
+        except NodeLimitError:
+            continue
+        if value != 0:
+            counted += 1
+            right += (float(model.forward(model.inputs(state)[None])[1][0]) > 0) == (value > 0)
+    return {"model": args.model, "seed": args.seed, "positions": counted, "right": right,
+            "rate": right / counted if counted else float("nan"), "cpu_seconds": round(time.process_time() - began, 1)}
 
 
 def run_speed(args: argparse.Namespace) -> dict:
@@ -204,7 +243,16 @@ def main() -> int:
     p.add_argument("--min-moves", type=int, default=2)
     p.add_argument("--max-nodes", type=int, default=2_000_000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--top-move", action="store_true", help="rate the network's top move alone (no search), and the "
+                   "top move of its logits summed over the board's symmetries")
     p.set_defaults(run=run_optimal)
+    p = commands.add_parser("value", help="how often the value head's sign is the solved value's")
+    p.add_argument("model")
+    p.add_argument("--positions", type=int, default=1000)
+    p.add_argument("--min-moves", type=int, default=2)
+    p.add_argument("--max-nodes", type=int, default=2_000_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(run=run_value)
     p = commands.add_parser("speed", help="microseconds per network evaluation, PUCT simulation and UCT iteration")
     p.add_argument("model")
     p.add_argument("--iterations", type=int, default=5000)

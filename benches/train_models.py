@@ -59,6 +59,24 @@ RECIPES: dict[str, dict[str, Any]] = {
         "play": {"c_puct": 3.0, "rollout_weight": 0.9, "expansion_visits": 48},
         "best": True,
     },
+    "tabik-4": {
+        # Stop 57: retrained with the margin and ownership heads (format 2); the value
+        # targets of each game's last positions come from the exact solver.
+        "config": dict(game="tabik", params={"size": 4}, seed=1, hidden=256, games=32, iterations=3200,
+                       expansion_visits=16, sample_moves=4, buffer=200_000, replay=8.0, checkpoint_every=100,
+                       eval_games=0, rollout_weight=0.5, search_value_weight=0.5, solve_nodes=20_000,
+                       features=True, augment=True, threads=1, rounds=2055),
+        "play": {"c_puct": 3.0, "rollout_weight": 0.5, "expansion_visits": 16},
+        "best": True,
+    },
+    "nume-3": {
+        # Stop 57: retrained with the margin and ownership heads, nume-4's recipe on n = 3.
+        "config": dict(game="nume", params={"n": 3}, seed=1, hidden=128, games=32, iterations=64, sample_moves=6,
+                       buffer=200_000, checkpoint_every=100, eval_games=0, rollout_weight=0.5,
+                       search_value_weight=0.5, threads=1, rounds=3649),
+        "play": {"rollout_weight": 0.5, "expansion_visits": 32},
+        "best": True,
+    },
     "tabik-8": {
         # Stop 56: stop 54's run (the base, 65.6 CPU-minutes) went on from its round 400
         # with self-play searches four times deeper, for 52 CPU-minutes (117.6 in all).

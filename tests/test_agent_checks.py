@@ -374,7 +374,8 @@ def test_spec_options_split_each_option_at_its_first_equals_sign():
 
 
 def test_the_best_agent_needs_a_model_trained_on_these_very_parameters():
-    assert repr(best_agent(territory.Tabik(size=4))) == "Puct('tabik-4', iterations=400, rollout_weight=0.5)"
+    assert repr(best_agent(territory.Tabik(size=4))) == (
+        "Puct('tabik-4', iterations=400, c_puct=3.0, rollout_weight=0.5, expansion_visits=16)")
     other = best_agent(territory.Tabik(size=4, pie=False))  # trained with the pie
     assert type(other) is Uct and other.c == tuned_uct_c(territory.Tabik(size=4, pie=False))
     komi = territory.Nume(n=3, komi=1.5)  # nume-3 fits this board (it could play it), but was trained at komi 0.5
@@ -444,11 +445,13 @@ def test_which_agents_are_deterministic():
     from territory import Puct
 
     assert not agents._is_deterministic(Uct()) and not agents._is_deterministic(RandomAgent())
-    assert agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0))
-    assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0, noise_fraction=0.25))
-    assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0.5))
-    assert not agents._is_deterministic(Puct("tabik-4", 2, rollout_weight=0, expansion_visits=2))
-    pair = [Puct("tabik-4", 2, rollout_weight=0), Puct("tabik-4", 2, rollout_weight=0)]
+    quiet = dict(rollout_weight=0, expansion_visits=1)  # tabik-4 plays with 0.5 and 16
+    assert agents._is_deterministic(Puct("tabik-4", 2, **quiet))
+    assert not agents._is_deterministic(Puct("tabik-4", 2, **quiet, noise_fraction=0.25))
+    assert not agents._is_deterministic(Puct("tabik-4", 2, **{**quiet, "rollout_weight": 0.5}))
+    assert not agents._is_deterministic(Puct("tabik-4", 2, **{**quiet, "expansion_visits": 2}))
+    assert not agents._is_deterministic(Puct("tabik-4", 2))
+    pair = [Puct("tabik-4", 2, **quiet), Puct("tabik-4", 2, **quiet)]
     assert message(play_match, "tabik", pair, 3, size=4) == (
         "both agents are deterministic (Puct without noise), so the 3 games would be copies of 2: give a Puct "
         "noise_fraction > 0 (territory.Puct(..., noise_fraction=0.25)), or play from random openings "
@@ -487,11 +490,11 @@ def test_solve_orders_by_the_network_to_the_depth_asked_and_bounds_its_table(mon
     assert (plain.value, plain.nodes, plain.table_bytes) == (1, 398_668, 4 * 2**20)
     ordered = solve(state, order="tabik-4")
     assert ordered.value == 1 and ordered.best_moves == plain.best_moves and ordered.move_values == plain.move_values
-    assert ordered.nodes == 442_707 and ordered.table_bytes == 4 * 2**20
+    assert ordered.nodes == 414_224 and ordered.table_bytes == 4 * 2**20
     for order in (Model.load("tabik-4"), Puct("tabik-4", 2), str(MODELS_DIR / "tabik-4.npz")):
         assert solve(state, order=order) == ordered
     assert solve(state, order="tabik-4", order_depth=6) == ordered
-    assert solve(state, order="tabik-4", order_depth=7).nodes == 444_759
+    assert solve(state, order="tabik-4", order_depth=7).nodes == 419_670
     assert solve(state, order="tabik-4", order_depth=0).nodes == plain.nodes
     assert message(solve, territory.Tabik(size=3), order="tabik-4").startswith("the model was trained for tabik (size=4")
     small = solve(state, memory=2**20)

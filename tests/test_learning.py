@@ -136,9 +136,9 @@ def test_model_files_of_another_format_are_refused_with_a_clear_message(tmp_path
     old = {k: v for k, v in model.meta.items() if k != "format"}
     np.savez(tmp_path / "old.npz", meta=np.array(json.dumps(old)), **arrays)
     assert not Model.load(tmp_path / "old.npz").has_margin
-    for name in shipped_models():  # nume-3's and tabik-4's files are of format 1, the others' of 2
-        meta = Model.load(name).meta
-        assert meta.get("format") == (None if name in ("nume-3", "tabik-4") else 2)
+    for name in shipped_models():  # every shipped file is of format 2 (stop 57 retrained nume-3 and tabik-4)
+        model = Model.load(name)
+        assert model.meta.get("format") == 2 and model.has_margin and model.ownership_cells > 0
 
 
 def test_puct_plays_matches_and_parses_from_a_spec(tmp_path):
@@ -553,7 +553,7 @@ def test_the_engine_chooses_moves_for_many_positions_as_an_agent_does_and_refuse
                            ([states[0], over], "state 1's game is over")]:
         with pytest.raises(ValueError, match=message):
             _core.choose_actions(batch, uct._spec())
-    with pytest.raises(ValueError, match="the network reads 128 input values"):
+    with pytest.raises(ValueError, match="the network reads 354 input values and gives 74 actions; this game has 288"):
         _core.choose_actions([territory.Tabik(size=6)], puct._spec())
 
 
@@ -732,7 +732,7 @@ def test_puct_spec_repr_and_analysis_copy_write_out_its_settings(tmp_path):
     tuned = Puct(str(path), 20, c_puct=2.5, rollout_weight=0.25, expansion_visits=2, noise_fraction=0.1,
                  noise_alpha=0.5, policy_temperature=0.6)
     assert tuned.spec() == f"puct:{path}:20:c=2.5,rollout=0.25,expand=2,temp=0.6,noise=0.1"
-    assert repr(tuned) == (f"Puct({str(path)!r}, iterations=20, rollout_weight=0.25, expansion_visits=2, "
+    assert repr(tuned) == (f"Puct({str(path)!r}, iterations=20, c_puct=2.5, rollout_weight=0.25, expansion_visits=2, "
                            "noise_fraction=0.1, noise_alpha=0.5, policy_temperature=0.6)")
     model = Model.new(territory.Tabik(size=4), hidden=8)
     assert repr(Puct(model, 10, noise_fraction=0.0)) == f"Puct({model!r}, iterations=10, noise_fraction=0.0)"
@@ -872,16 +872,17 @@ def test_run_search_drives_the_engine_search_with_its_settings():
 
 
 def test_the_models_with_recipes_are_their_recipes():
-    """benches/train_models.py holds the training runs of the default boards' models and tabik-6:
+    """benches/train_models.py holds the training runs of every shipped model:
     each recipe is its shipped file's training configuration, round for round (so
     ``train_models.py train NAME`` makes that file again), and its play settings."""
     spec = importlib.util.spec_from_file_location("train_models", ROOT / "benches" / "train_models.py")
     train_models = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(train_models)
-    assert sorted(train_models.RECIPES) == ["migong", "nume-4", "tabik-6", "tabik-8"]
+    assert sorted(train_models.RECIPES) == shipped_models()
     # The fields TrainConfig gained after each run, at the defaults that change nothing.
     trunk = {"filters": 0, "blocks": 0, "init": None}
-    added_after_run = {"migong": trunk, "nume-4": {"solve_nodes": 0, **trunk}, "tabik-6": {"init": None}, "tabik-8": {}}
+    added_after_run = {"migong": trunk, "nume-4": {"solve_nodes": 0, **trunk}, "tabik-6": {"init": None}, "tabik-8": {},
+                       "tabik-4": {}, "nume-3": {}}
     for name, recipe in train_models.RECIPES.items():
         meta = Model.load(name).meta
         start = territory.new_game(recipe["config"]["game"], **recipe["config"]["params"])

@@ -49,21 +49,25 @@ def engine_and_jax(model, states):
     return model.network().evaluate_heads(inputs), network_jax.forward(network_jax.to_jax(model), inputs)
 
 
-#: The shipped models of format 1 (small boards' models trained before the optional heads).
-FORMAT_1 = ("nume-3", "tabik-4")
+def model_named(name, trained):
+    """A shipped model; ``trained``, the fixture's; ``plain``, one without the margin and
+    ownership heads (random weights, as a file of format 1 holds)."""
+    if name == "plain":
+        return Model.new(territory.Tabik(size=4), hidden=32, seed=5)
+    return Model.load(trained[0] if name == "trained" else name)
 
 
-@pytest.mark.parametrize("name", shipped_models() + ["trained"])
+@pytest.mark.parametrize("name", shipped_models() + ["trained", "plain"])
 def test_the_engine_evaluates_every_head_as_jax_does(name, trained):
-    model = Model.load(trained[0] if name == "trained" else name)
+    model = model_named(name, trained)
     states = random_positions(start_of(model), 40, seed=7, max_moves=30)
     (logits, values, margins, owners), (j_logits, j_values, j_margins, j_owners) = engine_and_jax(model, states)
     assert logits.shape == j_logits.shape == (40, model.num_actions)
     assert np.allclose(logits, j_logits, atol=2e-4, rtol=1e-5)
     assert np.allclose(values, j_values, atol=1e-5)
-    if name in FORMAT_1:  # policy and value only
+    if name == "plain":  # policy and value only
         assert margins is None and owners is None and j_margins is None and j_owners is None
-    else:  # the default boards' models and a fresh one have both heads
+    else:  # every shipped model and a fresh one have both heads
         cells = len(start_of(model).ownership())
         assert margins is not None and owners is not None and owners.shape == (40, cells)
         assert np.allclose(margins, j_margins, atol=1e-4) and np.allclose(owners, j_owners, atol=1e-5)
@@ -174,8 +178,8 @@ def test_analysis_gives_the_margin_and_the_ownership_map(trained):
     assert analysis.ownership.shape == (16,) and np.allclose(analysis.ownership, j_owner[0], atol=1e-5)
     picture = state.svg(ownership=analysis.ownership)
     assert picture.count('class="ownership"') == int((np.abs(analysis.ownership) >= 0.05).sum())
-    # The small boards' shipped models have neither head.
-    plain = Puct("tabik-4", 20).analyse(territory.Tabik(size=4))
+    # A model without the heads (as a file of format 1) gives neither.
+    plain = Puct(Model.new(territory.Tabik(size=4), hidden=16), 20).analyse(territory.Tabik(size=4))
     assert plain.margin is None and plain.ownership is None and plain.visits.shape == (74,)
 
 

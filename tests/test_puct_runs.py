@@ -49,12 +49,13 @@ def test_openings_and_fair_komi_with_puct_vary_with_the_seed():
 
 
 def test_a_match_of_two_deterministic_agents_is_refused():
-    plain = [Puct("tabik-4", 10, rollout_weight=0), Puct("tabik-4", 20, rollout_weight=0)]
+    quiet = dict(rollout_weight=0, expansion_visits=1)  # no random playouts (tabik-4 plays with them)
+    plain = [Puct("tabik-4", 10, **quiet), Puct("tabik-4", 20, **quiet)]
     with pytest.raises(ValueError, match="deterministic.*copies of 2"):
         territory.play_match("tabik", plain, games=4, size=4)
     # Two games (one per seat) are distinct; noise or random playouts vary every game.
     assert territory.play_match("tabik", plain, games=2, size=4).games == 2
-    noisy = Puct("tabik-4", 10, rollout_weight=0, noise_fraction=0.25)
+    noisy = Puct("tabik-4", 10, **quiet, noise_fraction=0.25)
     for pair in ([noisy, plain[1]], ["puct:tabik-4:10", "puct:tabik-4:20"]):
         result = territory.play_match("tabik", pair, games=6, size=4, seed=3)
         assert len({tuple(a) for a in result.actions}) >= 5

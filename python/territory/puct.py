@@ -227,7 +227,8 @@ class Puct:
 
     def __repr__(self) -> str:
         what = repr(self.source) if self.source else repr(self.model)
-        extra = f", rollout_weight={self.rollout_weight}" if self.rollout_weight else ""
+        extra = f", c_puct={self.c_puct}" if self.c_puct != 1.5 else ""
+        extra += f", rollout_weight={self.rollout_weight}" if self.rollout_weight else ""
         extra += f", expansion_visits={self.expansion_visits}" if self.expansion_visits > 1 else ""
         extra += f", noise_fraction={self.noise_fraction}" if self.noise_fraction is not None else ""
         extra += f", noise_alpha={self.noise_alpha}" if self.noise_alpha != 0.3 else ""
