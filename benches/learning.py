@@ -125,7 +125,8 @@ def run_optimal(args: argparse.Namespace) -> dict:
 
 def run_value(args: argparse.Namespace) -> dict:
     """How often the value head's sign is the solved value's, on positions drawn as
-    ``optimal`` draws them (distinct, settled by the solver, not drawn)."""
+    ``optimal`` draws them: distinct, settled by the solver, and won by one side (a
+    solved value of 0 is left out)."""
     from territory.agents import NodeLimitError, solve
 
     model = Model.load(args.model)

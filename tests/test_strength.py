@@ -259,3 +259,18 @@ def test_the_solver_taught_convolutional_network_trains_and_is_rated_without_a_m
     for bad in ("8", "0:1", "8:-1", "a:b"):
         refused = run_bench("benches/solver_policy.py", *small, "--conv", bad)
         assert refused.returncode == 2 and f"not {bad!r}" in refused.stderr, bad
+
+
+def test_the_value_and_top_move_rates_read_the_solver_and_beat_chance():
+    """``learning.py value``: the shipped tabik-4's value head has the solved value's sign
+    in most decisive positions; ``optimal --top-move``: its top move alone (and the
+    symmetric one) is optimal far more often than a random legal move (about 30% there)."""
+    out = run_bench("benches/learning.py", "value", "tabik-4", "--positions", "40")
+    assert out.returncode == 0, out.stderr
+    value = json.loads(out.stdout)
+    assert value["positions"] == 40 and value["rate"] == value["right"] / 40 and value["right"] >= 26
+    out = run_bench("benches/learning.py", "optimal", "tabik-4", "--positions", "40", "--top-move")
+    assert out.returncode == 0, out.stderr
+    top = json.loads(out.stdout)
+    assert top["positions"] == 40 and top["agent"] == "top move" and len(top["misses"]) == 40 - top["optimal"]
+    assert top["optimal"] >= 20 and top["symmetric"]["optimal"] >= 20
