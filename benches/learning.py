@@ -23,8 +23,8 @@ import territory
 from territory.agents import Uct, parse_agent, tuned_uct_c
 from territory.model import Model, single_threaded_blas
 from territory.puct import Puct
-from territory.train import (drawn_position, equal_time_uct_iterations, match_from_openings, optimal_move_rate,
-                             optimal_move_rates, random_positions)
+from territory.train import (equal_time_uct_iterations, match_from_openings, optimal_move_rate, optimal_move_rates,
+                             random_positions, solved_positions)
 
 
 def start_of(model: Model):
@@ -127,26 +127,16 @@ def run_value(args: argparse.Namespace) -> dict:
     """How often the value head's sign is the solved value's, on positions drawn as
     ``optimal`` draws them: distinct, settled by the solver, and won by one side (a
     solved value of 0 is left out)."""
-    from territory.agents import NodeLimitError, solve
-
     model = Model.load(args.model)
-    start = start_of(model)
     began = time.process_time()
-    seen: set[str] = set()
-    counted = right = k = 0
-    while counted < args.positions and k < 50 * args.positions:
-        state = drawn_position(start, args.seed, k, args.min_moves)
-        k += 1
-        if state is None or state.position() in seen:
-            continue
-        seen.add(state.position())
-        try:
-            value = solve(state, max_nodes=args.max_nodes).value
-        except NodeLimitError:
-            continue
-        if value != 0:
+    counted = right = 0
+    for state, solution in solved_positions(start_of(model), args.seed, args.min_moves, args.max_nodes,
+                                            draws=50 * args.positions):
+        if solution is not None and solution.value != 0:
             counted += 1
-            right += (float(model.forward(model.inputs(state)[None])[1][0]) > 0) == (value > 0)
+            right += (float(model.forward(model.inputs(state)[None])[1][0]) > 0) == (solution.value > 0)
+            if counted == args.positions:
+                break
     return {"model": args.model, "seed": args.seed, "positions": counted, "right": right,
             "rate": right / counted if counted else float("nan"), "cpu_seconds": round(time.process_time() - began, 1)}
 

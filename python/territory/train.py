@@ -35,7 +35,7 @@ import time
 from concurrent.futures import Executor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -502,36 +502,46 @@ def optimal_move_rate(agent: Any, start: Any, positions: int, seed: int = 0, min
     return optimal_move_rates([agent], start, positions, seed, min_moves, max_nodes)[0]
 
 
-def optimal_move_rates(agents: Sequence[Any], start: Any, positions: int, seed: int = 0, min_moves: int = 2,
-                       max_nodes: int = 2_000_000) -> list[dict[str, Any]]:
-    """``optimal_move_rate`` of each of ``agents`` on the same positions, each solved once."""
+def solved_positions(start: Any, seed: int = 0, min_moves: int = 2, max_nodes: int = 2_000_000,
+                     draws: int = 1000) -> Iterator[tuple[Any, Any]]:
+    """The distinct positions of ``draws`` draws of ``drawn_position`` (k = 0, 1, ...),
+    in order, each with its ``territory.solve`` solution (None: not settled within
+    ``max_nodes``). Lazy: a position is solved only when asked for."""
     from territory.agents import NodeLimitError, solve
 
     seen: set[str] = set()
-    counted = too_big = all_optimal = 0
-    optimal = [0] * len(agents)
-    misses: list[list[str]] = [[] for _ in agents]
-    k = 0
-    while counted < positions and k < 50 * positions:
+    for k in range(draws):
         state = drawn_position(start, seed, k, min_moves)
-        k += 1
         if state is None or state.position() in seen:
             continue
         seen.add(state.position())
         try:
             solution = solve(state, max_nodes=max_nodes)
         except NodeLimitError:
+            solution = None
+        yield state, solution
+
+
+def optimal_move_rates(agents: Sequence[Any], start: Any, positions: int, seed: int = 0, min_moves: int = 2,
+                       max_nodes: int = 2_000_000) -> list[dict[str, Any]]:
+    """``optimal_move_rate`` of each of ``agents`` on the same positions, each solved once."""
+    counted = too_big = all_optimal = 0
+    optimal = [0] * len(agents)
+    misses: list[list[str]] = [[] for _ in agents]
+    for state, solution in solved_positions(start, seed, min_moves, max_nodes, draws=50 * positions):
+        if solution is None:
             too_big += 1
-            continue
-        if len(solution.best_moves) == len(solution.move_values):
+        elif len(solution.best_moves) == len(solution.move_values):
             all_optimal += 1
-            continue
-        counted += 1
-        for i, agent in enumerate(agents):
-            if agent.choose(state.copy()) in solution.best_moves:
-                optimal[i] += 1
-            else:
-                misses[i].append(state.position())
+        else:
+            counted += 1
+            for i, agent in enumerate(agents):
+                if agent.choose(state.copy()) in solution.best_moves:
+                    optimal[i] += 1
+                else:
+                    misses[i].append(state.position())
+            if counted == positions:
+                break
     return [{"positions": counted, "optimal": hits, "rate": hits / counted if counted else float("nan"),
              "skipped_all_moves_optimal": all_optimal, "skipped_over_node_limit": too_big, "misses": missed}
             for hits, missed in zip(optimal, misses)]
