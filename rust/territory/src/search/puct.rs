@@ -18,7 +18,9 @@
 //! - Selection follows the child maximising `Q + c * P * sqrt(N) / (1 + n)`, `N` the
 //!   parent's visits, `n` the child's, `Q` its mean value for the player choosing;
 //!   unvisited children count the parent's own mean (for that player) as their `Q`.
-//!   Ties go to the first child in legal-move order.
+//!   Ties go to the child of the higher prior, then to the first in legal-move order:
+//!   a node keeps its children in order of falling prior, so that selection reads its
+//!   visited children and the first unvisited one only.
 //! - A finished game met on the way is a leaf with its exact result: it is backed up at
 //!   once (it counts as a simulation) without asking the caller.
 //! - Exact values are proven upwards (MCTS-solver): a node whose chooser has a child
@@ -112,8 +114,6 @@ struct Selection {
     prior: Vec<f32>,
     /// 1 + visits.
     visits_1: Vec<f32>,
-    /// Working space of [`Selection::best`].
-    explore: Vec<f32>,
 }
 
 impl Selection {
@@ -142,27 +142,30 @@ impl Selection {
     /// The index of the first of the children `children` with the highest PUCT score
     /// `q + scale * prior / (1 + visits)`, `q` the mean or `first_play` if unvisited
     /// (a proven win's +inf is taken first, a proven loss's -inf never).
-    fn best(&mut self, children: std::ops::Range<usize>, scale: f32, first_play: f32) -> usize {
-        // The exploration terms first, in a loop of divisions alone that the compiler
-        // makes vector divisions (each the same as one at a time), then the scan.
-        let explore = &mut self.explore;
-        explore.clear();
-        explore.resize(children.len(), 0.0);
-        for ((e, &p), &v) in explore.iter_mut().zip(&self.prior[children.clone()]).zip(&self.visits_1[children.clone()]) {
-            *e = scale * p / v;
-        }
-        let mut best = 0;
+    ///
+    /// The children are in order of falling prior ([`PuctTree::expand`]), so every
+    /// unvisited child after the first unvisited one scores no more than it does (the same
+    /// `first_play`, a prior no larger): the visited children are always the first ones,
+    /// and the scan stops at the first unvisited child. A wide node (Tabik 8x8's 300
+    /// moves, Nume's 1,444 actions) costs its visited children, not all of them.
+    fn best(&self, children: std::ops::Range<usize>, scale: f32, first_play: f32) -> usize {
+        let mut best = children.start;
         let mut best_score = f32::NEG_INFINITY;
-        let means = self.mean[children.clone()].iter().zip(&self.visits_1[children.clone()]);
-        for (j, ((&mean, &visits_1), &e)) in means.zip(explore.iter()).enumerate() {
-            let q = if visits_1 == 1.0 { first_play } else { mean };
-            let score = q + e;
+        for i in children {
+            let visits_1 = self.visits_1[i];
+            if visits_1 == 1.0 {
+                if first_play + scale * self.prior[i] > best_score {
+                    best = i;
+                }
+                break;
+            }
+            let score = self.mean[i] + scale * self.prior[i] / visits_1;
             if score > best_score {
                 best_score = score;
-                best = j;
+                best = i;
             }
         }
-        children.start + best
+        best
     }
 }
 
@@ -178,6 +181,9 @@ pub struct PuctTree<G: Learn> {
     leaves: Vec<Leaf<G>>,
     waiting: usize,
     moves: Vec<G::Move>,
+    /// Working space of [`PuctTree::expand`]: the new children in order of falling prior.
+    order: Vec<u32>,
+    sorted: Vec<Node<G::Move>>,
     /// Simulations backed up.
     done: u32,
     rng: Xoshiro256PlusPlus,
@@ -218,6 +224,8 @@ impl<G: Learn> PuctTree<G> {
             leaves: Vec::new(),
             waiting: 0,
             moves,
+            order: Vec::new(),
+            sorted: Vec::new(),
             done: 0,
             rng: game_rng(config.seed, 0),
         }
@@ -396,12 +404,26 @@ impl<G: Learn> PuctTree<G> {
         if node == 0 && self.config.noise_fraction > 0.0 {
             self.add_noise(first);
         }
+        self.sort_by_prior(first);
         for child in &self.nodes[first..] {
             self.selection.push(child);
         }
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
         n.n_children = self.moves.len() as u32;
+    }
+
+    /// Puts the children from `first` on in order of falling prior (equal priors in
+    /// legal-move order), what [`Selection::best`] relies on.
+    fn sort_by_prior(&mut self, first: usize) {
+        let children = &mut self.nodes[first..];
+        self.order.clear();
+        self.order.extend(0..children.len() as u32);
+        self.order
+            .sort_unstable_by(|&a, &b| children[b as usize].prior.total_cmp(&children[a as usize].prior).then(a.cmp(&b)));
+        self.sorted.clear();
+        self.sorted.extend(self.order.iter().map(|&i| children[i as usize]));
+        children.copy_from_slice(&self.sorted);
     }
 
     /// Plays the `k`-th waiting leaf's game out at random, in place (nothing else may
@@ -520,14 +542,15 @@ impl<G: Learn> PuctTree<G> {
     /// The root's children: (action, visits, mean value for the player to move, prior),
     /// in legal-move order; empty before the root's evaluation.
     pub fn root_stats(&self) -> Vec<(usize, u32, f32, f32)> {
-        let root = &self.nodes[0];
-        if root.first_child == NONE {
-            return Vec::new();
-        }
-        let first = root.first_child as usize;
-        self.nodes[first..first + root.n_children as usize]
+        self.stats_of(&self.root_children())
+    }
+
+    /// [`PuctTree::root_stats`] of the root's children `children`.
+    fn stats_of(&self, children: &[usize]) -> Vec<(usize, u32, f32, f32)> {
+        children
             .iter()
-            .map(|c| {
+            .map(|&i| {
+                let c = &self.nodes[i];
                 let action = self.root.action_of(c.mv).expect("legal moves have actions");
                 let mean = if c.visits == 0 {
                     0.0
@@ -536,6 +559,26 @@ impl<G: Learn> PuctTree<G> {
                 };
                 (action, c.visits, mean, c.prior)
             })
+            .collect()
+    }
+
+    /// The root's children's nodes in legal-move order (the tree keeps them in order of
+    /// falling prior); empty before the root's evaluation.
+    fn root_children(&self) -> Vec<usize> {
+        let root = &self.nodes[0];
+        if root.first_child == NONE {
+            return Vec::new();
+        }
+        let first = root.first_child as usize;
+        let mut by_action = vec![NONE; self.root.num_actions()];
+        for i in first..first + root.n_children as usize {
+            by_action[self.root.action_of(self.nodes[i].mv).expect("legal moves have actions")] = i as u32;
+        }
+        let mut legal = Vec::with_capacity(root.n_children as usize);
+        self.root.legal_moves_into(&mut legal);
+        legal
+            .into_iter()
+            .map(|mv| by_action[self.root.action_of(mv).expect("legal moves have actions")] as usize)
             .collect()
     }
 
@@ -555,15 +598,13 @@ impl<G: Learn> PuctTree<G> {
     /// The most visited root action (ties: the higher mean, then the higher prior, then
     /// the first in legal-move order); `None` before the root's evaluation.
     pub fn best_action(&self) -> Option<usize> {
-        let stats = self.root_stats();
+        let children = self.root_children();
+        let stats = self.stats_of(&children);
         // A move proven to win first, one proven to lose last.
-        let class = |i: usize| {
-            let root = &self.nodes[0];
-            match self.nodes[root.first_child as usize + i].proven {
-                1 => 2,
-                -1 => 0,
-                _ => 1,
-            }
+        let class = |i: usize| match self.nodes[children[i]].proven {
+            1 => 2,
+            -1 => 0,
+            _ => 1,
         };
         (0..stats.len())
             .max_by(|&a, &b| {
@@ -724,16 +765,24 @@ mod tests {
             mean: children.iter().map(|c| c.0).collect(),
             prior: children.iter().map(|c| c.1).collect(),
             visits_1: children.iter().map(|c| c.2).collect(),
-            explore: Vec::new(),
         };
-        // Scores with scale 2: 0.5 + 0.5, 0.2 + 0.8 (a tie: the first), 0.1 + 0.4.
-        let mut s = selection(&[(0.1, 0.25, 1.0), (0.5, 0.5, 2.0), (0.2, 0.8, 2.0), (0.1, 0.4, 2.0)]);
-        assert_eq!(s.best(1..4, 2.0, 0.0), 1);
-        // The unvisited first child plays as first_play: 0.9 + 0.5 beats them.
-        assert_eq!(s.best(0..4, 2.0, 0.9), 0);
-        assert_eq!(s.best(0..4, 2.0, 0.4), 1);
+        // Visited children first, then the unvisited ones by falling prior (as expand
+        // orders them). Scores with scale 2: 0.5 + 0.5, 0.2 + 0.8 (a tie: the first),
+        // 0.1 + 0.4; the first unvisited child first_play + 0.5.
+        let s = selection(&[(0.5, 0.5, 2.0), (0.2, 0.8, 2.0), (0.1, 0.4, 2.0), (0.0, 0.25, 1.0), (0.0, 0.2, 1.0)]);
+        assert_eq!(s.best(0..5, 2.0, 0.0), 0);
+        assert_eq!(s.best(1..5, 2.0, 0.0), 1);
+        // The first unvisited child plays as first_play: 0.9 + 0.5 beats them; a tie
+        // with a visited child goes to the visited one, which comes first.
+        assert_eq!(s.best(0..5, 2.0, 0.9), 3);
+        assert_eq!(s.best(0..5, 2.0, 0.5), 0);
+        assert_eq!(s.best(3..5, 2.0, 0.0), 3);
+        // The scan ends at the first unvisited child: one after it is never read (here
+        // a prior out of order, which expand never leaves, would otherwise win).
+        let s = selection(&[(0.0, 0.5, 2.0), (0.0, 0.1, 1.0), (0.0, 0.9, 1.0)]);
+        assert_eq!(s.best(0..3, 1.0, 0.2), 1);
         // A proven win is taken whatever the others' priors; a proven loss never.
-        let mut s = selection(&[(0.0, 0.9, 3.0), (f32::INFINITY, 0.01, 9.0), (f32::NEG_INFINITY, 0.09, 2.0)]);
+        let s = selection(&[(0.0, 0.9, 3.0), (f32::INFINITY, 0.01, 9.0), (f32::NEG_INFINITY, 0.09, 2.0)]);
         assert_eq!(s.best(0..3, 100.0, 0.0), 1);
         assert_eq!(s.best(2..3, 1.0, 0.0), 2, "the only child is taken, lost or not");
         // Many children: the last one best.
@@ -1158,14 +1207,50 @@ mod tests {
         let most = stats.iter().position(|s| s.0 == best).unwrap();
         let least = (0..stats.len()).min_by_key(|&i| stats[i].1).unwrap();
         assert!(stats[least].1 < stats[most].1);
-        let first = tree.nodes[0].first_child as usize;
+        let children = tree.root_children();
         // The least visited child proven to win for the player to move: it comes first.
-        tree.nodes[first + least].proven = 1;
+        tree.nodes[children[least]].proven = 1;
         assert_eq!(tree.best_action(), Some(stats[least].0));
         // The most visited proven to lose (and the win forgotten): it comes last.
-        tree.nodes[first + least].proven = UNPROVEN;
-        tree.nodes[first + most].proven = -1;
+        tree.nodes[children[least]].proven = UNPROVEN;
+        tree.nodes[children[most]].proven = -1;
         assert_ne!(tree.best_action(), Some(stats[most].0));
+    }
+
+    #[test]
+    fn children_are_kept_by_falling_prior_and_reported_in_legal_order() {
+        let g = tabik(4, true);
+        let actions = g.num_actions();
+        // Logits that rise and fall with the action (ties among them), and a value.
+        let logits: Vec<f32> = (0..actions).map(|a| ((a * 7) % 5) as f32).collect();
+        let config = PuctConfig { iterations: 200, c_puct: 0.5, seed: 3, ..PuctConfig::default() };
+        let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
+        batch.run(|_, n| (logits.repeat(n), vec![0.1; n]));
+        let tree = &batch.trees[0];
+        let stats = tree.root_stats();
+        let legal: Vec<usize> = g.legal_moves().iter().map(|&m| g.action_of(m).unwrap()).collect();
+        assert_eq!(stats.iter().map(|s| s.0).collect::<Vec<_>>(), legal);
+        let mut expanded = 0;
+        for (i, node) in tree.nodes.iter().enumerate().filter(|(_, n)| n.first_child != NONE) {
+            let children = &tree.nodes[node.first_child as usize..][..node.n_children as usize];
+            assert!(children.windows(2).all(|w| w[0].prior >= w[1].prior));
+            // The visited children come first (selection never passes an unvisited one).
+            let visited = children.iter().take_while(|c| c.visits > 0).count();
+            assert!(children[visited..].iter().all(|c| c.visits == 0));
+            if i == 0 {
+                assert!(visited > 1 && visited < children.len(), "{visited} of {}", children.len());
+            }
+            expanded += 1;
+        }
+        assert!(expanded > 10, "{expanded}");
+        // Equal priors keep legal-move order: the root's children of the largest logit.
+        let top: Vec<usize> = legal.iter().copied().filter(|&a| logits[a] == 4.0).collect();
+        let root = &tree.nodes[0];
+        let first: Vec<usize> = tree.nodes[root.first_child as usize..][..top.len()]
+            .iter()
+            .map(|c| g.action_of(c.mv).unwrap())
+            .collect();
+        assert_eq!(first, top);
     }
 
     #[test]
