@@ -19,7 +19,8 @@
 //!   parent's visits, `n` the child's, `Q` its mean value for the player choosing;
 //!   unvisited children count the parent's own mean (for that player) as their `Q`.
 //!   Ties go to the child of the higher prior, then to the first in legal-move order:
-//!   a node keeps its children in order of falling prior, so that selection reads its
+//!   a node keeps its children in order of falling prior (the first few from its
+//!   expansion, the rest once selection reaches them), so that selection reads its
 //!   visited children and the first unvisited one only.
 //! - A finished game met on the way is a leaf with its exact result: it is backed up at
 //!   once (it counts as a simulation) without asking the caller.
@@ -86,10 +87,20 @@ struct Node<M> {
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
     n_children: u32,
+    /// How many of the children, from the first, are in order of falling prior (every
+    /// later one has a prior no higher, and they are in legal-move order):
+    /// [`PuctTree::expand`] orders the first [`SORTED_AT_EXPANSION`], and selection the
+    /// rest once it reaches them.
+    sorted: u32,
     /// The exact result for `mover` once proven (a finished game, or every child or a
     /// winning child proven: MCTS-solver), else [`UNPROVEN`].
     proven: i8,
 }
+
+/// How many children [`PuctTree::expand`] puts in order of falling prior: few nodes have
+/// more visited children, and a wide node (Nume's thousands of moves) is not sorted
+/// whole unless its search reaches that far.
+const SORTED_AT_EXPANSION: usize = 32;
 
 /// [`Node::proven`] of a node whose value is not known exactly.
 const UNPROVEN: i8 = i8::MIN;
@@ -143,7 +154,7 @@ impl Selection {
     /// `q + scale * prior / (1 + visits)`, `q` the mean or `first_play` if unvisited
     /// (a proven win's +inf is taken first, a proven loss's -inf never).
     ///
-    /// The children are in order of falling prior ([`PuctTree::expand`]), so every
+    /// The children are in order of falling prior ([`Node::sorted`]), so every
     /// unvisited child after the first unvisited one scores no more than it does (the same
     /// `first_play`, a prior no larger): the visited children are always the first ones,
     /// and the scan stops at the first unvisited child. A wide node (Tabik 8x8's 300
@@ -184,6 +195,7 @@ pub struct PuctTree<G: Learn> {
     /// Working space of [`PuctTree::expand`]: the new children in order of falling prior.
     order: Vec<u32>,
     sorted: Vec<Node<G::Move>>,
+    chosen: Vec<bool>,
     /// Simulations backed up.
     done: u32,
     rng: Xoshiro256PlusPlus,
@@ -212,6 +224,7 @@ impl<G: Learn> PuctTree<G> {
             total: 0.0,
             first_child: NONE,
             n_children: 0,
+            sorted: 0,
             proven: UNPROVEN,
         };
         let mut selection = Selection::default();
@@ -226,6 +239,7 @@ impl<G: Learn> PuctTree<G> {
             moves,
             order: Vec::new(),
             sorted: Vec::new(),
+            chosen: Vec::new(),
             done: 0,
             rng: game_rng(config.seed, 0),
         }
@@ -390,6 +404,7 @@ impl<G: Learn> PuctTree<G> {
                 total: 0.0,
                 first_child: NONE,
                 n_children: 0,
+                sorted: 0,
                 proven: UNPROVEN,
             });
         }
@@ -404,26 +419,46 @@ impl<G: Learn> PuctTree<G> {
         if node == 0 && self.config.noise_fraction > 0.0 {
             self.add_noise(first);
         }
-        self.sort_by_prior(first);
+        let sorted = self.order_by_prior(first..self.nodes.len(), SORTED_AT_EXPANSION);
         for child in &self.nodes[first..] {
             self.selection.push(child);
         }
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
         n.n_children = self.moves.len() as u32;
+        n.sorted = sorted as u32;
     }
 
-    /// Puts the children from `first` on in order of falling prior (equal priors in
-    /// legal-move order), what [`Selection::best`] relies on.
-    fn sort_by_prior(&mut self, first: usize) {
-        let children = &mut self.nodes[first..];
+    /// Puts the `top` nodes of highest prior among `nodes` (all of them if fewer) first,
+    /// in order of falling prior, and leaves the others after them in the order they
+    /// were in; equal priors keep that order. Returns how many were put in order.
+    fn order_by_prior(&mut self, nodes: std::ops::Range<usize>, top: usize) -> usize {
+        let children = &mut self.nodes[nodes];
+        let top = top.min(children.len());
+        let higher = |a: &u32, b: &u32| {
+            children[*b as usize].prior.total_cmp(&children[*a as usize].prior).then(a.cmp(b))
+        };
         self.order.clear();
         self.order.extend(0..children.len() as u32);
-        self.order
-            .sort_unstable_by(|&a, &b| children[b as usize].prior.total_cmp(&children[a as usize].prior).then(a.cmp(&b)));
+        if top < children.len() && top > 0 {
+            self.order.select_nth_unstable_by(top - 1, higher);
+        }
+        self.order[..top].sort_unstable_by(higher);
+        // The rest in their own order again: the chosen ones' places marked.
         self.sorted.clear();
-        self.sorted.extend(self.order.iter().map(|&i| children[i as usize]));
+        self.sorted.extend(self.order[..top].iter().map(|&i| children[i as usize]));
+        if top < children.len() {
+            let mut chosen = std::mem::take(&mut self.chosen);
+            chosen.clear();
+            chosen.resize(children.len(), false);
+            for &i in &self.order[..top] {
+                chosen[i as usize] = true;
+            }
+            self.sorted.extend(children.iter().zip(&chosen).filter(|(_, &c)| !c).map(|(child, _)| *child));
+            self.chosen = chosen;
+        }
         children.copy_from_slice(&self.sorted);
+        top
     }
 
     /// Plays the `k`-th waiting leaf's game out at random, in place (nothing else may
@@ -536,7 +571,18 @@ impl<G: Learn> PuctTree<G> {
             -parent_mean
         };
         let scale = self.config.c_puct * (parent.visits.max(1) as f32).sqrt();
-        self.selection.best(first..first + parent.n_children as usize, scale, first_play)
+        let (n_children, sorted) = (parent.n_children as usize, parent.sorted as usize);
+        if sorted < n_children && self.nodes[first + sorted - 1].visits > 0 {
+            // Every child in order was visited: the rest are put in order, so that the
+            // first of them is the unvisited child of highest prior.
+            let (start, end) = (first + sorted, first + n_children);
+            self.order_by_prior(start..end, n_children - sorted);
+            for i in start..end {
+                self.selection.update(i, &self.nodes[i]);
+            }
+            self.nodes[node].sorted = n_children as u32;
+        }
+        self.selection.best(first..first + n_children, scale, first_play)
     }
 
     /// The root's children: (action, visits, mean value for the player to move, prior),
@@ -1187,6 +1233,7 @@ mod tests {
             total,
             first_child: NONE,
             n_children: 0,
+            sorted: 0,
             proven,
         };
         assert_eq!(Selection::fields(&node(4, 2.0, UNPROVEN)), [0.5, 0.25, 5.0]);
@@ -1221,36 +1268,97 @@ mod tests {
     fn children_are_kept_by_falling_prior_and_reported_in_legal_order() {
         let g = tabik(4, true);
         let actions = g.num_actions();
+        let legal: Vec<usize> = g.legal_moves().iter().map(|&m| g.action_of(m).unwrap()).collect();
+        assert!(legal.len() > SORTED_AT_EXPANSION);
         // Logits that rise and fall with the action (ties among them), and a value.
         let logits: Vec<f32> = (0..actions).map(|a| ((a * 7) % 5) as f32).collect();
-        let config = PuctConfig { iterations: 200, c_puct: 0.5, seed: 3, ..PuctConfig::default() };
-        let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
-        batch.run(|_, n| (logits.repeat(n), vec![0.1; n]));
-        let tree = &batch.trees[0];
-        let stats = tree.root_stats();
-        let legal: Vec<usize> = g.legal_moves().iter().map(|&m| g.action_of(m).unwrap()).collect();
-        assert_eq!(stats.iter().map(|s| s.0).collect::<Vec<_>>(), legal);
-        let mut expanded = 0;
-        for (i, node) in tree.nodes.iter().enumerate().filter(|(_, n)| n.first_child != NONE) {
-            let children = &tree.nodes[node.first_child as usize..][..node.n_children as usize];
-            assert!(children.windows(2).all(|w| w[0].prior >= w[1].prior));
-            // The visited children come first (selection never passes an unvisited one).
-            let visited = children.iter().take_while(|c| c.visits > 0).count();
-            assert!(children[visited..].iter().all(|c| c.visits == 0));
-            if i == 0 {
-                assert!(visited > 1 && visited < children.len(), "{visited} of {}", children.len());
+        // A narrow search visits fewer root children than expansion orders; a wide one
+        // (large c, flatter priors) more, so that selection orders the rest.
+        for (c_puct, scale, whole) in [(0.5, 1.0, false), (50.0, 0.1, true)] {
+            let config = PuctConfig { iterations: 300, c_puct, seed: 3, ..PuctConfig::default() };
+            let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
+            let scaled: Vec<f32> = logits.iter().map(|l| l * scale).collect();
+            batch.run(|_, n| (scaled.repeat(n), vec![0.1; n]));
+            let tree = &batch.trees[0];
+            let stats = tree.root_stats();
+            assert_eq!(stats.iter().map(|s| s.0).collect::<Vec<_>>(), legal);
+            let mut expanded = 0;
+            for (i, node) in tree.nodes.iter().enumerate().filter(|(_, n)| n.first_child != NONE) {
+                let children = &tree.nodes[node.first_child as usize..][..node.n_children as usize];
+                let sorted = node.sorted as usize;
+                // Selection ordered the rest where it reached them (the root, with c 50).
+                let at_expansion = children.len().min(SORTED_AT_EXPANSION);
+                assert!(sorted == at_expansion || sorted == children.len(), "{sorted}");
+                if i == 0 {
+                    assert_eq!(sorted, if whole { children.len() } else { at_expansion });
+                }
+                assert!(children[..sorted].windows(2).all(|w| w[0].prior >= w[1].prior));
+                assert!(children[sorted..].iter().all(|c| c.prior <= children[sorted - 1].prior));
+                // The visited children come first (selection never passes an unvisited one).
+                let visited = children.iter().take_while(|c| c.visits > 0).count();
+                assert!(children[visited..].iter().all(|c| c.visits == 0));
+                assert!(visited <= sorted);
+                if i == 0 {
+                    assert!(visited > 1 && (whole || visited < children.len()), "{visited} of {}", children.len());
+                    assert_eq!(visited > SORTED_AT_EXPANSION, whole, "{visited}");
+                    // Past the ordered ones, the children are in legal-move order.
+                    let rest: Vec<usize> = children[sorted..].iter().map(|c| g.action_of(c.mv).unwrap()).collect();
+                    let mut in_legal_order = rest.clone();
+                    in_legal_order.sort_by_key(|a| legal.iter().position(|b| b == a));
+                    assert_eq!(rest, in_legal_order);
+                }
+                expanded += 1;
             }
-            expanded += 1;
+            assert!(expanded > 10, "{expanded}");
+            // Equal priors keep legal-move order: the root's children of the largest logit.
+            let top: Vec<usize> = legal.iter().copied().filter(|&a| logits[a] == 4.0).collect(); 
+            let root = &tree.nodes[0];
+            let first: Vec<usize> = tree.nodes[root.first_child as usize..][..top.len()]
+                .iter()
+                .map(|c| g.action_of(c.mv).unwrap())
+                .collect();
+            assert_eq!(first, top);
         }
-        assert!(expanded > 10, "{expanded}");
-        // Equal priors keep legal-move order: the root's children of the largest logit.
-        let top: Vec<usize> = legal.iter().copied().filter(|&a| logits[a] == 4.0).collect();
-        let root = &tree.nodes[0];
-        let first: Vec<usize> = tree.nodes[root.first_child as usize..][..top.len()]
-            .iter()
-            .map(|c| g.action_of(c.mv).unwrap())
-            .collect();
-        assert_eq!(first, top);
+    }
+
+    #[test]
+    fn selection_takes_a_child_of_the_highest_score_among_all_of_them() {
+        // Whatever the part of its children a node has put in order, the child
+        // selection takes scores as high as the best of all of them (read here without
+        // any order), in trees of every size, narrow and wide.
+        let g = tabik(4, true);
+        let actions = g.num_actions();
+        let mut checked = 0;
+        for (c_puct, scale) in [(0.5, 1.0), (3.0, 0.5), (50.0, 0.1)] {
+            for iterations in (2..400).step_by(23) {
+                let logits: Vec<f32> = (0..actions).map(|a| ((a * 7 + iterations) % 11) as f32 * scale).collect();
+                let config = PuctConfig { iterations: iterations as u32, c_puct, seed: 5, ..PuctConfig::default() };
+                let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
+                batch.run(|_, n| (logits.repeat(n), (0..n).map(|k| (k % 3) as f32 * 0.3 - 0.3).collect()));
+                let tree = &mut batch.trees[0];
+                let expanded: Vec<usize> = (0..tree.nodes.len())
+                    .filter(|&i| tree.nodes[i].first_child != NONE && tree.nodes[i].proven == UNPROVEN)
+                    .collect();
+                for node in expanded {
+                    let chosen = tree.best_child(node);
+                    let parent = tree.nodes[node];
+                    let first = parent.first_child as usize;
+                    let chooser = tree.nodes[first].mover;
+                    let mean = if parent.visits == 0 { 0.0 } else { parent.total / parent.visits as f32 };
+                    let first_play = if parent.mover == chooser { mean } else { -mean };
+                    let scale = c_puct * (parent.visits.max(1) as f32).sqrt();
+                    let score = |i: usize| {
+                        let [mean, prior, visits_1] = Selection::fields(&tree.nodes[i]);
+                        let q = if visits_1 == 1.0 { first_play } else { mean };
+                        q + scale * prior / visits_1
+                    };
+                    let best = (first..first + parent.n_children as usize).map(score).fold(f32::NEG_INFINITY, f32::max);
+                    assert_eq!(score(chosen), best, "c {c_puct}, {iterations} simulations, node {node}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
     }
 
     #[test]
