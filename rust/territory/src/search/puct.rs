@@ -19,9 +19,9 @@
 //!   parent's visits, `n` the child's, `Q` its mean value for the player choosing;
 //!   unvisited children count the parent's own mean (for that player) as their `Q`.
 //!   Ties go to the child of the higher prior, then to the first in legal-move order:
-//!   a node keeps its children in order of falling prior (the first few from its
-//!   expansion, the rest once selection reaches them), so that selection reads its
-//!   visited children and the first unvisited one only.
+//!   a node's children are put in order of falling prior one at a time, as selection
+//!   reaches them, so that it reads the visited children and the first unvisited one
+//!   only.
 //! - A finished game met on the way is a leaf with its exact result: it is backed up at
 //!   once (it counts as a simulation) without asking the caller.
 //! - Exact values are proven upwards (MCTS-solver): a node whose chooser has a child
@@ -87,20 +87,17 @@ struct Node<M> {
     /// Children occupy `first_child .. first_child + n_children`; `NONE`: not expanded.
     first_child: u32,
     n_children: u32,
-    /// How many of the children, from the first, are in order of falling prior (every
-    /// later one has a prior no higher, and they are in legal-move order):
-    /// [`PuctTree::expand`] orders the first [`SORTED_AT_EXPANSION`], and selection the
-    /// rest once it reaches them.
+    /// The node's place in its parent's legal-move order.
+    rank: u32,
+    /// How many of the children, from the first, are in place: the children of highest
+    /// prior in order of falling prior (equal priors in legal-move order), every later one
+    /// no higher. Selection puts the next one in place when it needs it
+    /// ([`PuctTree::best_child`]).
     sorted: u32,
     /// The exact result for `mover` once proven (a finished game, or every child or a
     /// winning child proven: MCTS-solver), else [`UNPROVEN`].
     proven: i8,
 }
-
-/// How many children [`PuctTree::expand`] puts in order of falling prior: few nodes have
-/// more visited children, and a wide node (Nume's thousands of moves) is not sorted
-/// whole unless its search reaches that far.
-const SORTED_AT_EXPANSION: usize = 32;
 
 /// [`Node::proven`] of a node whose value is not known exactly.
 const UNPROVEN: i8 = i8::MIN;
@@ -154,7 +151,7 @@ impl Selection {
     /// `q + scale * prior / (1 + visits)`, `q` the mean or `first_play` if unvisited
     /// (a proven win's +inf is taken first, a proven loss's -inf never).
     ///
-    /// The children are in order of falling prior ([`Node::sorted`]), so every
+    /// The children are in order of falling prior as far as [`Node::sorted`] says, so every
     /// unvisited child after the first unvisited one scores no more than it does (the same
     /// `first_play`, a prior no larger): the visited children are always the first ones,
     /// and the scan stops at the first unvisited child. A wide node (Tabik 8x8's 300
@@ -192,10 +189,6 @@ pub struct PuctTree<G: Learn> {
     leaves: Vec<Leaf<G>>,
     waiting: usize,
     moves: Vec<G::Move>,
-    /// Working space of [`PuctTree::expand`]: the new children in order of falling prior.
-    order: Vec<u32>,
-    sorted: Vec<Node<G::Move>>,
-    chosen: Vec<bool>,
     /// Simulations backed up.
     done: u32,
     rng: Xoshiro256PlusPlus,
@@ -224,6 +217,7 @@ impl<G: Learn> PuctTree<G> {
             total: 0.0,
             first_child: NONE,
             n_children: 0,
+            rank: 0,
             sorted: 0,
             proven: UNPROVEN,
         };
@@ -237,9 +231,6 @@ impl<G: Learn> PuctTree<G> {
             leaves: Vec::new(),
             waiting: 0,
             moves,
-            order: Vec::new(),
-            sorted: Vec::new(),
-            chosen: Vec::new(),
             done: 0,
             rng: game_rng(config.seed, 0),
         }
@@ -391,7 +382,7 @@ impl<G: Learn> PuctTree<G> {
         let to_move = game.to_move().expect("a waiting leaf is a running game");
         let first = self.nodes.len();
         let mut max = f32::NEG_INFINITY;
-        for &mv in &self.moves {
+        for (rank, &mv) in self.moves.iter().enumerate() {
             // The child's logit, kept as its prior until the softmax below.
             let logit = logits[game.action_of(mv).expect("legal moves have actions")];
             max = max.max(logit);
@@ -404,6 +395,7 @@ impl<G: Learn> PuctTree<G> {
                 total: 0.0,
                 first_child: NONE,
                 n_children: 0,
+                rank: rank as u32,
                 sorted: 0,
                 proven: UNPROVEN,
             });
@@ -419,46 +411,12 @@ impl<G: Learn> PuctTree<G> {
         if node == 0 && self.config.noise_fraction > 0.0 {
             self.add_noise(first);
         }
-        let sorted = self.order_by_prior(first..self.nodes.len(), SORTED_AT_EXPANSION);
         for child in &self.nodes[first..] {
             self.selection.push(child);
         }
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
         n.n_children = self.moves.len() as u32;
-        n.sorted = sorted as u32;
-    }
-
-    /// Puts the `top` nodes of highest prior among `nodes` (all of them if fewer) first,
-    /// in order of falling prior, and leaves the others after them in the order they
-    /// were in; equal priors keep that order. Returns how many were put in order.
-    fn order_by_prior(&mut self, nodes: std::ops::Range<usize>, top: usize) -> usize {
-        let children = &mut self.nodes[nodes];
-        let top = top.min(children.len());
-        let higher = |a: &u32, b: &u32| {
-            children[*b as usize].prior.total_cmp(&children[*a as usize].prior).then(a.cmp(b))
-        };
-        self.order.clear();
-        self.order.extend(0..children.len() as u32);
-        if top < children.len() && top > 0 {
-            self.order.select_nth_unstable_by(top - 1, higher);
-        }
-        self.order[..top].sort_unstable_by(higher);
-        // The rest in their own order again: the chosen ones' places marked.
-        self.sorted.clear();
-        self.sorted.extend(self.order[..top].iter().map(|&i| children[i as usize]));
-        if top < children.len() {
-            let mut chosen = std::mem::take(&mut self.chosen);
-            chosen.clear();
-            chosen.resize(children.len(), false);
-            for &i in &self.order[..top] {
-                chosen[i as usize] = true;
-            }
-            self.sorted.extend(children.iter().zip(&chosen).filter(|(_, &c)| !c).map(|(child, _)| *child));
-            self.chosen = chosen;
-        }
-        children.copy_from_slice(&self.sorted);
-        top
     }
 
     /// Plays the `k`-th waiting leaf's game out at random, in place (nothing else may
@@ -572,15 +530,22 @@ impl<G: Learn> PuctTree<G> {
         };
         let scale = self.config.c_puct * (parent.visits.max(1) as f32).sqrt();
         let (n_children, sorted) = (parent.n_children as usize, parent.sorted as usize);
-        if sorted < n_children && self.nodes[first + sorted - 1].visits > 0 {
-            // Every child in order was visited: the rest are put in order, so that the
-            // first of them is the unvisited child of highest prior.
-            let (start, end) = (first + sorted, first + n_children);
-            self.order_by_prior(start..end, n_children - sorted);
-            for i in start..end {
-                self.selection.update(i, &self.nodes[i]);
+        if sorted < n_children && (sorted == 0 || self.nodes[first + sorted - 1].visits > 0) {
+            // Every child in place was visited: the next one is put in place, the
+            // unvisited child of highest prior (the first in legal-move order of equal
+            // ones), swapped with the one there (neither was visited: no path holds them).
+            let place = first + sorted;
+            let mut next = place;
+            for i in place + 1..first + n_children {
+                let (a, b) = (&self.nodes[i], &self.nodes[next]);
+                if a.prior > b.prior || (a.prior == b.prior && a.rank < b.rank) {
+                    next = i;
+                }
             }
-            self.nodes[node].sorted = n_children as u32;
+            self.nodes.swap(place, next);
+            self.selection.update(place, &self.nodes[place]);
+            self.selection.update(next, &self.nodes[next]);
+            self.nodes[node].sorted += 1;
         }
         self.selection.best(first..first + n_children, scale, first_play)
     }
@@ -608,24 +573,19 @@ impl<G: Learn> PuctTree<G> {
             .collect()
     }
 
-    /// The root's children's nodes in legal-move order (the tree keeps them in order of
-    /// falling prior); empty before the root's evaluation.
+    /// The root's children's nodes in legal-move order (selection puts them in order of
+    /// prior); empty before the root's evaluation.
     fn root_children(&self) -> Vec<usize> {
         let root = &self.nodes[0];
         if root.first_child == NONE {
             return Vec::new();
         }
         let first = root.first_child as usize;
-        let mut by_action = vec![NONE; self.root.num_actions()];
+        let mut children = vec![0; root.n_children as usize];
         for i in first..first + root.n_children as usize {
-            by_action[self.root.action_of(self.nodes[i].mv).expect("legal moves have actions")] = i as u32;
+            children[self.nodes[i].rank as usize] = i;
         }
-        let mut legal = Vec::with_capacity(root.n_children as usize);
-        self.root.legal_moves_into(&mut legal);
-        legal
-            .into_iter()
-            .map(|mv| by_action[self.root.action_of(mv).expect("legal moves have actions")] as usize)
-            .collect()
+        children
     }
 
     /// The root's mean value for the player to move there.
@@ -1233,6 +1193,7 @@ mod tests {
             total,
             first_child: NONE,
             n_children: 0,
+            rank: 0,
             sorted: 0,
             proven,
         };
@@ -1265,15 +1226,13 @@ mod tests {
     }
 
     #[test]
-    fn children_are_kept_by_falling_prior_and_reported_in_legal_order() {
+    fn children_are_put_in_order_of_prior_as_needed_and_reported_in_legal_order() {
         let g = tabik(4, true);
         let actions = g.num_actions();
         let legal: Vec<usize> = g.legal_moves().iter().map(|&m| g.action_of(m).unwrap()).collect();
-        assert!(legal.len() > SORTED_AT_EXPANSION);
         // Logits that rise and fall with the action (ties among them), and a value.
         let logits: Vec<f32> = (0..actions).map(|a| ((a * 7) % 5) as f32).collect();
-        // A narrow search visits fewer root children than expansion orders; a wide one
-        // (large c, flatter priors) more, so that selection orders the rest.
+        // A narrow search and a wide one (large c, flatter priors: every root child).
         for (c_puct, scale, whole) in [(0.5, 1.0, false), (50.0, 0.1, true)] {
             let config = PuctConfig { iterations: 300, c_puct, seed: 3, ..PuctConfig::default() };
             let mut batch = PuctBatch::new(std::slice::from_ref(&g), config, 1);
@@ -1282,36 +1241,30 @@ mod tests {
             let tree = &batch.trees[0];
             let stats = tree.root_stats();
             assert_eq!(stats.iter().map(|s| s.0).collect::<Vec<_>>(), legal);
+            assert!(stats.iter().zip(&legal).all(|(s, &a)| (s.3 - softmax_of(&scaled, &legal, a)).abs() < 1e-6));
             let mut expanded = 0;
             for (i, node) in tree.nodes.iter().enumerate().filter(|(_, n)| n.first_child != NONE) {
                 let children = &tree.nodes[node.first_child as usize..][..node.n_children as usize];
                 let sorted = node.sorted as usize;
-                // Selection ordered the rest where it reached them (the root, with c 50).
-                let at_expansion = children.len().min(SORTED_AT_EXPANSION);
-                assert!(sorted == at_expansion || sorted == children.len(), "{sorted}");
-                if i == 0 {
-                    assert_eq!(sorted, if whole { children.len() } else { at_expansion });
+                let higher = |a: &Node<_>, b: &Node<_>| a.prior > b.prior || (a.prior == b.prior && a.rank < b.rank);
+                assert!(children[..sorted].windows(2).all(|w| higher(&w[0], &w[1])));
+                if sorted > 0 {
+                    assert!(children[sorted..].iter().all(|c| higher(&children[sorted - 1], c)));
                 }
-                assert!(children[..sorted].windows(2).all(|w| w[0].prior >= w[1].prior));
-                assert!(children[sorted..].iter().all(|c| c.prior <= children[sorted - 1].prior));
-                // The visited children come first (selection never passes an unvisited one).
+                // The visited children come first (selection never passes an unvisited
+                // one), and at most one more is in place.
                 let visited = children.iter().take_while(|c| c.visits > 0).count();
                 assert!(children[visited..].iter().all(|c| c.visits == 0));
-                assert!(visited <= sorted);
+                assert!(visited <= sorted && sorted <= visited + 1, "{visited} {sorted}");
                 if i == 0 {
-                    assert!(visited > 1 && (whole || visited < children.len()), "{visited} of {}", children.len());
-                    assert_eq!(visited > SORTED_AT_EXPANSION, whole, "{visited}");
-                    // Past the ordered ones, the children are in legal-move order.
-                    let rest: Vec<usize> = children[sorted..].iter().map(|c| g.action_of(c.mv).unwrap()).collect();
-                    let mut in_legal_order = rest.clone();
-                    in_legal_order.sort_by_key(|a| legal.iter().position(|b| b == a));
-                    assert_eq!(rest, in_legal_order);
+                    assert!(visited > 1, "{visited}");
+                    assert_eq!(visited == children.len(), whole, "{visited} of {}", children.len());
                 }
                 expanded += 1;
             }
             assert!(expanded > 10, "{expanded}");
-            // Equal priors keep legal-move order: the root's children of the largest logit.
-            let top: Vec<usize> = legal.iter().copied().filter(|&a| logits[a] == 4.0).collect(); 
+            // Equal priors go in legal-move order: the root's children of the largest logit.
+            let top: Vec<usize> = legal.iter().copied().filter(|&a| logits[a] == 4.0).collect();
             let root = &tree.nodes[0];
             let first: Vec<usize> = tree.nodes[root.first_child as usize..][..top.len()]
                 .iter()
@@ -1319,6 +1272,13 @@ mod tests {
                 .collect();
             assert_eq!(first, top);
         }
+    }
+
+    /// The softmax of `logits` over the actions `legal`, at action `a`.
+    fn softmax_of(logits: &[f32], legal: &[usize], a: usize) -> f32 {
+        let max = legal.iter().map(|&b| logits[b]).fold(f32::NEG_INFINITY, f32::max);
+        let sum: f32 = legal.iter().map(|&b| (logits[b] - max).exp()).sum();
+        (logits[a] - max).exp() / sum
     }
 
     #[test]
