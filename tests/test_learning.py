@@ -566,8 +566,10 @@ def test_positions_for_timing_come_from_the_whole_game_and_equal_time_grows_with
     assert depths == [len(s.history) for s in positions_through_games(start, 40, seed=1)]
     assert min(depths) <= 2 and max(depths) >= 10, depths
     small, large = (equal_time_uct_iterations(Puct("tabik-4", n), start, positions=8, rounds=3) for n in (20, 640))
-    # 32 times the simulations: many times the time, whatever the machine's speed.
-    assert 1 <= small and 8 * small < large, (small, large)
+    # 32 times the simulations: many times the time, whatever the machine's speed (about
+    # 10 times on a quiet machine, 7 with the other core busy: the small search's fixed
+    # costs weigh more then).
+    assert 1 <= small and 4 * small < large, (small, large)
 
 
 def test_the_documented_puct_signature_is_the_code():
