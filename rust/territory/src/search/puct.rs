@@ -772,8 +772,8 @@ mod tests {
             prior: children.iter().map(|c| c.1).collect(),
             visits_1: children.iter().map(|c| c.2).collect(),
         };
-        // Visited children first, then the unvisited ones by falling prior (as expand
-        // orders them). Scores with scale 2: 0.5 + 0.5, 0.2 + 0.8 (a tie: the first),
+        // Visited children first, then the unvisited ones by falling prior (as
+        // best_child puts them in place). Scores with scale 2: 0.5 + 0.5, 0.2 + 0.8 (a tie: the first),
         // 0.1 + 0.4; the first unvisited child first_play + 0.5.
         let s = selection(&[(0.5, 0.5, 2.0), (0.2, 0.8, 2.0), (0.1, 0.4, 2.0), (0.0, 0.25, 1.0), (0.0, 0.2, 1.0)]);
         assert_eq!(s.best(0..5, 2.0, 0.0), 0);
@@ -784,7 +784,7 @@ mod tests {
         assert_eq!(s.best(0..5, 2.0, 0.5), 0);
         assert_eq!(s.best(3..5, 2.0, 0.0), 3);
         // The scan ends at the first unvisited child: one after it is never read (here
-        // a prior out of order, which expand never leaves, would otherwise win).
+        // a prior out of order, which best_child never leaves, would otherwise win).
         let s = selection(&[(0.0, 0.5, 2.0), (0.0, 0.1, 1.0), (0.0, 0.9, 1.0)]);
         assert_eq!(s.best(0..3, 1.0, 0.2), 1);
         // A proven win is taken whatever the others' priors; a proven loss never.
