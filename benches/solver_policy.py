@@ -334,6 +334,11 @@ def main() -> int:
     parser.add_argument("--conv", default=None, metavar="CHANNELS:BLOCKS", help="a convolutional network instead "
                         "of the MLP (in JAX only: the engine evaluates MLPs, so no --out), with --hidden units in its "
                         "dense layer, e.g. 64:4")
+    parser.add_argument("--trunk", default=None, metavar="FILTERS:BLOCKS", help="the model's own convolutional trunk "
+                        "(Model.new's filters and residual blocks of two convolutions) in front of its two dense "
+                        "layers of --hidden: a model the engine evaluates, so --out may write it, e.g. 32:3")
+    parser.add_argument("--trunk-features", action="store_true", help="the trunk reads Tabik's feature planes "
+                        "(group sizes, stones in held sizes) beside the observation's, not the dense layer alone")
     args = parser.parse_args()
     conv = None
     if args.conv is not None:
@@ -346,10 +351,28 @@ def main() -> int:
         if args.out:
             parser.error("--conv trains a network the engine cannot evaluate: it has no --out")
 
+    trunk = (0, 0)
+    if args.trunk_features and args.trunk is None:
+        parser.error("--trunk-features needs --trunk")
+    if args.trunk is not None:
+        if conv is not None:
+            parser.error("--trunk and --conv are two kinds of network: give one")
+        try:
+            trunk = tuple(int(part) for part in args.trunk.split(":"))
+        except ValueError:
+            trunk = ()
+        if len(trunk) != 2 or trunk[0] < 1 or trunk[1] < 0:
+            parser.error(f"--trunk takes FILTERS:BLOCKS, at least 1 filter and 0 blocks, not {args.trunk!r}")
+
     if args.jobs < 1 or args.chunk < 1:
         parser.error(f"--jobs and --chunk must be at least 1, not {args.jobs} and {args.chunk}")
     start = territory.Tabik(size=args.size)
-    model = Model.new(start, hidden=args.hidden, seed=args.seed, features=True, solver_targets=True)
+    cells = args.size * args.size
+    # Tabik's features: its feature planes, then the two score vectors of cells + 1 values.
+    feature_planes = (len(start.features()) - 2 * (cells + 1)) // cells
+    trunk_planes = start.observation_shape[0] + feature_planes if args.trunk_features else None
+    model = Model.new(start, hidden=args.hidden, seed=args.seed, features=True, solver_targets=True,
+                      filters=trunk[0], blocks=trunk[1], trunk_planes=trunk_planes)
     cpu = cpu_seconds()
     cache = Path(args.data) if args.data else None
     if cache is not None and cache.exists():
@@ -396,7 +419,7 @@ def main() -> int:
     train_rate = float(np.mean(data["policies"][rows][np.arange(len(picks)), picks] > 0))
     print(json.dumps({
         "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": int(decisions.sum()),
-        "hidden": args.hidden, "conv": args.conv, "cosine": args.cosine, "set_loss": args.set_loss, "epochs": args.epochs,
+        "hidden": args.hidden, "conv": args.conv, "trunk": args.trunk, "trunk_features": args.trunk_features, "cosine": args.cosine, "set_loss": args.set_loss, "epochs": args.epochs,
         "losses_first_last": [history[0], history[-1]],
         "train_rate": round(train_rate, 4),
         "data_cpu_seconds": round(data_seconds, 1), "train_cpu_seconds": round(train_seconds, 1),

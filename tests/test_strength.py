@@ -261,6 +261,31 @@ def test_the_solver_taught_convolutional_network_trains_and_is_rated_without_a_m
         assert refused.returncode == 2 and f"not {bad!r}" in refused.stderr, bad
 
 
+def test_the_solver_taught_trunk_is_a_model_the_engine_plays_with(tmp_path):
+    """``--trunk``: the model's own convolutional trunk (``--trunk-features``: reading
+    Tabik's feature planes too), trained as the MLP is, written by ``--out`` and loaded
+    and played by the engine; the engine's logits are those the bench rated."""
+    small = ("--size", "3", "--train-positions", "60", "--test-positions", "10", "--hidden", "16", "--epochs", "20",
+             "--batch", "16", "--cosine")
+    for extra, planes in (((), 8), (("--trunk-features",), 20)):
+        out = run_bench("benches/solver_policy.py", *small, "--trunk", "4:1", *extra, "--out", str(tmp_path))
+        assert out.returncode == 0, out.stderr
+        result = json.loads(out.stdout)
+        assert result["trunk"] == "4:1" and result["trunk_features"] is bool(extra)
+        first, last = result["losses_first_last"]
+        assert sum(last) < sum(first)
+        model = Model.load(tmp_path / "model.npz")
+        assert (model.filters, model.blocks, model.trunk_planes) == (4, 1, planes)
+        state = territory.Tabik(size=3)
+        inputs = np.stack([model.inputs(state)])
+        assert np.allclose(model.network().evaluate_heads(inputs)[0], model.forward(inputs)[0], atol=1e-4)
+        assert territory.Puct(model, 16).choose(state) in state.legal_moves()
+    for bad, message in ((("--trunk", "4"), "not '4'"), (("--trunk", "4:1", "--conv", "4:1"), "give one"),
+                         (("--trunk-features",), "--trunk-features needs --trunk")):
+        refused = run_bench("benches/solver_policy.py", *small, *bad)
+        assert refused.returncode == 2 and message in refused.stderr, bad
+
+
 def test_the_value_and_top_move_rates_read_the_solver_and_beat_chance():
     """``learning.py value``: the shipped tabik-4's value head has the solved value's sign
     in most decisive positions; ``optimal --top-move``: its top move alone (and the

@@ -17,17 +17,20 @@ from territory.model import FORMAT, MLP_FORMAT, NAMES, Model, trunk_names
 from territory.puct import Puct
 from territory.train import TrainConfig, random_positions, self_play, train
 
-#: Every game, with and without its features where it has any (Nume and Migong have none).
+#: Every game, with and without its features where it has any (Nume and Migong have none),
+#: and Tabik's with the trunk reading its 12 feature planes too (8 + 12 planes).
 STARTS = [(territory.Tabik(size=5), False), (territory.Tabik(size=5), True), (territory.Nume(n=2), False),
-          (territory.Migong(), False)]
-IDS = ["tabik-5", "tabik-5-features", "nume-2", "migong"]
+          (territory.Migong(), False), (territory.Tabik(size=5), 20)]
+IDS = ["tabik-5", "tabik-5-features", "nume-2", "migong", "tabik-5-feature-planes"]
 
 
 def tiny(start, features=False, filters=4, blocks=1, seed=4):
     """A model with a tiny trunk and every weight, biases too, random (so that every path
-    adds something)."""
-    model = Model.new(start, hidden=24, seed=seed, features=features, margin=True, ownership=True, filters=filters,
-                      blocks=blocks)
+    adds something); ``features`` an int: the features read, the trunk reading that many
+    planes."""
+    trunk_planes = None if isinstance(features, bool) else features
+    model = Model.new(start, hidden=24, seed=seed, features=bool(features), margin=True, ownership=True,
+                      filters=filters, blocks=blocks, trunk_planes=trunk_planes)
     rng = np.random.default_rng(seed)
     for w in model.weights.values():
         w += rng.normal(0, 0.05, w.shape).astype(np.float32)
@@ -45,6 +48,8 @@ def test_the_engine_evaluates_a_trunk_as_numpy_and_jax_do(start, features):
     states = random_positions(start, 12, seed=2, max_moves=30)
     inputs = np.stack([model.inputs(s) for s in states]).astype(np.float32)
     assert inputs.shape[1] == model.input_size == int(np.prod(start.observation_shape)) + model.feature_len
+    planes = features if type(features) is int else start.observation_shape[0]
+    assert model.weights["c0w"].shape[1] == model.trunk_planes == planes
     network = model.network()
     assert network.trunk == (4, 1) and network.inputs == model.input_size
     assert "a trunk of 4 filters and 1 blocks" in repr(network)
@@ -96,6 +101,27 @@ def test_a_model_without_a_trunk_is_todays(tmp_path):
     assert (model.filters, model.blocks, model.first_size) == (0, 0, model.input_size)
     assert model.network().trunk is None and "trunk" not in repr(model.network())
     assert repr(model).endswith("2 hidden layers of 8, " f"{model.size()} weights)")
+
+
+def test_a_trunk_reading_the_feature_planes_is_saved_loaded_and_bounded(tmp_path):
+    state = territory.Tabik(size=4)
+    model = tiny(state, features=20)
+    assert model.meta["trunk_planes"] == 20 and "residual blocks on 20 planes" in repr(model)
+    # 4 filters on 16 cells, then what the trunk does not read: the two score vectors.
+    assert model.first_size == 4 * 16 + model.input_size - 20 * 16 == 64 + 2 * 17
+    model.save(tmp_path / "planes.npz")
+    loaded = Model.load(tmp_path / "planes.npz")
+    assert loaded.meta == model.meta and loaded.trunk_planes == 20
+    inputs = np.stack([loaded.inputs(s) for s in random_positions(state, 4, seed=1, max_moves=10)])
+    assert close(loaded.network().evaluate_heads(inputs)[0], loaded.forward(inputs)[0])
+    # Tabik 4x4's 226 feature values hold at most 14 whole planes: 8 to 22 planes.
+    for bad in (7, 23, True, 20.0):
+        with pytest.raises(ValueError, match=f"trunk_planes {bad!r} is not from 8 to 22"):
+            Model.new(state, features=True, filters=4, blocks=1, trunk_planes=bad)
+        with pytest.raises(ValueError, match=f"trunk_planes {bad!r} is not from 8 to 22"):
+            Model(model.weights, {**model.meta, "trunk_planes": bad})
+    with pytest.raises(ValueError, match="trunk_planes 9 is not from 8 to 8"):
+        Model.new(state, filters=4, blocks=1, trunk_planes=9)
 
 
 def test_trunk_weights_that_do_not_fit_are_refused_naming_them(tmp_path):

@@ -94,6 +94,8 @@ class Model:
         self.input_size = int(np.prod(self.meta["observation_shape"])) + self.feature_len
         self.num_actions = int(self.meta["num_actions"])
         w = self.weights
+        if self.filters:
+            _check_trunk_planes(self.meta, self.feature_len)
         self._check_trunk()
         if self.filters and w["w1"].ndim == 2 and w["w1"].shape[0] != self.first_size:
             _, height, width = self.meta["observation_shape"]
@@ -114,10 +116,19 @@ class Model:
         if not self.filters:
             return self.input_size
         _, height, width = self.meta["observation_shape"]
-        return self.filters * int(height) * int(width) + self.feature_len
+        cells = int(height) * int(width)
+        return self.filters * cells + self.input_size - self.trunk_planes * cells
+
+    @property
+    def trunk_planes(self) -> int:
+        """The planes the trunk reads from the start of the input: the observation's,
+        then as many of the features' leading planes as ``meta["trunk_planes"]`` says
+        (Tabik writes its 12 feature planes first); the rest of the input goes to the
+        first dense layer beside the trunk's output."""
+        return int(self.meta.get("trunk_planes", self.meta["observation_shape"][0]))
 
     def _check_trunk(self) -> None:
-        planes = int(self.meta["observation_shape"][0])
+        planes = self.trunk_planes
         for k, name in enumerate(trunk_names(self.blocks) if self.filters else []):
             conv, part = divmod(k, 2)
             want = (self.filters,) if part else (self.filters, planes if conv == 0 else self.filters, 3, 3)
@@ -143,19 +154,26 @@ class Model:
 
     @classmethod
     def new(cls, state: Any, hidden: int = 128, seed: int = 0, features: bool = False, margin: bool = False,
-            ownership: bool = False, filters: int = 0, blocks: int = 0, **meta: Any) -> "Model":
+            ownership: bool = False, filters: int = 0, blocks: int = 0, trunk_planes: Optional[int] = None,
+            **meta: Any) -> "Model":
         """A model with random weights (He initialisation, seeded) for the game of
         ``state`` (a native state: its game, parameters and shapes); with ``features``
         it reads the game's features (``state.features()``) after the observation
         planes; ``margin`` and ``ownership`` give it those heads; ``filters`` > 0 a
         convolutional trunk of that many filters and ``blocks`` residual blocks (0: the
-        perceptron reads the planes themselves)."""
+        perceptron reads the planes themselves), which reads ``trunk_planes`` planes
+        (the observation's, the default, then the features' first planes)."""
         shape = tuple(state.observation_shape)
         feature_len = len(state.features()) if features else 0
         filters, blocks = _trunk_shape({"filters": filters, "blocks": blocks})
         inputs, actions = int(np.prod(shape)) + feature_len, int(state.num_actions)
+        planes_meta = {} if trunk_planes is None or not filters else {"trunk_planes": trunk_planes}
+        if planes_meta:
+            _check_trunk_planes({"observation_shape": list(shape), **planes_meta}, feature_len)
+        planes = int(planes_meta.get("trunk_planes", shape[0]))
         if filters:
-            inputs = filters * int(shape[1]) * int(shape[2]) + feature_len
+            cells = int(shape[1]) * int(shape[2])
+            inputs = filters * cells + inputs - planes * cells
         rng = np.random.default_rng(seed)
 
         def layer(n_in: int, n_out: int, scale: float = 1.0) -> np.ndarray:
@@ -174,7 +192,7 @@ class Model:
             weights.update(wo=layer(hidden, cells, 0.1), bo=np.zeros(cells, np.float32))
         trunk = {}
         for k in range(2 * blocks + 1) if filters else ():
-            channels = int(shape[0]) if k == 0 else filters
+            channels = planes if k == 0 else filters
             # He initialisation over the 9 x channels inputs of each output; the
             # second convolution of a block starts small, so a block starts near the identity.
             scale = 0.5 if k % 2 == 0 and k > 0 else 1.0
@@ -184,7 +202,8 @@ class Model:
         weights.update(trunk)
         info = {"format": FORMAT if filters else MLP_FORMAT, "game": state.game, "params": dict(state.params),
                 "observation_shape": list(shape), "num_actions": actions, "hidden": hidden,
-                "feature_len": feature_len, **({"filters": filters, "blocks": blocks} if filters else {}), **meta}
+                "feature_len": feature_len, **({"filters": filters, "blocks": blocks} if filters else {}), **planes_meta,
+                **meta}
         return cls(weights, info)
 
     @classmethod
@@ -282,7 +301,8 @@ class Model:
         input_size) of a model with a trunk: the trunk's output planes flattened, then
         the features."""
         w = self.weights
-        planes, height, width = (int(n) for n in self.meta["observation_shape"])
+        _, height, width = (int(n) for n in self.meta["observation_shape"])
+        planes = self.trunk_planes
         n, cells = len(x), planes * height * width
         h = np.maximum(_conv3x3(x[:, :cells].reshape(n, planes, height, width), w["c0w"], w["c0b"]), 0)
         for block in range(self.blocks):
@@ -313,7 +333,8 @@ class Model:
         hidden = f"2 hidden layers of {self.weights['w2'].shape[0]}"
         if not self.filters:
             return hidden
-        return f"a trunk of {self.filters} filters and {self.blocks} residual blocks, {hidden}"
+        planes = f" on {self.trunk_planes} planes" if "trunk_planes" in self.meta else ""
+        return f"a trunk of {self.filters} filters and {self.blocks} residual blocks{planes}, {hidden}"
 
     def __repr__(self) -> str:
         return f"Model({self.meta.get('game')} {self.meta.get('params')}, {self.architecture()}, {self.size()} weights)"
@@ -324,6 +345,18 @@ class Model:
 MAX_FILTERS, MAX_BLOCKS = 4096, 1024
 #: The name of a trunk weight (``trunk_names``).
 _TRUNK_NAME = re.compile(r"c(0|[1-9][0-9]*)[wb]")
+
+
+def _check_trunk_planes(meta: dict[str, Any], feature_len: int) -> None:
+    """Refuses a ``meta["trunk_planes"]`` below the observation's planes or beyond the
+    input (the observation and ``feature_len`` feature values)."""
+    planes, height, width = (int(n) for n in meta["observation_shape"])
+    trunk_planes = meta.get("trunk_planes", planes)
+    most = planes + feature_len // (height * width)
+    if isinstance(trunk_planes, bool) or not isinstance(trunk_planes, int) or not planes <= trunk_planes <= most:
+        raise ValueError(f"a trunk reads the observation's {planes} planes and at most the {most - planes} whole "
+                         f"planes of the {feature_len} feature values after them: trunk_planes {trunk_planes!r} "
+                         f"is not from {planes} to {most}")
 
 
 def _trunk_shape(meta: dict[str, Any]) -> tuple[int, int]:

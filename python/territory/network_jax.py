@@ -100,9 +100,9 @@ def to_jax(model: Model) -> MLP:
     w = model.weights
     trunk = None
     if model.filters:
-        planes, height, width = (int(n) for n in model.meta["observation_shape"])
+        _, height, width = (int(n) for n in model.meta["observation_shape"])
         convs = [_conv(w[f"c{k}w"], w[f"c{k}b"]) for k in range(2 * model.blocks + 1)]
-        trunk = Trunk(convs=convs, planes=planes, height=height, width=width)
+        trunk = Trunk(convs=convs, planes=model.trunk_planes, height=height, width=width)
     return MLP(
         hidden1=_linear(w["w1"], w["b1"]), hidden2=_linear(w["w2"], w["b2"]),
         policy=_linear(w["wp"], w["bp"]), value=_linear(w["wv"], w["bv"]),
