@@ -14,7 +14,9 @@ symmetric images) is trained on. Minibatches are turned by a random board symmet
     python benches/solver_policy.py --data runs/tabik-4-solved-600k.npz --train-positions 600000 --jobs 2 ...
 
 (``--jobs N`` solves the training positions in N forked processes: the same positions,
-in the same order, for any N.)
+in the same order, for any N. ``--trunk FILTERS:BLOCKS`` puts the model's own
+convolutional trunk in front of the MLP: a model the engine evaluates, which ``--out``
+writes; ``--conv`` is a network in JAX alone.)
 
 prints one JSON line: the data's size and the CPU seconds of each part, the losses, and
 the rate on the test positions of ``optimal_move_rate`` (seed 0, the positions of the
@@ -32,7 +34,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -340,29 +342,24 @@ def main() -> int:
     parser.add_argument("--trunk-features", action="store_true", help="the trunk reads Tabik's feature planes "
                         "(group sizes, stones in held sizes) beside the observation's, not the dense layer alone")
     args = parser.parse_args()
-    conv = None
-    if args.conv is not None:
-        try:
-            conv = tuple(int(part) for part in args.conv.split(":"))
-        except ValueError:
-            conv = ()
-        if len(conv) != 2 or conv[0] < 1 or conv[1] < 0:
-            parser.error(f"--conv takes CHANNELS:BLOCKS, at least 1 channel and 0 blocks, not {args.conv!r}")
-        if args.out:
-            parser.error("--conv trains a network the engine cannot evaluate: it has no --out")
 
-    trunk = (0, 0)
+    def pair(flag: str, text: Optional[str], first: str) -> Optional[tuple[int, int]]:
+        """``text`` "A:B" as (A, B), A at least 1 and B at least 0; None if not given."""
+        if text is None:
+            return None
+        parts = text.split(":")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts) or int(parts[0]) < 1:
+            parser.error(f"{flag} takes {first}:BLOCKS, at least 1 {first.lower()[:-1]} and 0 blocks, not {text!r}")
+        return int(parts[0]), int(parts[1])
+
+    conv = pair("--conv", args.conv, "CHANNELS")
+    if conv is not None and args.out:
+        parser.error("--conv trains a network the engine cannot evaluate: it has no --out")
     if args.trunk_features and args.trunk is None:
         parser.error("--trunk-features needs --trunk")
-    if args.trunk is not None:
-        if conv is not None:
-            parser.error("--trunk and --conv are two kinds of network: give one")
-        try:
-            trunk = tuple(int(part) for part in args.trunk.split(":"))
-        except ValueError:
-            trunk = ()
-        if len(trunk) != 2 or trunk[0] < 1 or trunk[1] < 0:
-            parser.error(f"--trunk takes FILTERS:BLOCKS, at least 1 filter and 0 blocks, not {args.trunk!r}")
+    if args.trunk is not None and conv is not None:
+        parser.error("--trunk and --conv are two kinds of network: give one")
+    trunk = pair("--trunk", args.trunk, "FILTERS") or (0, 0)
 
     if args.jobs < 1 or args.chunk < 1:
         parser.error(f"--jobs and --chunk must be at least 1, not {args.jobs} and {args.chunk}")
