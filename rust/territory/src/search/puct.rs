@@ -142,6 +142,15 @@ impl Selection {
         self.visits_1.push(visits_1);
     }
 
+    /// [`Selection::push`] for children just made (unvisited, not proven): mean 0, their
+    /// priors, 1 + 0 visits.
+    fn push_unvisited<M>(&mut self, children: &[Node<M>]) {
+        let len = self.prior.len() + children.len();
+        self.mean.resize(len, 0.0);
+        self.prior.extend(children.iter().map(|child| child.prior));
+        self.visits_1.resize(len, 1.0);
+    }
+
     /// Reads node `i` again.
     fn update<M>(&mut self, i: usize, node: &Node<M>) {
         [self.mean[i], self.prior[i], self.visits_1[i]] = Self::fields(node);
@@ -382,11 +391,11 @@ impl<G: Learn> PuctTree<G> {
         let to_move = game.to_move().expect("a waiting leaf is a running game");
         let first = self.nodes.len();
         let mut max = f32::NEG_INFINITY;
-        for (rank, &mv) in self.moves.iter().enumerate() {
+        self.nodes.extend(self.moves.iter().enumerate().map(|(rank, &mv)| {
             // The child's logit, kept as its prior until the softmax below.
             let logit = logits[game.action_of(mv).expect("legal moves have actions")];
             max = max.max(logit);
-            self.nodes.push(Node {
+            Node {
                 mv,
                 mover: to_move,
                 waiting: false,
@@ -398,8 +407,8 @@ impl<G: Learn> PuctTree<G> {
                 rank: rank as u32,
                 sorted: 0,
                 proven: UNPROVEN,
-            });
-        }
+            }
+        }));
         let mut sum = 0.0;
         for child in &mut self.nodes[first..] {
             child.prior = (child.prior - max).exp();
@@ -411,9 +420,7 @@ impl<G: Learn> PuctTree<G> {
         if node == 0 && self.config.noise_fraction > 0.0 {
             self.add_noise(first);
         }
-        for child in &self.nodes[first..] {
-            self.selection.push(child);
-        }
+        self.selection.push_unvisited(&self.nodes[first..]);
         let n = &mut self.nodes[node];
         n.first_child = first as u32;
         n.n_children = self.moves.len() as u32;
