@@ -246,9 +246,17 @@ def set_policy_loss(logits: Any, policy: Any, mask: Any) -> Any:
     return -jax.nn.logsumexp(jnp.where(policy > 0, log_probs, -1e9), axis=1).mean()
 
 
+def tabik_planes(start: Any) -> int:
+    """The planes of Tabik's network input: its observation's, then its feature planes
+    (its features end with the two score vectors of cells + 1 values)."""
+    cells = start.params["size"] ** 2
+    return start.observation_shape[0] + (len(start.features()) - 2 * (cells + 1)) // cells
+
+
 def train_conv(model: Model, data: dict[str, np.ndarray], start: Any, channels: int, blocks: int, hidden: int,
                epochs: int, batch: int, lr: float, weight_decay: float, seed: int) -> tuple[Any, list[list[float]]]:
-    """A convolutional network, in JAX only (the engine evaluates MLPs): the observation
+    """A convolutional network, in JAX only (the engine evaluates the model's own trunk,
+    ``--trunk``, not this one): the observation
     and feature planes through a 3x3 convolution to ``channels`` planes and ``blocks``
     residual 3x3 convolutions (ReLU), then one hidden layer of ``hidden`` on those planes
     and Tabik's two score vectors, then the policy and value heads; the same loss, step
@@ -264,7 +272,7 @@ def train_conv(model: Model, data: dict[str, np.ndarray], start: Any, channels: 
 
     k = start.params["size"]
     cells = k * k
-    planes = start.observation_shape[0] + (model.feature_len - 2 * (cells + 1)) // cells
+    planes = tabik_planes(start)
     vectors = model.input_size - planes * cells
 
     class ConvNet(eqx.Module):
@@ -334,7 +342,7 @@ def main() -> int:
     parser.add_argument("--set-loss", action="store_true", help="the MLP's policy loss is -log of the probability "
                         "of the set of optimal moves, not the cross-entropy with the uniform distribution over them")
     parser.add_argument("--conv", default=None, metavar="CHANNELS:BLOCKS", help="a convolutional network instead "
-                        "of the MLP (in JAX only: the engine evaluates MLPs, so no --out), with --hidden units in its "
+                        "of the MLP (in JAX only: the engine evaluates --trunk's, not this one, so no --out), with --hidden units in its "
                         "dense layer, e.g. 64:4")
     parser.add_argument("--trunk", default=None, metavar="FILTERS:BLOCKS", help="the model's own convolutional trunk "
                         "(Model.new's filters and residual blocks of two convolutions) in front of its two dense "
@@ -364,10 +372,7 @@ def main() -> int:
     if args.jobs < 1 or args.chunk < 1:
         parser.error(f"--jobs and --chunk must be at least 1, not {args.jobs} and {args.chunk}")
     start = territory.Tabik(size=args.size)
-    cells = args.size * args.size
-    # Tabik's features: its feature planes, then the two score vectors of cells + 1 values.
-    feature_planes = (len(start.features()) - 2 * (cells + 1)) // cells
-    trunk_planes = start.observation_shape[0] + feature_planes if args.trunk_features else None
+    trunk_planes = tabik_planes(start) if args.trunk_features else None
     model = Model.new(start, hidden=args.hidden, seed=args.seed, features=True, solver_targets=True,
                       filters=trunk[0], blocks=trunk[1], trunk_planes=trunk_planes)
     cpu = cpu_seconds()
@@ -416,7 +421,8 @@ def main() -> int:
     train_rate = float(np.mean(data["policies"][rows][np.arange(len(picks)), picks] > 0))
     print(json.dumps({
         "size": args.size, "train_positions": len(data["inputs"]), "some_move_not_optimal": int(decisions.sum()),
-        "hidden": args.hidden, "conv": args.conv, "trunk": args.trunk, "trunk_features": args.trunk_features, "cosine": args.cosine, "set_loss": args.set_loss, "epochs": args.epochs,
+        "hidden": args.hidden, "conv": args.conv, "trunk": args.trunk, "trunk_features": args.trunk_features,
+        "cosine": args.cosine, "set_loss": args.set_loss, "epochs": args.epochs,
         "losses_first_last": [history[0], history[-1]],
         "train_rate": round(train_rate, 4),
         "data_cpu_seconds": round(data_seconds, 1), "train_cpu_seconds": round(train_seconds, 1),
