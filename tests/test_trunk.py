@@ -122,6 +122,8 @@ def test_a_trunk_reading_the_feature_planes_is_saved_loaded_and_bounded(tmp_path
             Model(model.weights, {**model.meta, "trunk_planes": bad})
     with pytest.raises(ValueError, match="trunk_planes 9 is not from 8 to 8"):
         Model.new(state, filters=4, blocks=1, trunk_planes=9)
+    with pytest.raises(ValueError, match="trunk_planes 20 needs a trunk: give filters"):
+        Model.new(state, features=True, trunk_planes=20)
 
 
 def test_trunk_weights_that_do_not_fit_are_refused_naming_them(tmp_path):

@@ -167,7 +167,9 @@ class Model:
         feature_len = len(state.features()) if features else 0
         filters, blocks = _trunk_shape({"filters": filters, "blocks": blocks})
         inputs, actions = int(np.prod(shape)) + feature_len, int(state.num_actions)
-        planes_meta = {} if trunk_planes is None or not filters else {"trunk_planes": trunk_planes}
+        if trunk_planes is not None and not filters:
+            raise ValueError(f"trunk_planes {trunk_planes!r} needs a trunk: give filters")
+        planes_meta = {} if trunk_planes is None else {"trunk_planes": trunk_planes}
         if planes_meta:
             _check_trunk_planes({"observation_shape": list(shape), **planes_meta}, feature_len)
         planes = int(planes_meta.get("trunk_planes", shape[0]))
